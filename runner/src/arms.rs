@@ -1,0 +1,251 @@
+//! Arm sets: loading, validation (errors that name the file and field) and filtering.
+//!
+//! An arm is one guard under one wrapper, with the hook's timeout and the
+//! wrapper's deadline. Arm sets are JSON files in `arms/`; the ones shipped
+//! with failopen are also embedded, so `--arms full` works anywhere.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use crate::guards::{self, Guard};
+use crate::verdict::VerdictKind;
+use crate::wrappers::Wrapper;
+
+/// The hook `timeout` when an arm does not say (the article's 5 s).
+pub const DEFAULT_HOOK_TIMEOUT_SECS: f64 = 5.0;
+/// The wrapper deadline when an arm does not say (the article's 3 s alarm).
+pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
+
+/// The arm sets shipped in `arms/`, embedded: (name, JSON text).
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("article", include_str!("../../arms/article.json")),
+    ("full", include_str!("../../arms/full.json")),
+];
+
+/// One experiment arm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arm {
+    /// Unique name, `<guard>/<wrapper>` unless the file gives another.
+    pub name: String,
+    /// The guard.
+    pub guard: &'static Guard,
+    /// The wrapper.
+    pub wrapper: Wrapper,
+    /// The hook's `timeout` in seconds.
+    pub hook_timeout_secs: f64,
+    /// The wrapper's own deadline in seconds (timed, sealed).
+    pub deadline_secs: f64,
+    /// A published or reasoned expectation, if the file carries one.
+    pub expect: Option<Expectation>,
+}
+
+/// What an arm is expected to give, and where that expectation comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// `blocked` or `wrote`.
+    pub verdict: VerdictKind,
+    /// Where it comes from (e.g. the article's table row).
+    pub source: String,
+}
+
+/// Why an arm set could not be loaded.
+#[derive(Debug, Error)]
+pub enum ArmsError {
+    /// The file could not be read.
+    #[error("{file}: cannot read: {source}")]
+    Read { file: String, source: std::io::Error },
+    /// The JSON is malformed or has the wrong shape.
+    #[error("{file}:{line}:{column}: {message}")]
+    Parse { file: String, line: usize, column: usize, message: String },
+    /// A field has a value failopen does not accept.
+    #[error("{file}: arm {index} ({name}): field `{field}`: {message}")]
+    Field { file: String, index: usize, name: String, field: &'static str, message: String },
+    /// Two arms share a name.
+    #[error("{file}: duplicate arm name {name:?} (arms {first} and {second}); give one a \"name\"")]
+    Duplicate { file: String, name: String, first: usize, second: usize },
+    /// Neither a file nor a built-in set.
+    #[error("arm set {0:?} is neither a file nor a built-in set; built-in sets: {1}")]
+    Unknown(String, String),
+    /// A `--only` pattern is not a valid glob.
+    #[error("--only {pattern:?}: {message}")]
+    Glob { pattern: String, message: String },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmSetFile {
+    #[allow(dead_code)]
+    #[serde(default)]
+    description: Option<String>,
+    arms: Vec<ArmEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmEntry {
+    #[serde(default)]
+    name: Option<String>,
+    guard: String,
+    wrapper: String,
+    #[serde(default)]
+    hook_timeout: Option<f64>,
+    #[serde(default)]
+    deadline: Option<f64>,
+    #[serde(default)]
+    expect: Option<Expectation>,
+}
+
+/// Load an arm set from a path, or from a built-in set by name.
+pub fn load(spec: &str) -> Result<Vec<Arm>, ArmsError> {
+    let path = PathBuf::from(spec);
+    if path.exists() {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| ArmsError::Read { file: path.display().to_string(), source })?;
+        return parse(&text, &path.display().to_string());
+    }
+    let name = spec.trim_end_matches(".json");
+    let name = Path::new(name).file_name().and_then(|n| n.to_str()).unwrap_or(name);
+    // Only a bare name (or arms/NAME.json from another directory) falls back to the embedded copy.
+    if spec == name || spec == format!("arms/{name}.json") {
+        if let Some((_, text)) = BUILTIN.iter().find(|(n, _)| *n == name) {
+            return parse(text, &format!("arms/{name}.json (built-in)"));
+        }
+    }
+    let names: Vec<&str> = BUILTIN.iter().map(|(n, _)| *n).collect();
+    Err(ArmsError::Unknown(spec.to_string(), names.join(", ")))
+}
+
+/// Parse and validate an arm set; `file` names it in errors.
+pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
+    let set: ArmSetFile = serde_json::from_str(text).map_err(|e| ArmsError::Parse {
+        file: file.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+    })?;
+    let mut arms: Vec<Arm> = Vec::with_capacity(set.arms.len());
+    for (i, entry) in set.arms.into_iter().enumerate() {
+        let index = i + 1;
+        let name = entry.name.clone().unwrap_or_else(|| format!("{}/{}", entry.guard, entry.wrapper));
+        let field = |field: &'static str, message: String| ArmsError::Field {
+            file: file.to_string(),
+            index,
+            name: name.clone(),
+            field,
+            message,
+        };
+        let guard = guards::find(&entry.guard).ok_or_else(|| {
+            field("guard", format!("unknown guard {:?}; valid guards: {}", entry.guard, guards::names().join(", ")))
+        })?;
+        let wrapper: Wrapper = entry.wrapper.parse().map_err(|m| field("wrapper", m))?;
+        wrapper.applies_to(guard).map_err(|m| field("wrapper", m))?;
+        let hook_timeout_secs = positive(entry.hook_timeout, DEFAULT_HOOK_TIMEOUT_SECS)
+            .map_err(|m| field("hook_timeout", m))?;
+        let deadline_secs = positive(entry.deadline, DEFAULT_DEADLINE_SECS).map_err(|m| field("deadline", m))?;
+        if let Some(exp) = &entry.expect {
+            if exp.verdict == VerdictKind::Invalid {
+                return Err(field("expect", "an expectation is `blocked` or `wrote`, never `invalid`".into()));
+            }
+        }
+        if let Some(first) = arms.iter().position(|a| a.name == name) {
+            return Err(ArmsError::Duplicate { file: file.to_string(), name, first: first + 1, second: index });
+        }
+        arms.push(Arm { name, guard, wrapper, hook_timeout_secs, deadline_secs, expect: entry.expect });
+    }
+    Ok(arms)
+}
+
+fn positive(value: Option<f64>, default: f64) -> Result<f64, String> {
+    match value {
+        None => Ok(default),
+        Some(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
+        Some(v) => Err(format!("must be a number of seconds above 0 (at most 86400), got {v}")),
+    }
+}
+
+/// Load several sets; an arm name appearing in two sets is an error.
+pub fn load_all(specs: &[String]) -> Result<Vec<Arm>, ArmsError> {
+    let mut all: Vec<Arm> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for spec in specs {
+        for arm in load(spec)? {
+            if !seen.insert(arm.name.clone()) {
+                let first = all.iter().position(|a| a.name == arm.name).unwrap_or(0) + 1;
+                return Err(ArmsError::Duplicate { file: spec.clone(), name: arm.name, first, second: all.len() + 1 });
+            }
+            all.push(arm);
+        }
+    }
+    Ok(all)
+}
+
+/// Keep the arms whose name matches any of `patterns` (all when empty).
+pub fn filter(arms: Vec<Arm>, patterns: &[String]) -> Result<Vec<Arm>, ArmsError> {
+    if patterns.is_empty() {
+        return Ok(arms);
+    }
+    let mut builder = globset::GlobSetBuilder::new();
+    for p in patterns {
+        let glob = globset::Glob::new(p).map_err(|e| ArmsError::Glob { pattern: p.clone(), message: e.to_string() })?;
+        builder.add(glob);
+    }
+    let set = builder.build().map_err(|e| ArmsError::Glob { pattern: patterns.join(" "), message: e.to_string() })?;
+    Ok(arms.into_iter().filter(|a| set.is_match(&a.name)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_sets_parse() {
+        for (name, text) in BUILTIN {
+            let arms = parse(text, name).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!arms.is_empty(), "{name}");
+        }
+        assert_eq!(load("article").unwrap().len(), 9);
+    }
+
+    #[test]
+    fn malformed_json_names_file_line_and_column() {
+        let err = parse("{\n  \"arms\": [\n    {\"guard\": \"deny\" \"wrapper\": \"bare\"}\n  ]\n}", "x.json").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("x.json:3:"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_guard_lists_valid_ones() {
+        let err = parse(r#"{"arms":[{"guard":"dney","wrapper":"bare"}]}"#, "x.json").unwrap_err().to_string();
+        assert!(err.contains("field `guard`"), "{err}");
+        assert!(err.contains("valid guards: allow, deny"), "{err}");
+    }
+
+    #[test]
+    fn unknown_field_is_rejected() {
+        let err = parse(r#"{"arms":[{"guard":"deny","wrapper":"bare","timeout":5}]}"#, "x.json").unwrap_err();
+        assert!(err.to_string().contains("unknown field `timeout`"), "{err}");
+    }
+
+    #[test]
+    fn duplicates_and_bad_timeouts_are_rejected() {
+        let dup = parse(r#"{"arms":[{"guard":"deny","wrapper":"bare"},{"guard":"deny","wrapper":"bare"}]}"#, "d.json");
+        assert!(matches!(dup, Err(ArmsError::Duplicate { first: 1, second: 2, .. })));
+        for bad in ["0", "-1", "1e9"] {
+            let text = format!(r#"{{"arms":[{{"guard":"deny","wrapper":"bare","hook_timeout":{bad}}}]}}"#);
+            let err = parse(&text, "t.json").unwrap_err().to_string();
+            assert!(err.contains("field `hook_timeout`"), "{err}");
+        }
+    }
+
+    #[test]
+    fn only_filters_by_glob() {
+        let arms = load("article").unwrap();
+        let timed = filter(arms.clone(), &["*/timed".into()]).unwrap();
+        assert_eq!(timed.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["hang/timed"]);
+        assert!(filter(arms, &["[".into()]).is_err());
+    }
+}

@@ -1,0 +1,123 @@
+//! Cells: arms expanded over Claude Code versions and repeats, then
+//! sharded, resumed and ordered for scheduling.
+
+use std::collections::HashSet;
+
+use crate::arms::Arm;
+use crate::claude::ClaudeBin;
+
+/// One session to run: an arm on one Claude Code version, one repeat.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    /// Position in the full expansion (stable across shards and resumes).
+    pub index: usize,
+    /// The Claude Code binary.
+    pub claude: ClaudeBin,
+    /// The arm.
+    pub arm: Arm,
+    /// Repeat number, from 1.
+    pub repeat: u32,
+}
+
+impl Cell {
+    /// (version, arm, repeat): what identifies a cell in a results file.
+    pub fn key(&self) -> (String, String, u32) {
+        (self.claude.version.clone(), self.arm.name.clone(), self.repeat)
+    }
+}
+
+/// Every (version, arm, repeat) in a fixed order.
+pub fn expand(versions: &[ClaudeBin], arms: &[Arm], repeats: u32) -> Vec<Cell> {
+    let mut cells = Vec::with_capacity(versions.len() * arms.len() * repeats as usize);
+    for claude in versions {
+        for arm in arms {
+            for repeat in 1..=repeats {
+                cells.push(Cell { index: cells.len(), claude: claude.clone(), arm: arm.clone(), repeat });
+            }
+        }
+    }
+    cells
+}
+
+/// A shard `K/N` (1-based K).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 1.
+    pub k: usize,
+    /// Shard count.
+    pub n: usize,
+}
+
+impl Shard {
+    /// Parse `K/N` with 1 ≤ K ≤ N.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let err = || format!("--shard {s:?}: expected K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(err)?;
+        let (k, n) = (k.trim().parse::<usize>().map_err(|_| err())?, n.trim().parse::<usize>().map_err(|_| err())?);
+        if k == 0 || n == 0 || k > n {
+            return Err(err());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// Whether a cell at `index` of the expansion belongs to this shard.
+    pub fn owns(&self, index: usize) -> bool {
+        index % self.n == self.k - 1
+    }
+}
+
+/// Keep this shard's cells, drop the ones already done, and order the rest
+/// so long-running cells start first (they mostly wait, so they overlap
+/// with the short ones instead of trailing at the end).
+pub fn plan(cells: Vec<Cell>, shard: Option<Shard>, done: &HashSet<(String, String, u32)>) -> Vec<Cell> {
+    let mut kept: Vec<Cell> = cells
+        .into_iter()
+        .filter(|c| shard.is_none_or(|s| s.owns(c.index)))
+        .filter(|c| !done.contains(&c.key()))
+        .collect();
+    kept.sort_by_key(|c| (!c.arm.guard.long_running, c.index));
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn bins() -> Vec<ClaudeBin> {
+        ["2.1.240", "2.1.328"].map(|v| ClaudeBin { path: PathBuf::from("/x"), version: v.into() }).to_vec()
+    }
+
+    #[test]
+    fn shards_partition_the_cells() {
+        let arms = crate::arms::load("full").unwrap();
+        let cells = expand(&bins(), &arms, 3);
+        let total = cells.len();
+        let mut seen = vec![0; total];
+        for k in 1..=4 {
+            for c in plan(cells.clone(), Some(Shard { k, n: 4 }), &HashSet::new()) {
+                seen[c.index] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1), "every cell in exactly one shard");
+    }
+
+    #[test]
+    fn shard_parse_rejects_nonsense() {
+        assert_eq!(Shard::parse("2/4").unwrap(), Shard { k: 2, n: 4 });
+        for bad in ["0/4", "5/4", "x/2", "3", "1/0"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn long_running_first_and_done_skipped() {
+        let arms = crate::arms::load("article").unwrap();
+        let cells = expand(&bins()[..1], &arms, 1);
+        let done: HashSet<_> = [("2.1.240".to_string(), "deny/bare".to_string(), 1)].into();
+        let planned = plan(cells, None, &done);
+        assert_eq!(planned.len(), 8);
+        assert!(planned[..3].iter().all(|c| c.arm.guard.name == "hang"));
+        assert!(!planned.iter().any(|c| c.arm.name == "deny/bare"));
+    }
+}

@@ -1,0 +1,159 @@
+//! Installing Claude Code versions with npm, safely under concurrency:
+//! each install goes to a private temp directory inside the cache, then is
+//! renamed into place; whoever renames first wins and the other discards
+//! its copy. A half-finished install is never visible under the version's name.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::process::Command;
+
+use super::{cache::Cache, ClaudeBin, ClaudeError, NPM_PACKAGE};
+
+/// Make sure `version` is installed in `cache` and runs; return it.
+pub async fn ensure(cache: &Cache, version: &str) -> Result<ClaudeBin, ClaudeError> {
+    let bin = cache.binary(version);
+    if !bin.exists() {
+        install(cache, version).await?;
+    }
+    let path = std::fs::canonicalize(&bin)
+        .map_err(|e| ClaudeError::NotRunnable { path: bin.display().to_string(), message: e.to_string() })?;
+    let reported = read_version(&path).await?;
+    Ok(ClaudeBin { path: bin, version: reported })
+}
+
+/// Install one version into the cache (no-op if another process got there first).
+pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
+    let versions = cache.versions_dir();
+    let io = |source| ClaudeError::Io { path: versions.display().to_string(), source };
+    std::fs::create_dir_all(&versions).map_err(io)?;
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".{version}.installing-"))
+        .tempdir_in(&versions)
+        .map_err(io)?;
+    let out = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
+        .arg(staging.path())
+        .arg(format!("{NPM_PACKAGE}@{version}"))
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
+            _ => io(e),
+        })?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        if stderr.contains("ETARGET") || stderr.contains("No matching version") || stderr.contains("E404") {
+            return Err(ClaudeError::NoSuchVersion { package: NPM_PACKAGE, version: version.to_string() });
+        }
+        return Err(ClaudeError::NpmFailed {
+            package: NPM_PACKAGE,
+            version: version.to_string(),
+            code: out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "signal".into()),
+            stderr: tail(&stderr, 2000),
+        });
+    }
+    let target = cache.version_dir(version);
+    if target.exists() {
+        return Ok(()); // another install won the race; ours is dropped with `staging`
+    }
+    let staged = staging.keep();
+    if let Err(e) = std::fs::rename(&staged, &target) {
+        let _ = std::fs::remove_dir_all(&staged);
+        if !target.exists() {
+            return Err(ClaudeError::Io { path: target.display().to_string(), source: e });
+        }
+    }
+    Ok(())
+}
+
+/// Run `claude --version` and return the version it reports.
+pub async fn read_version(path: &Path) -> Result<String, ClaudeError> {
+    let not_runnable = |message: String| ClaudeError::NotRunnable { path: path.display().to_string(), message };
+    let child = Command::new(path)
+        .arg("--version")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| not_runnable(e.to_string()))?;
+    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .map_err(|_| not_runnable("`--version` did not answer within 60 s".into()))?
+        .map_err(|e| not_runnable(e.to_string()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.split_whitespace().next().unwrap_or("");
+    if !out.status.success() || !super::spec::is_version(first) {
+        return Err(not_runnable(format!(
+            "`--version` exited {} and printed {:?}{}",
+            out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into()),
+            tail(&stdout, 200),
+            if out.stderr.is_empty() { String::new() } else { format!(", stderr {:?}", tail(&String::from_utf8_lossy(&out.stderr), 300)) }
+        )));
+    }
+    Ok(first.to_string())
+}
+
+/// The registry's `latest` version.
+pub async fn latest_version() -> Result<String, ClaudeError> {
+    let out = npm_view(&["version"]).await?;
+    let v = out.trim().to_string();
+    if super::spec::is_version(&v) {
+        Ok(v)
+    } else {
+        Err(ClaudeError::NpmFailed { package: NPM_PACKAGE, version: "latest".into(), code: "0".into(), stderr: v })
+    }
+}
+
+/// Every published version, in the registry's order.
+pub async fn published_versions() -> Result<Vec<String>, ClaudeError> {
+    let out = npm_view(&["versions", "--json"]).await?;
+    serde_json::from_str(&out).map_err(|e| ClaudeError::NpmFailed {
+        package: NPM_PACKAGE,
+        version: "versions".into(),
+        code: "0".into(),
+        stderr: format!("unreadable version list: {e}"),
+    })
+}
+
+async fn npm_view(args: &[&str]) -> Result<String, ClaudeError> {
+    let out = Command::new("npm")
+        .arg("view")
+        .arg(NPM_PACKAGE)
+        .args(args)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
+            _ => ClaudeError::Io { path: "npm".into(), source: e },
+        })?;
+    if !out.status.success() {
+        return Err(ClaudeError::NpmFailed {
+            package: NPM_PACKAGE,
+            version: args.join(" "),
+            code: out.status.code().map(|c| c.to_string()).unwrap_or_default(),
+            stderr: tail(&String::from_utf8_lossy(&out.stderr), 2000),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn tail(s: &str, max: usize) -> String {
+    let s = s.trim();
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut start = s.len() - max;
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    format!("...{}", &s[start..])
+}

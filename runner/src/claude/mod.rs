@@ -1,0 +1,48 @@
+//! Claude Code itself: which binary to run, and installing versions from
+//! the npm registry into failopen's cache.
+
+pub mod cache;
+pub mod install;
+pub mod spec;
+
+use std::path::PathBuf;
+
+pub use spec::ClaudeSpec;
+
+/// The version failopen runs when `--claude` is not given.
+pub const PINNED_VERSION: &str = "2.1.328";
+
+/// The npm package Claude Code ships in.
+pub const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
+
+/// A runnable Claude Code binary and the version it reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaudeBin {
+    /// Absolute path of the `claude` binary.
+    pub path: PathBuf,
+    /// The version from `claude --version`, e.g. `2.1.328`.
+    pub version: String,
+}
+
+/// Why a Claude Code binary could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum ClaudeError {
+    /// npm is not on PATH.
+    #[error("npm was not found on PATH; failopen installs Claude Code with npm (install Node.js and npm, or pass --claude /path/to/claude)")]
+    NpmNotFound,
+    /// The registry does not have the version.
+    #[error("the npm registry has no {package}@{version}; `npm view {package} versions` lists the published ones")]
+    NoSuchVersion { package: &'static str, version: String },
+    /// npm failed for another reason.
+    #[error("npm install {package}@{version} failed (exit {code}): {stderr}")]
+    NpmFailed { package: &'static str, version: String, code: String, stderr: String },
+    /// The binary exists but does not run or does not print a version.
+    #[error("{path}: does not run as Claude Code: {message}")]
+    NotRunnable { path: String, message: String },
+    /// A version spec that is not a version, `latest` or a path.
+    #[error("--claude {0:?}: expected a version like 2.1.328, `latest`, or a path to a claude binary")]
+    BadSpec(String),
+    /// Filesystem trouble in the cache.
+    #[error("cache {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}

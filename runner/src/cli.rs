@@ -1,0 +1,155 @@
+//! Command-line definitions (clap derive only; no logic lives here).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Does a Claude Code hook fail open when it breaks? Measure it.
+#[derive(Debug, Parser)]
+#[command(name = "failopen", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run experiment arms as real `claude -p` sessions and record one CSV row per session.
+    Run(RunArgs),
+    /// Manage the Claude Code versions in failopen's cache.
+    Claude {
+        #[command(subcommand)]
+        command: ClaudeCommand,
+    },
+    /// Run a guard so that every failure to decide becomes a refusal (exit 2).
+    ///
+    /// Use it as a hook command: `failopen seal -- /path/to/guard.sh`.
+    Seal(SealArgs),
+    /// Render one or more result CSVs as a report.
+    Report(ReportArgs),
+    /// List the cells whose verdict changed between two result CSVs.
+    ///
+    /// Exit 0: nothing changed. Exit 3: a cell moved from blocked to wrote
+    /// (a guard opened). Exit 4: some other verdict changed.
+    Diff(DiffArgs),
+    /// Merge result CSVs (e.g. shards) into one file.
+    Merge(MergeArgs),
+}
+
+/// Which model drives the sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModelArg {
+    /// The built-in scripted stand-in on loopback (free, offline, deterministic).
+    Scripted,
+    /// A real model through the user's credentials (costs money).
+    Live,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Arm set: a JSON file, or a built-in name (article, full, extended, http, all). Repeatable.
+    #[arg(long = "arms", value_name = "FILE|NAME")]
+    pub arms: Vec<String>,
+    /// Keep only arms whose name matches this glob (e.g. '*/timed'). Repeatable.
+    #[arg(long = "only", value_name = "GLOB")]
+    pub only: Vec<String>,
+    /// Claude Code to run: a version, `latest`, or a path to a `claude` binary. Comma-separated for several.
+    #[arg(long = "claude", value_name = "SPEC")]
+    pub claude: Option<String>,
+    /// The model behind the sessions.
+    #[arg(long, value_enum, default_value_t = ModelArg::Scripted)]
+    pub model: ModelArg,
+    /// Sessions per arm (default: 1 with the scripted stand-in, 3 live).
+    #[arg(long)]
+    pub repeats: Option<u32>,
+    /// Sessions running at once (default: the CPU count).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// CSV file to write (default: results/<timestamp>-<version>.csv).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Keep each session's temp root and print where it is.
+    #[arg(long)]
+    pub keep: bool,
+    /// Wall timeout of one session, in seconds.
+    #[arg(long = "session-timeout", value_name = "SECS", default_value_t = 120.0)]
+    pub session_timeout: f64,
+    /// Run only shard K of N (1-based), e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Append to this CSV, skipping the cells it already holds.
+    #[arg(long, value_name = "FILE", conflicts_with = "out")]
+    pub resume: Option<PathBuf>,
+    /// Live mode: skip the confirmation question.
+    #[arg(long)]
+    pub yes: bool,
+    /// Live mode: passed to Claude Code as --max-turns.
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<u32>,
+    /// Live mode: passed to Claude Code as --max-budget-usd.
+    #[arg(long, value_name = "USD")]
+    pub max_budget_usd: Option<f64>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClaudeCommand {
+    /// List the versions installed in the cache.
+    List,
+    /// Install versions (or `latest`) into the cache.
+    Install {
+        #[arg(required = true, value_name = "VER")]
+        versions: Vec<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct SealArgs {
+    /// Seconds the guard may run before seal kills it and refuses.
+    #[arg(long, value_name = "SECS", default_value_t = failopen::seal::DEFAULT_DEADLINE_SECS)]
+    pub deadline: f64,
+    /// An exit 0 must come with a JSON object on stdout, or seal refuses.
+    #[arg(long)]
+    pub expect_json: bool,
+    /// Rewrite this Claude Code settings file so every PreToolUse command hook runs through seal.
+    #[arg(long, value_name = "SETTINGS.json", conflicts_with_all = ["guard"])]
+    pub install: Option<PathBuf>,
+    /// The guard command and its arguments.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "GUARD", required_unless_present = "install")]
+    pub guard: Vec<String>,
+}
+
+/// Report output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Md,
+    Json,
+    Csv,
+    Svg,
+    Html,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Result CSVs.
+    #[arg(required = true, value_name = "FILE.csv")]
+    pub files: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = FormatArg::Md)]
+    pub format: FormatArg,
+    /// Write here instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    pub old: PathBuf,
+    pub new: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    #[arg(required = true, value_name = "FILE.csv")]
+    pub files: Vec<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}

@@ -1,0 +1,101 @@
+//! Glue from parsed arguments to the library: one function per subcommand.
+
+use crate::cli::{ClaudeCommand, Cli, Command, FormatArg, ReportArgs, SealArgs};
+
+/// Run the parsed command line and return the process exit code.
+pub fn dispatch(cli: Cli) -> i32 {
+    match cli.command {
+        // seal runs before every tool call: keep it synchronous, no runtime.
+        Command::Seal(args) => seal(args),
+        other => {
+            let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("error: cannot start the async runtime: {e}");
+                    return 1;
+                }
+            };
+            match rt.block_on(run_async(other)) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    1
+                }
+            }
+        }
+    }
+}
+
+fn seal(args: SealArgs) -> i32 {
+    if let Some(path) = args.install {
+        return match failopen::seal::install::install_file(&path) {
+            Ok(report) => {
+                println!("{report}");
+                0
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                1
+            }
+        };
+    }
+    let opts = failopen::seal::SealOptions {
+        deadline: std::time::Duration::from_secs_f64(args.deadline.max(0.0)),
+        expect_json: args.expect_json,
+        argv: args.guard,
+    };
+    failopen::seal::run_from_stdio(&opts)
+}
+
+async fn run_async(command: Command) -> anyhow::Result<i32> {
+    match command {
+        Command::Seal(_) => unreachable!("seal is dispatched synchronously"),
+        Command::Run(args) => crate::run_cmd::run(args).await,
+        Command::Claude { command } => claude(command).await,
+        Command::Report(args) => report(args),
+        Command::Diff(_) | Command::Merge(_) => anyhow::bail!("not implemented yet"),
+    }
+}
+
+async fn claude(command: ClaudeCommand) -> anyhow::Result<i32> {
+    let cache = failopen::claude::cache::Cache::from_env();
+    match command {
+        ClaudeCommand::List => {
+            let installed = cache.installed();
+            if installed.is_empty() {
+                println!("no Claude Code version installed in {}", cache.versions_dir().display());
+            }
+            for v in installed {
+                println!("{v}\t{}", cache.binary(&v).display());
+            }
+        }
+        ClaudeCommand::Install { versions } => {
+            for v in versions {
+                let spec = failopen::claude::ClaudeSpec::parse(&v)?;
+                if matches!(spec, failopen::claude::ClaudeSpec::Path(_)) {
+                    anyhow::bail!("install takes versions or `latest`, not a path: {v}");
+                }
+                let bin = failopen::claude::spec::resolve(&spec, &cache).await?;
+                println!("{}\t{}", bin.version, bin.path.display());
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn report(args: ReportArgs) -> anyhow::Result<i32> {
+    use failopen::report::Exporter;
+    let mut rows = Vec::new();
+    for f in &args.files {
+        rows.extend(failopen::record::read_rows(f)?);
+    }
+    let text = match args.format {
+        FormatArg::Md => failopen::report::article::ArticleTable.render(&rows)?,
+        other => anyhow::bail!("format {other:?} is not implemented yet"),
+    };
+    match args.out {
+        Some(path) => std::fs::write(&path, text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(0)
+}

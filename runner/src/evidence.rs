@@ -1,0 +1,311 @@
+//! Evidence of one session: the file on disk, the write attempts and how
+//! they came back, Claude Code's own hook events, the guard's trace, and
+//! how the session ended. Gathered here; judged in [`crate::verdict`].
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::settings::WRITE_TOOLS;
+use crate::standin::Transcript;
+
+/// How the `claude -p` process ended.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SessionExit {
+    /// Exited with this code.
+    Code(i32),
+    /// Killed by this signal (not by us).
+    Signal(i32),
+    /// Hit the wall timeout; we killed its process group.
+    TimedOut,
+    /// The run was interrupted; we killed its process group.
+    #[default]
+    Interrupted,
+    /// Could not be started.
+    SpawnFailed(String),
+}
+
+impl SessionExit {
+    /// The CSV spelling: `0`, `1`, `signal:9`, `timeout`, `interrupted`, `spawn-failed`.
+    pub fn to_csv(&self) -> String {
+        match self {
+            SessionExit::Code(c) => c.to_string(),
+            SessionExit::Signal(s) => format!("signal:{s}"),
+            SessionExit::TimedOut => "timeout".into(),
+            SessionExit::Interrupted => "interrupted".into(),
+            SessionExit::SpawnFailed(_) => "spawn-failed".into(),
+        }
+    }
+}
+
+/// The judged file, when it exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFound {
+    /// Its size.
+    pub bytes: u64,
+    /// Whether it reads `ready` (trailing newline allowed).
+    pub reads_ready: bool,
+}
+
+/// How one tool call came back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttemptResult {
+    /// An error result that is a hook's refusal.
+    Refused(String),
+    /// An error result that is not a hook's refusal (the tool itself failed).
+    Failed(String),
+    /// A success result.
+    Allowed(String),
+    /// No result came back.
+    NoResult,
+}
+
+/// One write-capable tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    /// Tool name.
+    pub tool: String,
+    /// Whether the hook's matcher covers this tool.
+    pub matched: bool,
+    /// How it came back.
+    pub result: AttemptResult,
+}
+
+/// Everything the verdict may look at, plus secondary evidence for the row.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Evidence {
+    /// `work/notes.txt`, if it exists.
+    pub file: Option<FileFound>,
+    /// How the session ended.
+    pub exit: SessionExit,
+    /// Write attempts, in order.
+    pub attempts: Vec<Attempt>,
+    /// An API error reported by Claude Code, if any.
+    pub api_error: Option<String>,
+    /// Guard invocations (trace lines); secondary.
+    pub hook_invocations: u32,
+    /// Claude Code's hook outcomes from stream-json, e.g. `error:2`; secondary.
+    pub hook_outcomes: Vec<String>,
+}
+
+impl Evidence {
+    /// Attempts as the CSV writes them: `Bash:refused;Write:refused`.
+    pub fn attempts_csv(&self) -> String {
+        self.attempts
+            .iter()
+            .map(|a| {
+                let r = match a.result {
+                    AttemptResult::Refused(_) => "refused",
+                    AttemptResult::Failed(_) => "failed",
+                    AttemptResult::Allowed(_) => "allowed",
+                    AttemptResult::NoResult => "no-result",
+                };
+                format!("{}:{r}", a.tool)
+            })
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+
+    /// The text of the last refusal the harness sent back.
+    pub fn last_refusal(&self) -> Option<&str> {
+        self.attempts.iter().rev().find_map(|a| match &a.result {
+            AttemptResult::Refused(t) => Some(t.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// Look at the judged file.
+pub fn file_on_disk(path: &Path) -> Option<FileFound> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    let bytes = meta.len();
+    let reads_ready = std::fs::read(path).map(|b| b.strip_suffix(b"\n").unwrap_or(&b) == b"ready").unwrap_or(false);
+    Some(FileFound { bytes, reads_ready })
+}
+
+/// Whether a tool name is covered by the battery's matcher.
+pub fn is_matched_tool(tool: &str) -> bool {
+    WRITE_TOOLS.contains(&tool)
+}
+
+/// Whether an error tool_result is a hook's refusal rather than a tool failure.
+///
+/// Claude Code words a hook refusal as `PreToolUse:<Tool> hook error: ...`
+/// (exit 2) or as a message naming the hook's denial (JSON deny).
+pub fn is_hook_refusal(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("pretooluse") || t.contains("hook")
+}
+
+/// Classify one tool result.
+pub fn classify(is_error: bool, text: &str) -> AttemptResult {
+    match (is_error, is_hook_refusal(text)) {
+        (true, true) => AttemptResult::Refused(text.to_string()),
+        (true, false) => AttemptResult::Failed(text.to_string()),
+        (false, _) => AttemptResult::Allowed(text.to_string()),
+    }
+}
+
+/// The write attempts the stand-in sent, with the results that came back.
+pub fn attempts_from_transcript(t: &Transcript) -> Vec<Attempt> {
+    t.tool_uses
+        .iter()
+        .filter(|u| is_write_capable(&u.name))
+        .map(|u| Attempt {
+            tool: u.name.clone(),
+            matched: is_matched_tool(&u.name),
+            result: t.result_for(&u.id).map(|r| classify(r.is_error, &r.text)).unwrap_or(AttemptResult::NoResult),
+        })
+        .collect()
+}
+
+/// Tools that can write a file (matched or not by the battery's matcher).
+fn is_write_capable(tool: &str) -> bool {
+    is_matched_tool(tool) || !matches!(tool, "Read" | "Glob" | "Grep" | "LS" | "WebFetch" | "WebSearch" | "TodoWrite")
+}
+
+/// Facts read from Claude Code's `--output-format stream-json` output.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamFacts {
+    /// `outcome:exit_code` for each PreToolUse hook response.
+    pub hook_outcomes: Vec<String>,
+    /// The final result line said `is_error: true`, with its text.
+    pub result_error: Option<String>,
+    /// An API error (e.g. overloaded) reported in the stream.
+    pub api_error: Option<String>,
+    /// Write attempts seen in the stream (tool_use and the tool_result for it).
+    pub attempts: Vec<Attempt>,
+    /// A final result line was seen.
+    pub saw_result: bool,
+}
+
+/// Read the stream-json lines Claude Code printed.
+pub fn parse_stream(stdout: &str) -> StreamFacts {
+    let mut facts = StreamFacts::default();
+    let mut uses: Vec<(String, String)> = Vec::new();
+    let mut results: Vec<(String, bool, String)> = Vec::new();
+    for line in stdout.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+        match (v["type"].as_str(), v["subtype"].as_str()) {
+            (Some("system"), Some("hook_response")) => {
+                if v["hook_name"].as_str().is_some_and(|n| n.starts_with("PreToolUse")) {
+                    let outcome = v["outcome"].as_str().unwrap_or("?");
+                    let code = match &v["exit_code"] {
+                        Value::String(s) => s.clone(),
+                        Value::Number(n) => n.to_string(),
+                        _ => String::new(),
+                    };
+                    facts.hook_outcomes.push(if code.is_empty() { outcome.to_string() } else { format!("{outcome}:{code}") });
+                }
+            }
+            (Some("assistant"), _) => {
+                for block in v["message"]["content"].as_array().into_iter().flatten() {
+                    if block["type"] == "tool_use" {
+                        uses.push((block["id"].as_str().unwrap_or("").into(), block["name"].as_str().unwrap_or("").into()));
+                    }
+                }
+                if let Some(err) = v["error"].as_str() {
+                    facts.api_error.get_or_insert_with(|| err.to_string());
+                }
+            }
+            (Some("user"), _) => {
+                for block in v["message"]["content"].as_array().into_iter().flatten() {
+                    if block["type"] == "tool_result" {
+                        let text = crate::standin::script::result_text(block.get("content"));
+                        results.push((
+                            block["tool_use_id"].as_str().unwrap_or("").into(),
+                            block["is_error"].as_bool().unwrap_or(false),
+                            text,
+                        ));
+                    }
+                }
+            }
+            (Some("result"), _) => {
+                facts.saw_result = true;
+                if v["is_error"].as_bool().unwrap_or(false) {
+                    let text = v["result"].as_str().or(v["subtype"].as_str()).unwrap_or("error").to_string();
+                    if is_api_error_text(&text) {
+                        facts.api_error.get_or_insert_with(|| text.clone());
+                    }
+                    facts.result_error = Some(text);
+                }
+            }
+            _ => {}
+        }
+    }
+    facts.attempts = uses
+        .into_iter()
+        .filter(|(_, name)| is_write_capable(name))
+        .map(|(id, name)| Attempt {
+            matched: is_matched_tool(&name),
+            result: results
+                .iter()
+                .find(|(rid, _, _)| *rid == id)
+                .map(|(_, e, t)| classify(*e, t))
+                .unwrap_or(AttemptResult::NoResult),
+            tool: name,
+        })
+        .collect();
+    facts
+}
+
+fn is_api_error_text(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("api error") || t.contains("overloaded") || t.contains("api_error") || t.contains("invalid api key")
+}
+
+/// Count the guard's trace lines (one per invocation).
+pub fn count_trace(path: &Path) -> u32 {
+    std::fs::read_to_string(path).map(|s| s.lines().filter(|l| !l.trim().is_empty()).count() as u32).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_hook_events_and_attempts() {
+        let out = [
+            r#"{"type":"system","subtype":"init"}"#,
+            r#"{"type":"system","subtype":"hook_response","hook_name":"PreToolUse:Bash","exit_code":"2","outcome":"error"}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"PreToolUse:Bash hook error: [x]: no"}]}}"#,
+            r#"{"type":"system","subtype":"hook_response","hook_name":"PreToolUse:Write","exit_code":"0","outcome":"success"}"#,
+            r#"{"type":"system","subtype":"hook_response","hook_name":"SessionStart","outcome":"success"}"#,
+            "not json",
+            r#"{"type":"result","subtype":"success","is_error":false,"result":"done"}"#,
+        ]
+        .join("\n");
+        let f = parse_stream(&out);
+        assert_eq!(f.hook_outcomes, ["error:2", "success:0"]);
+        assert_eq!(f.attempts.len(), 1);
+        assert!(matches!(f.attempts[0].result, AttemptResult::Refused(_)));
+        assert!(f.saw_result);
+        assert_eq!(f.result_error, None);
+        assert_eq!(f.api_error, None);
+    }
+
+    #[test]
+    fn api_error_result_is_detected() {
+        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#);
+        assert!(f.api_error.is_some());
+    }
+
+    #[test]
+    fn tool_failure_is_not_a_refusal() {
+        assert!(matches!(classify(true, "EACCES: permission denied"), AttemptResult::Failed(_)));
+        assert!(matches!(classify(true, "PreToolUse:Write hook error: x"), AttemptResult::Refused(_)));
+        assert!(matches!(classify(false, "(Bash completed with no output)"), AttemptResult::Allowed(_)));
+    }
+
+    #[test]
+    fn file_reads_ready() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("notes.txt");
+        assert_eq!(file_on_disk(&p), None);
+        std::fs::write(&p, "ready\n").unwrap();
+        assert_eq!(file_on_disk(&p), Some(FileFound { bytes: 6, reads_ready: true }));
+        std::fs::write(&p, "nope").unwrap();
+        assert_eq!(file_on_disk(&p), Some(FileFound { bytes: 4, reads_ready: false }));
+    }
+}

@@ -1,0 +1,231 @@
+//! The guard catalogue: every guard failopen can put behind a hook.
+//!
+//! The scripts live in `guards/` at the repository root and are embedded in
+//! the binary; [`GuardDir::create`] writes them out for a run. Each entry says
+//! how the guard becomes a hook command (or HTTP endpoint), whether its answer
+//! is JSON (so `seal --expect-json` applies), and whether it is long-running
+//! (so the scheduler can start it first).
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// How a guard is reached by the hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GuardKind {
+    /// A script file in the guard directory.
+    Script {
+        /// File name inside `guards/`.
+        file: &'static str,
+        /// The script text (embedded).
+        body: &'static str,
+        /// Whether the file gets its execute bit (`no-exec` does not).
+        executable: bool,
+    },
+    /// A script path that never exists.
+    MissingScript,
+    /// `INTERPRETER <dir>/FILE` where FILE never exists (the missing-script
+    /// failure reached through an interpreter).
+    MissingThroughInterpreter {
+        /// The interpreter command, e.g. `python3`.
+        interpreter: &'static str,
+        /// The file name that is never created.
+        file: &'static str,
+    },
+    /// An HTTP hook pointing at the guard server's endpoint of this name.
+    Http {
+        /// Endpoint path on the guard server, e.g. `deny`.
+        endpoint: &'static str,
+    },
+}
+
+/// One guard in the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guard {
+    /// The name used in arms, e.g. `json-deny`.
+    pub name: &'static str,
+    /// How the hook reaches it.
+    pub kind: GuardKind,
+    /// Its owner expects a JSON decision on stdout (seal runs it with `--expect-json`).
+    pub answers_json: bool,
+    /// It takes seconds (hangs, sleeps): the scheduler starts such cells first.
+    pub long_running: bool,
+}
+
+impl Guard {
+    /// Whether this guard is an HTTP hook (command wrappers do not apply).
+    pub fn is_http(&self) -> bool {
+        matches!(self.kind, GuardKind::Http { .. })
+    }
+
+    /// Whether this guard is a single executable path, as the article's
+    /// wrappers need (they run `"$GUARD"`).
+    pub fn is_single_path(&self) -> bool {
+        matches!(self.kind, GuardKind::Script { .. } | GuardKind::MissingScript)
+    }
+}
+
+macro_rules! script {
+    ($name:literal, json: $json:expr, long: $long:expr) => {
+        script!($name, json: $json, long: $long, exec: true)
+    };
+    ($name:literal, json: $json:expr, long: $long:expr, exec: $exec:expr) => {
+        Guard {
+            name: $name,
+            kind: GuardKind::Script {
+                file: concat!($name, ".sh"),
+                body: include_str!(concat!("../../guards/", $name, ".sh")),
+                executable: $exec,
+            },
+            answers_json: $json,
+            long_running: $long,
+        }
+    };
+}
+
+const CATALOG: &[Guard] = &[
+    script!("allow", json: false, long: false),
+    script!("deny", json: false, long: false),
+    script!("crash", json: false, long: false),
+    Guard { name: "missing", kind: GuardKind::MissingScript, answers_json: false, long_running: false },
+    script!("json-deny", json: true, long: false),
+    script!("json-crash", json: true, long: false),
+    script!("hang", json: false, long: true),
+];
+
+/// Every guard failopen knows.
+pub fn catalog() -> &'static [Guard] {
+    CATALOG
+}
+
+/// Look a guard up by name.
+pub fn find(name: &str) -> Option<&'static Guard> {
+    CATALOG.iter().find(|g| g.name == name)
+}
+
+/// The names of every guard, for error messages.
+pub fn names() -> Vec<&'static str> {
+    CATALOG.iter().map(|g| g.name).collect()
+}
+
+/// The file name of the script the `missing` guard points at (never created).
+pub const MISSING_SCRIPT: &str = "missing-guard.sh";
+
+/// The article's wrapper scripts, embedded verbatim.
+pub mod wrapper_scripts {
+    /// The article's plain wrapper: any exit other than 0 or 2 becomes 2.
+    pub const PLAIN: &str = include_str!("../../guards/wrappers/plain.sh");
+    /// The article's timed wrapper: the plain one plus a perl alarm of 3 s.
+    pub const TIMED: &str = include_str!("../../guards/wrappers/timed.sh");
+}
+
+/// A directory holding the materialised guards and wrappers for one run.
+#[derive(Debug, Clone)]
+pub struct GuardDir {
+    root: PathBuf,
+}
+
+impl GuardDir {
+    /// Write every guard script and the article's wrappers into `root`.
+    pub fn create(root: &Path) -> io::Result<GuardDir> {
+        fs::create_dir_all(root)?;
+        for guard in CATALOG {
+            if let GuardKind::Script { file, body, executable } = guard.kind {
+                write_script(&root.join(file), body, executable)?;
+            }
+        }
+        write_script(&root.join("plain.sh"), wrapper_scripts::PLAIN, true)?;
+        write_script(&root.join("timed.sh"), wrapper_scripts::TIMED, true)?;
+        Ok(GuardDir { root: root.to_path_buf() })
+    }
+
+    /// The directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The path of the article's plain wrapper.
+    pub fn plain_wrapper(&self) -> PathBuf {
+        self.root.join("plain.sh")
+    }
+
+    /// The path of the article's timed wrapper with the given alarm in whole
+    /// seconds. 3 s is the article's script byte for byte; another value gets
+    /// a copy whose only change is the alarm's number.
+    pub fn timed_wrapper(&self, alarm_secs: u64) -> io::Result<PathBuf> {
+        if alarm_secs == 3 {
+            return Ok(self.root.join("timed.sh"));
+        }
+        let path = self.root.join(format!("timed-{alarm_secs}s.sh"));
+        if !path.exists() {
+            let body = wrapper_scripts::TIMED.replace(
+                "exec @ARGV' 3 \"$GUARD\"",
+                &format!("exec @ARGV' {alarm_secs} \"$GUARD\""),
+            );
+            write_script(&path, &body, true)?;
+        }
+        Ok(path)
+    }
+
+    /// The guard as an argument vector (program first), for command hooks.
+    /// `None` for HTTP guards.
+    pub fn argv(&self, guard: &Guard) -> Option<Vec<String>> {
+        let s = |p: PathBuf| p.to_string_lossy().into_owned();
+        match guard.kind {
+            GuardKind::Script { file, .. } => Some(vec![s(self.root.join(file))]),
+            GuardKind::MissingScript => Some(vec![s(self.root.join(MISSING_SCRIPT))]),
+            GuardKind::MissingThroughInterpreter { interpreter, file } => {
+                Some(vec![interpreter.to_string(), s(self.root.join(file))])
+            }
+            GuardKind::Http { .. } => None,
+        }
+    }
+}
+
+fn write_script(path: &Path, body: &str, executable: bool) -> io::Result<()> {
+    fs::write(path, body)?;
+    let mode = if executable { 0o755 } else { 0o644 };
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique() {
+        let mut names = names();
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len());
+    }
+
+    #[test]
+    fn every_script_traces_its_payload_first() {
+        for g in catalog() {
+            if let GuardKind::Script { body, .. } = g.kind {
+                let first_cmd = body.lines().find(|l| !l.starts_with('#') && !l.trim().is_empty());
+                assert!(
+                    first_cmd.is_some_and(|l| l.contains("$(cat)")),
+                    "{} must read its payload first",
+                    g.name
+                );
+                assert!(body.contains("FAILOPEN_TRACE"), "{} must append to the trace", g.name);
+            }
+        }
+    }
+
+    #[test]
+    fn timed_wrapper_variant_changes_only_the_alarm() {
+        let dir = tempfile::tempdir().unwrap();
+        let gd = GuardDir::create(dir.path()).unwrap();
+        let three = std::fs::read_to_string(gd.timed_wrapper(3).unwrap()).unwrap();
+        assert_eq!(three, wrapper_scripts::TIMED);
+        let seven = std::fs::read_to_string(gd.timed_wrapper(7).unwrap()).unwrap();
+        let diff: Vec<_> = three.lines().zip(seven.lines()).filter(|(a, b)| a != b).collect();
+        assert_eq!(diff.len(), 1);
+        assert!(diff[0].1.contains("exec @ARGV' 7 \"$GUARD\""));
+    }
+}

@@ -1,0 +1,27 @@
+//! failopen: does a Claude Code hook fail open when it breaks?
+//!
+//! The library behind the `failopen` binary. One arm (a guard under a
+//! wrapper) becomes a real `claude -p` session in a throwaway directory,
+//! talking to a scripted stand-in model; the session is judged only by the
+//! file it leaves on disk, and recorded as one CSV row.
+//!
+//! Data flow: [`arms`] → [`cells`] → [`session`] (with [`settings`],
+//! [`guards`], [`wrappers`], [`standin`]) → [`evidence`] → [`verdict`] →
+//! [`record`] → [`report`].
+
+pub mod arms;
+pub mod cells;
+pub mod claude;
+pub mod evidence;
+pub mod guards;
+pub mod progress;
+pub mod reap;
+pub mod record;
+pub mod report;
+pub mod run;
+pub mod seal;
+pub mod session;
+pub mod settings;
+pub mod standin;
+pub mod verdict;
+pub mod wrappers;

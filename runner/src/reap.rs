@@ -1,0 +1,97 @@
+//! Leftover processes: kill a session's process group, and find (and kill)
+//! any process that still carries the session's environment tag, even one
+//! that left the group (setsid, a daemonised guard child).
+
+use std::fs;
+
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::unistd::Pid;
+
+/// The environment variable that tags every process of a session.
+pub const TAG_VAR: &str = "FAILOPEN_SESSION_TAG";
+
+/// SIGKILL a whole process group. Errors (already gone) are ignored.
+pub fn kill_group(pgid: u32) {
+    if pgid > 1 {
+        let _ = killpg(Pid::from_raw(pgid as i32), Signal::SIGKILL);
+    }
+}
+
+/// The pids of live processes whose environment has `TAG_VAR=<tag>`.
+///
+/// Processes whose environment cannot be read (other users) are skipped.
+/// Zombies are not counted: they have exited and only await their parent.
+pub fn tagged_pids(tag: &str) -> Vec<u32> {
+    let needle = format!("{TAG_VAR}={tag}");
+    let me = std::process::id();
+    let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
+    let mut pids = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        if pid == me || is_zombie(pid) {
+            continue;
+        }
+        let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else { continue };
+        if environ.split(|&b| b == 0).any(|var| var == needle.as_bytes()) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+fn is_zombie(pid: u32) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| s.rsplit_once(')').map(|(_, rest)| rest.trim_start().starts_with('Z')))
+        .unwrap_or(false)
+}
+
+/// Kill the group and every tagged process; repeat briefly until none is
+/// left. Returns how many tagged processes had to be killed individually.
+pub fn reap_session(pgid: Option<u32>, tag: &str) -> usize {
+    if let Some(pgid) = pgid {
+        kill_group(pgid);
+    }
+    let mut killed = 0;
+    for _ in 0..50 {
+        let pids = tagged_pids(tag);
+        if pids.is_empty() {
+            break;
+        }
+        for pid in pids {
+            if kill(Pid::from_raw(pid as i32), Signal::SIGKILL).is_ok() {
+                killed += 1;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    killed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+
+    #[test]
+    fn finds_and_kills_a_tagged_process_that_left_the_group() {
+        let tag = format!("reap-test-{}", std::process::id());
+        // setsid puts the sleeper in its own session and group.
+        let mut child = Command::new("setsid")
+            .args(["sleep", "30"])
+            .env(TAG_VAR, &tag)
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while tagged_pids(&tag).is_empty() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(!tagged_pids(&tag).is_empty(), "the tagged sleeper is visible");
+        let killed = reap_session(None, &tag);
+        let _ = child.wait();
+        assert!(killed >= 1);
+        assert!(tagged_pids(&tag).is_empty());
+    }
+}

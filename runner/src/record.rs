@@ -1,0 +1,265 @@
+//! The CSV row: one per session, appended and flushed as each session ends.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::verdict::VerdictKind;
+
+/// The columns, in order. The first fifteen are the contract; the rest are extras.
+pub const HEADER: [&str; 19] = [
+    "claude_version",
+    "model",
+    "arm",
+    "guard",
+    "wrapper",
+    "repeat",
+    "verdict",
+    "reason",
+    "file_bytes",
+    "hook_invocations",
+    "hook_outcomes",
+    "attempts",
+    "session_exit",
+    "session_secs",
+    "harness_said",
+    "file_ready",
+    "hook_timeout",
+    "deadline",
+    "flags",
+];
+
+/// One session's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Version reported by `claude --version`.
+    pub claude_version: String,
+    /// `scripted` or `live`.
+    pub model: String,
+    /// Arm name.
+    pub arm: String,
+    /// Guard name.
+    pub guard: String,
+    /// Wrapper name.
+    pub wrapper: String,
+    /// Repeat number, from 1.
+    pub repeat: u32,
+    /// The verdict.
+    pub verdict: VerdictKind,
+    /// Why `invalid` (empty otherwise).
+    pub reason: String,
+    /// Size of notes.txt (empty when absent).
+    pub file_bytes: Option<u64>,
+    /// Guard invocations seen in its trace.
+    pub hook_invocations: u32,
+    /// Claude Code's hook outcomes, `;`-separated (`error:2;error:2`).
+    pub hook_outcomes: String,
+    /// Write attempts, `Tool:result;...`.
+    pub attempts: String,
+    /// How the session ended.
+    pub session_exit: String,
+    /// Wall seconds.
+    pub session_secs: f64,
+    /// The last refusal text the harness sent back (truncated).
+    pub harness_said: String,
+    /// notes.txt reads `ready` (empty when absent).
+    pub file_ready: Option<bool>,
+    /// The hook's timeout, seconds.
+    pub hook_timeout: f64,
+    /// The wrapper's deadline, seconds.
+    pub deadline: f64,
+    /// Extra marks, `;`-separated (e.g. `control-failed`).
+    pub flags: String,
+}
+
+impl Row {
+    /// The cell this row belongs to: (version, arm, repeat).
+    pub fn cell_key(&self) -> (String, String, u32) {
+        (self.claude_version.clone(), self.arm.clone(), self.repeat)
+    }
+}
+
+/// Why a results file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// I/O trouble.
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    /// The header is not failopen's.
+    #[error("{path}: not a failopen results file: header is {found:?}, expected {expected:?}")]
+    Header { path: String, found: String, expected: String },
+    /// A row does not parse.
+    #[error("{path}: line {line}: {message}")]
+    Row { path: String, line: u64, message: String },
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> RecordError + '_ {
+    move |source| RecordError::Io { path: path.display().to_string(), source }
+}
+
+/// Appends rows to a CSV, writing the header first if the file is new, and
+/// flushing each row before returning.
+#[derive(Debug)]
+pub struct RowWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl RowWriter {
+    /// Create (or append to) `path`. An existing non-empty file must have
+    /// failopen's header; a truncated last line (a writer killed mid-row) is
+    /// cut off so the next row starts clean.
+    pub fn open(path: &Path) -> Result<RowWriter, RecordError> {
+        let mut file = OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io_err(path))?;
+        let len = file.metadata().map_err(io_err(path))?.len();
+        if len == 0 {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(HEADER).map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
+            file.write_all(&w.into_inner().unwrap_or_default()).map_err(io_err(path))?;
+            file.flush().map_err(io_err(path))?;
+        } else {
+            check_header(path)?;
+            repair_truncated_tail(path, &mut file)?;
+        }
+        Ok(RowWriter { path: path.to_path_buf(), file })
+    }
+
+    /// Append one row and flush it to the OS.
+    pub fn append(&mut self, row: &Row) -> Result<(), RecordError> {
+        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+        w.serialize(row).map_err(|e| RecordError::Io { path: self.path.display().to_string(), source: e.into() })?;
+        let bytes = w.into_inner().unwrap_or_default();
+        self.file.write_all(&bytes).map_err(io_err(&self.path))?;
+        self.file.flush().map_err(io_err(&self.path))?;
+        Ok(())
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn check_header(path: &Path) -> Result<(), RecordError> {
+    let f = File::open(path).map_err(io_err(path))?;
+    let mut first = String::new();
+    BufReader::new(f).read_line(&mut first).map_err(io_err(path))?;
+    let found = first.trim_end_matches(['\n', '\r']);
+    let expected = HEADER.join(",");
+    if found != expected {
+        return Err(RecordError::Header { path: path.display().to_string(), found: found.into(), expected });
+    }
+    Ok(())
+}
+
+/// Cut a last line that has no newline (left by a writer killed mid-row).
+fn repair_truncated_tail(path: &Path, file: &mut File) -> Result<(), RecordError> {
+    let bytes = std::fs::read(path).map_err(io_err(path))?;
+    if bytes.last() == Some(&b'\n') {
+        return Ok(());
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map(|i| i + 1).unwrap_or(0);
+    file.set_len(keep as u64).map_err(io_err(path))?;
+    file.seek(SeekFrom::End(0)).map_err(io_err(path))?;
+    eprintln!("note: {}: cut a truncated last line ({} bytes) left by an interrupted writer", path.display(), bytes.len() - keep);
+    Ok(())
+}
+
+/// Read every row of a results CSV, checking the header.
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, RecordError> {
+    check_header(path)?;
+    let mut reader = csv::Reader::from_path(path).map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
+    let mut rows = Vec::new();
+    for (i, result) in reader.deserialize::<Row>().enumerate() {
+        match result {
+            Ok(row) => rows.push(row),
+            Err(e) => {
+                let line = e.position().map(|p| p.line()).unwrap_or(i as u64 + 2);
+                return Err(RecordError::Row { path: path.display().to_string(), line, message: e.to_string() });
+            }
+        }
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample(arm: &str, verdict: VerdictKind) -> Row {
+        Row {
+            claude_version: "2.1.328".into(),
+            model: "scripted".into(),
+            arm: arm.into(),
+            guard: arm.split('/').next().unwrap().into(),
+            wrapper: arm.split('/').nth(1).unwrap().into(),
+            repeat: 1,
+            verdict,
+            reason: String::new(),
+            file_bytes: None,
+            hook_invocations: 2,
+            hook_outcomes: "error:2;error:2".into(),
+            attempts: "Bash:refused;Write:refused".into(),
+            session_exit: "0".into(),
+            session_secs: 1.25,
+            harness_said: "PreToolUse:Write hook error: \"quoted\", comma".into(),
+            file_ready: None,
+            hook_timeout: 5.0,
+            deadline: 3.0,
+            flags: String::new(),
+        }
+    }
+
+    #[test]
+    fn header_starts_with_the_contract_columns() {
+        assert_eq!(
+            HEADER[..15].join(","),
+            "claude_version,model,arm,guard,wrapper,repeat,verdict,reason,file_bytes,hook_invocations,hook_outcomes,attempts,session_exit,session_secs,harness_said"
+        );
+    }
+
+    #[test]
+    fn rows_round_trip_and_are_on_disk_after_append() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.csv");
+        let mut w = RowWriter::open(&p).unwrap();
+        let a = sample("deny/bare", VerdictKind::Blocked);
+        w.append(&a).unwrap();
+        // Read while the writer is still open: the row is already there.
+        assert_eq!(read_rows(&p).unwrap(), vec![a.clone()]);
+        let mut b = sample("crash/bare", VerdictKind::Wrote);
+        b.file_bytes = Some(6);
+        b.file_ready = Some(true);
+        w.append(&b).unwrap();
+        drop(w);
+        assert_eq!(read_rows(&p).unwrap(), vec![a, b]);
+    }
+
+    #[test]
+    fn wrong_header_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("x.csv");
+        std::fs::write(&p, "a,b\n1,2\n").unwrap();
+        assert!(matches!(read_rows(&p), Err(RecordError::Header { .. })));
+        assert!(matches!(RowWriter::open(&p), Err(RecordError::Header { .. })));
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "a,b\n1,2\n", "nothing lost");
+    }
+
+    #[test]
+    fn truncated_tail_is_cut_on_reopen() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.csv");
+        let mut w = RowWriter::open(&p).unwrap();
+        w.append(&sample("deny/bare", VerdictKind::Blocked)).unwrap();
+        drop(w);
+        let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"2.1.328,scripted,crash/ba").unwrap();
+        drop(f);
+        let mut w = RowWriter::open(&p).unwrap();
+        w.append(&sample("crash/bare", VerdictKind::Wrote)).unwrap();
+        let rows = read_rows(&p).unwrap();
+        assert_eq!(rows.iter().map(|r| r.arm.as_str()).collect::<Vec<_>>(), ["deny/bare", "crash/bare"]);
+    }
+}

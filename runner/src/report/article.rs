@@ -1,0 +1,85 @@
+//! The article's table: arm, blocked/runs, verdict; one block per version.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::Exporter;
+use crate::record::Row;
+use crate::verdict::VerdictKind;
+
+/// The article-shaped table (Markdown).
+#[derive(Debug, Default)]
+pub struct ArticleTable;
+
+/// Counts for one arm.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Blocked runs.
+    pub blocked: u32,
+    /// Wrote runs.
+    pub wrote: u32,
+    /// Invalid runs.
+    pub invalid: u32,
+}
+
+impl Counts {
+    /// All runs.
+    pub fn runs(&self) -> u32 {
+        self.blocked + self.wrote + self.invalid
+    }
+
+    /// One word for the cell: `blocked`, `wrote`, `invalid`, or `mixed`.
+    pub fn summary(&self) -> &'static str {
+        match (self.blocked, self.wrote, self.invalid) {
+            (_, 0, 0) if self.blocked > 0 => "blocked",
+            (0, _, 0) if self.wrote > 0 => "wrote",
+            (0, 0, _) => "invalid",
+            _ => "mixed",
+        }
+    }
+
+    fn add(&mut self, v: VerdictKind) {
+        match v {
+            VerdictKind::Blocked => self.blocked += 1,
+            VerdictKind::Wrote => self.wrote += 1,
+            VerdictKind::Invalid => self.invalid += 1,
+        }
+    }
+}
+
+/// Rows grouped by version, then arm in first-seen order.
+pub fn group(rows: &[Row]) -> BTreeMap<String, Vec<(String, Counts)>> {
+    let mut out: BTreeMap<String, Vec<(String, Counts)>> = BTreeMap::new();
+    for r in rows {
+        let arms = out.entry(r.claude_version.clone()).or_default();
+        let idx = match arms.iter().position(|(a, _)| *a == r.arm) {
+            Some(i) => i,
+            None => {
+                arms.push((r.arm.clone(), Counts::default()));
+                arms.len() - 1
+            }
+        };
+        arms[idx].1.add(r.verdict);
+    }
+    out
+}
+
+impl Exporter for ArticleTable {
+    fn render(&self, rows: &[Row]) -> anyhow::Result<String> {
+        let mut s = String::new();
+        for (version, arms) in group(rows) {
+            writeln!(s, "Claude Code {version}\n")?;
+            writeln!(s, "| arm | blocked/runs | verdict |")?;
+            writeln!(s, "| --- | --- | --- |")?;
+            for (arm, c) in arms {
+                let mut verdict = c.summary().to_string();
+                if c.invalid > 0 && verdict != "invalid" {
+                    verdict = format!("{verdict} ({} invalid)", c.invalid);
+                }
+                writeln!(s, "| {arm} | {}/{} | {verdict} |", c.blocked, c.runs())?;
+            }
+            writeln!(s)?;
+        }
+        Ok(s)
+    }
+}

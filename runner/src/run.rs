@@ -1,0 +1,276 @@
+//! `failopen run`: resolve versions, expand cells, run sessions with bounded
+//! concurrency, judge each one, and append its row as soon as it ends.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::sync::{mpsc, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+use crate::arms::Arm;
+use crate::cells::{self, Cell, Shard};
+use crate::claude::{cache::Cache, spec, ClaudeBin, ClaudeSpec};
+use crate::evidence::SessionExit;
+use crate::guards::GuardDir;
+use crate::progress::Progress;
+use crate::record::{self, Row, RowWriter};
+use crate::session::{self, Backend, SessionOutcome, SessionSpec};
+use crate::settings::{self, HookSpec};
+use crate::standin::{Policy, StandIn};
+use crate::verdict;
+use crate::wrappers::{self, HookContext, Wrapper};
+
+/// Which model drives the sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    /// The built-in stand-in.
+    Scripted,
+    /// A real model through the user's credentials.
+    Live,
+}
+
+impl Model {
+    /// The CSV spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Model::Scripted => "scripted",
+            Model::Live => "live",
+        }
+    }
+}
+
+/// Everything `run` needs, free of clap.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// The arms to run.
+    pub arms: Vec<Arm>,
+    /// Claude Code versions.
+    pub claude: Vec<ClaudeSpec>,
+    /// Model.
+    pub model: Model,
+    /// Sessions per arm.
+    pub repeats: u32,
+    /// Sessions at once.
+    pub jobs: usize,
+    /// The CSV to append to.
+    pub out: PathBuf,
+    /// Skip cells already in `out`.
+    pub resume: bool,
+    /// Keep temp roots.
+    pub keep: bool,
+    /// Wall timeout per session.
+    pub session_timeout: Duration,
+    /// Shard.
+    pub shard: Option<Shard>,
+    /// Extra `claude` arguments (live mode limits).
+    pub extra_args: Vec<String>,
+    /// Show a progress bar.
+    pub show_progress: bool,
+    /// The failopen binary (for the sealed wrapper).
+    pub failopen_exe: PathBuf,
+    /// Cache for Claude Code installs.
+    pub cache: Cache,
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunSummary {
+    /// Rows written by this run, in completion order.
+    pub rows: Vec<Row>,
+    /// The run was interrupted.
+    pub interrupted: bool,
+    /// The CSV.
+    pub out: PathBuf,
+    /// Where temp roots were kept (with --keep).
+    pub kept: Option<PathBuf>,
+    /// Cells skipped because the CSV already had them.
+    pub skipped: usize,
+}
+
+/// Process groups of the sessions running now (for a hard stop).
+pub type LiveGroups = Arc<Mutex<HashSet<u32>>>;
+
+/// Resolve every `--claude` spec, installing versions as needed.
+pub async fn resolve_versions(specs: &[ClaudeSpec], cache: &Cache) -> anyhow::Result<Vec<ClaudeBin>> {
+    let mut bins: Vec<ClaudeBin> = Vec::new();
+    for s in specs {
+        let bin = spec::resolve(s, cache).await?;
+        if !bins.iter().any(|b| b.version == bin.version) {
+            bins.push(bin);
+        }
+    }
+    Ok(bins)
+}
+
+/// Run the battery. Rows are appended to `opts.out` as sessions end.
+pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) -> anyhow::Result<RunSummary> {
+    let versions = resolve_versions(&opts.claude, &opts.cache).await?;
+    let done: HashSet<(String, String, u32)> = if opts.resume && opts.out.exists() {
+        record::read_rows(&opts.out)?.iter().map(Row::cell_key).collect()
+    } else {
+        HashSet::new()
+    };
+    let all = cells::expand(&versions, &opts.arms, opts.repeats);
+    let owned = all.iter().filter(|c| opts.shard.is_none_or(|s| s.owns(c.index))).count();
+    let planned = cells::plan(all, opts.shard, &done);
+    let skipped = owned - planned.len();
+    let mut writer = RowWriter::open(&opts.out)?;
+
+    let run_root = tempfile::Builder::new().prefix("failopen-run-").tempdir().context("creating the run's temp directory")?;
+    let guard_dir = GuardDir::create(&run_root.path().join("guards")).context("writing the guard scripts")?;
+    let sessions_dir = run_root.path().join("sessions");
+    std::fs::create_dir_all(&sessions_dir)?;
+    let standin = match opts.model {
+        Model::Scripted => Some(StandIn::start(Policy::Scripted, None).await.context("starting the stand-in model")?),
+        Model::Live => None,
+    };
+
+    let ctx = Arc::new(Shared { opts: opts.clone(), guard_dir, sessions_dir, standin, cancel: cancel.clone(), live });
+    let progress = Progress::new(planned.len() as u64, opts.show_progress);
+    let semaphore = Arc::new(Semaphore::new(opts.jobs.max(1)));
+    let (tx, mut rx) = mpsc::unbounded_channel::<anyhow::Result<Option<Row>>>();
+    let mut tasks = tokio::task::JoinSet::new();
+    for cell in planned {
+        let (ctx, semaphore, tx) = (ctx.clone(), semaphore.clone(), tx.clone());
+        tasks.spawn(async move {
+            let permit = tokio::select! {
+                p = semaphore.acquire_owned() => p,
+                _ = ctx.cancel.cancelled() => return,
+            };
+            if ctx.cancel.is_cancelled() {
+                return;
+            }
+            let result = run_cell(&ctx, &cell).await;
+            drop(permit);
+            let _ = tx.send(result);
+        });
+    }
+    drop(tx);
+
+    let mut rows = Vec::new();
+    let mut first_error = None;
+    while let Some(result) = rx.recv().await {
+        match result {
+            Ok(Some(row)) => {
+                writer.append(&row)?;
+                progress.finished(&row);
+                rows.push(row);
+            }
+            Ok(None) => {} // interrupted: nothing to record
+            Err(e) => {
+                if first_error.is_none() {
+                    first_error = Some(e);
+                    cancel.cancel();
+                }
+            }
+        }
+    }
+    while tasks.join_next().await.is_some() {}
+    progress.done();
+    let kept = if opts.keep { Some(run_root.keep()) } else { None };
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    Ok(RunSummary { rows, interrupted: cancel.is_cancelled(), out: opts.out.clone(), kept, skipped })
+}
+
+struct Shared {
+    opts: RunOptions,
+    guard_dir: GuardDir,
+    sessions_dir: PathBuf,
+    standin: Option<StandIn>,
+    cancel: CancellationToken,
+    live: LiveGroups,
+}
+
+async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
+    let arm = &cell.arm;
+    let hook_ctx = HookContext {
+        guards: &ctx.guard_dir,
+        failopen_exe: &ctx.opts.failopen_exe,
+        guard_server: None,
+        deadline_secs: arm.deadline_secs,
+    };
+    let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
+        .with_context(|| format!("arm {}: building the hook command", arm.name))?;
+    let hook = HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
+    let id = format!("{}-{}", std::process::id(), cell.index);
+    let spec = SessionSpec {
+        id,
+        claude: &cell.claude,
+        settings: settings::settings_json(&hook),
+        backend: match &ctx.standin {
+            Some(s) => Backend::StandIn(s),
+            None => Backend::Live,
+        },
+        wall_timeout: ctx.opts.session_timeout,
+        extra_args: ctx.opts.extra_args.clone(),
+        temp_parent: &ctx.sessions_dir,
+        keep: ctx.opts.keep,
+        live_groups: Some(&ctx.live),
+    };
+    let outcome = session::run(&spec, &ctx.cancel).await.with_context(|| format!("arm {}: session", arm.name))?;
+    if outcome.evidence.exit == SessionExit::Interrupted {
+        return Ok(None);
+    }
+    Ok(Some(to_row(cell, ctx.opts.model, &outcome)))
+}
+
+/// Build the CSV row for a finished session.
+pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
+    let e = &outcome.evidence;
+    let v = verdict::judge(e);
+    let mut flags = Vec::new();
+    if outcome.stragglers_killed > 0 {
+        flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));
+    }
+    if let Some(root) = &outcome.kept_root {
+        flags.push(format!("kept:{}", root.display()));
+    }
+    Row {
+        claude_version: cell.claude.version.clone(),
+        model: model.as_str().into(),
+        arm: cell.arm.name.clone(),
+        guard: cell.arm.guard.name.into(),
+        wrapper: cell.arm.wrapper.name().into(),
+        repeat: cell.repeat,
+        verdict: v.kind,
+        reason: v.reason_str().into(),
+        file_bytes: e.file.as_ref().map(|f| f.bytes),
+        hook_invocations: e.hook_invocations,
+        hook_outcomes: e.hook_outcomes.join(";"),
+        attempts: e.attempts_csv(),
+        session_exit: e.exit.to_csv(),
+        session_secs: (outcome.secs * 100.0).round() / 100.0,
+        harness_said: e.last_refusal().map(|t| truncate(t, 300)).unwrap_or_default(),
+        file_ready: e.file.as_ref().map(|f| f.reads_ready),
+        hook_timeout: cell.arm.hook_timeout_secs,
+        deadline: cell.arm.deadline_secs,
+        flags: flags.join(";"),
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    let one_line = s.replace(['\n', '\r'], " ");
+    if one_line.len() <= max {
+        return one_line;
+    }
+    let mut end = max;
+    while !one_line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &one_line[..end])
+}
+
+/// Count rows per (version, arm): (blocked, wrote, invalid).
+pub fn tally(rows: &[Row]) -> HashMap<(String, String), [u32; 3]> {
+    let mut t: HashMap<(String, String), [u32; 3]> = HashMap::new();
+    for r in rows {
+        let slot = t.entry((r.claude_version.clone(), r.arm.clone())).or_default();
+        slot[r.verdict as usize] += 1;
+    }
+    t
+}

@@ -1,0 +1,241 @@
+//! Turn what the guard did into seal's answer: pass a decision through, or refuse.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use nix::errno::Errno;
+use nix::sys::signal::Signal;
+
+use super::guard_process::{GuardEnd, GuardRun, MAX_OUTPUT_BYTES};
+
+/// Exit code Claude Code reads as "deny".
+pub const DENY: i32 = 2;
+
+/// At most this much of the guard's own stderr is appended to a refusal.
+pub const STDERR_EXCERPT_BYTES: usize = 4096;
+
+/// What seal hands back to Claude Code: an exit code and the bytes to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// Seal's exit code (0 or 2).
+    pub code: i32,
+    /// Bytes for seal's stdout.
+    pub stdout: Vec<u8>,
+    /// Bytes for seal's stderr.
+    pub stderr: Vec<u8>,
+}
+
+/// Why seal refused on the guard's behalf.
+#[derive(Debug)]
+pub enum Refusal {
+    /// `failopen seal --` with nothing after it.
+    NoGuard,
+    /// Seal could not read the hook payload from its own stdin.
+    PayloadUnreadable(io::Error),
+    /// The guard exited with a code other than 0 or 2.
+    Exit(i32),
+    /// The guard was killed by a signal.
+    Signal(i32),
+    /// The guard could not be started.
+    NotStarted(String),
+    /// The guard was still running at the deadline.
+    Deadline(Duration),
+    /// `--expect-json`: exit 0 without a JSON object on stdout.
+    NoJson(String),
+    /// The guard wrote more than [`MAX_OUTPUT_BYTES`] on one stream.
+    TooMuchOutput(&'static str),
+    /// Seal could not supervise the guard.
+    SealFailed(io::Error),
+}
+
+impl fmt::Display for Refusal {
+    /// The cause, as it appears in the parentheses of the refusal line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NoGuard => write!(f, "no guard command given"),
+            Refusal::PayloadUnreadable(e) => write!(f, "seal could not read the hook payload: {e}"),
+            Refusal::Exit(code) => write!(f, "exit {code}"),
+            Refusal::Signal(sig) => match Signal::try_from(*sig) {
+                Ok(s) => write!(f, "killed by {}", s.as_str()),
+                Err(_) => write!(f, "killed by signal {sig}"),
+            },
+            Refusal::NotStarted(why) => write!(f, "did not start: {why}"),
+            Refusal::Deadline(d) => write!(f, "no decision within {}s", d.as_secs_f64()),
+            Refusal::NoJson(why) => write!(f, "{why}"),
+            Refusal::TooMuchOutput(stream) => {
+                write!(f, "wrote more than {} MiB on {stream}", MAX_OUTPUT_BYTES >> 20)
+            }
+            Refusal::SealFailed(e) => write!(f, "seal could not supervise it: {e}"),
+        }
+    }
+}
+
+/// Judge a finished guard run. Exit 0/2 pass through byte for byte (unless
+/// `expect_json` rejects an exit 0); everything else becomes a refusal.
+/// `deadline` is only used to word a timeout.
+pub fn judge(argv: &[String], run: GuardRun, expect_json: bool, deadline: Duration) -> Verdict {
+    let refusal = match run.end {
+        _ if run.overflowed.is_some() => Refusal::TooMuchOutput(run.overflowed.unwrap_or("stdout")),
+        GuardEnd::Exited(status) => {
+            use std::os::unix::process::ExitStatusExt;
+            match (status.code(), status.signal()) {
+                (Some(0), _) if expect_json => match json_problem(&run.stdout) {
+                    None => return pass(0, run),
+                    Some(why) => Refusal::NoJson(why),
+                },
+                (Some(code @ (0 | 2)), _) => return pass(code, run),
+                (Some(code), _) => Refusal::Exit(code),
+                (None, Some(sig)) => Refusal::Signal(sig),
+                (None, None) => Refusal::Exit(-1),
+            }
+        }
+        GuardEnd::TimedOut => Refusal::Deadline(deadline),
+        GuardEnd::NotStarted(ref e) => Refusal::NotStarted(describe_spawn_error(argv.first().map(String::as_str), e)),
+        GuardEnd::SealFailed(e) => Refusal::SealFailed(e),
+    };
+    refuse(argv, &refusal, &run.stderr)
+}
+
+fn pass(code: i32, run: GuardRun) -> Verdict {
+    Verdict { code, stdout: run.stdout, stderr: run.stderr }
+}
+
+/// `None` if `stdout` holds a JSON object (surrounding whitespace allowed).
+fn json_problem(stdout: &[u8]) -> Option<String> {
+    let trimmed = stdout.trim_ascii();
+    if trimmed.is_empty() {
+        return Some("exited 0 without a JSON decision: stdout was empty".into());
+    }
+    match serde_json::from_slice::<serde_json::Value>(trimmed) {
+        Ok(serde_json::Value::Object(_)) => None,
+        Ok(_) => Some("exited 0 without a JSON decision: stdout is JSON but not an object".into()),
+        Err(e) => Some(format!("exited 0 without a JSON decision: stdout is not JSON ({e})")),
+    }
+}
+
+/// Build the refusal: one line naming the guard and the cause, then an
+/// excerpt of the guard's own stderr.
+pub fn refuse(argv: &[String], why: &Refusal, guard_stderr: &[u8]) -> Verdict {
+    let mut line = match why {
+        Refusal::NoGuard => format!("failopen seal: {why}; refusing by default\n"),
+        Refusal::NoJson(_) => format!("guard {} {why}; refusing by default\n", guard_name(argv)),
+        _ => format!("guard {} could not decide ({why}); refusing by default\n", guard_name(argv)),
+    }
+    .into_bytes();
+    let excerpt = &guard_stderr[..guard_stderr.len().min(STDERR_EXCERPT_BYTES)];
+    line.extend_from_slice(excerpt);
+    if guard_stderr.len() > excerpt.len() {
+        let cut = guard_stderr.len() - excerpt.len();
+        line.extend_from_slice(format!("\n[... {cut} more bytes of guard stderr cut]\n").as_bytes());
+    } else if !excerpt.is_empty() && !excerpt.ends_with(b"\n") {
+        line.push(b'\n');
+    }
+    Verdict { code: DENY, stdout: Vec::new(), stderr: line }
+}
+
+/// The guard command as a short, shell-like string (quoted where needed).
+pub fn guard_name(argv: &[String]) -> String {
+    const MAX: usize = 300;
+    let mut name = argv.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ");
+    if name.len() > MAX {
+        let mut cut = MAX;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        name.truncate(cut);
+        name.push_str("...");
+    }
+    name
+}
+
+/// Quote `s` for a POSIX shell if it needs it (single quotes, `'\''` for `'`).
+pub fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Explain a failed exec, telling a missing file apart from a missing `#!` interpreter.
+fn describe_spawn_error(program: Option<&str>, e: &io::Error) -> String {
+    let desc = match e.raw_os_error() {
+        Some(code) => Errno::from_raw(code).desc().to_string(),
+        None => e.to_string(),
+    };
+    if e.raw_os_error() != Some(Errno::ENOENT as i32) {
+        return desc;
+    }
+    let Some(file) = program.and_then(resolve_program) else { return desc };
+    match shebang_interpreter(&file) {
+        Some(interp) => format!("{desc}: its #! interpreter {interp} is missing"),
+        None => format!("{desc}: {} exists, so its interpreter or loader is missing", file.display()),
+    }
+}
+
+/// The file exec would have run: `program` itself if it has a slash, else
+/// the first match on `$PATH`. `None` if there is no such file.
+fn resolve_program(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let p = Path::new(program);
+        return p.is_file().then(|| p.to_path_buf());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
+}
+
+/// The interpreter named on the `#!` line of `file`, if it has one.
+fn shebang_interpreter(file: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(file).ok()?.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+    let interp = String::from_utf8_lossy(line).split_whitespace().next()?.to_string();
+    Some(interp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &[&str]) -> Vec<String> {
+        s.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn causes_read_as_specified() {
+        assert_eq!(Refusal::Exit(1).to_string(), "exit 1");
+        assert_eq!(Refusal::Signal(11).to_string(), "killed by SIGSEGV");
+        assert_eq!(Refusal::Deadline(Duration::from_secs(3)).to_string(), "no decision within 3s");
+        assert_eq!(Refusal::Deadline(Duration::from_millis(500)).to_string(), "no decision within 0.5s");
+    }
+
+    #[test]
+    fn refusal_line_then_stderr_excerpt() {
+        let v = refuse(&argv(&["/x/y.sh"]), &Refusal::Exit(1), b"boom");
+        assert_eq!(v.code, 2);
+        assert_eq!(v.stderr, b"guard /x/y.sh could not decide (exit 1); refusing by default\nboom\n");
+        let big = vec![b'e'; STDERR_EXCERPT_BYTES + 10];
+        let v = refuse(&argv(&["/x"]), &Refusal::Exit(1), &big);
+        assert!(String::from_utf8_lossy(&v.stderr).ends_with("[... 10 more bytes of guard stderr cut]\n"));
+    }
+
+    #[test]
+    fn names_are_quoted() {
+        assert_eq!(guard_name(&argv(&["/bin/sh", "-c", "a 'b'"])), r"/bin/sh -c 'a '\''b'\'''");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn json_objects_only() {
+        assert_eq!(json_problem(b"  {\"a\":1}\n"), None);
+        assert!(json_problem(b"").unwrap().contains("empty"));
+        assert!(json_problem(b"[1]").unwrap().contains("not an object"));
+        assert!(json_problem(b"garbage").unwrap().contains("not JSON"));
+    }
+}

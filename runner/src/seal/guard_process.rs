@@ -1,0 +1,339 @@
+//! Run one guard process: feed it the payload, collect its output, enforce the deadline.
+//!
+//! Everything happens in one `poll(2)` loop on non-blocking pipes (the guard's
+//! stdin, stdout and stderr) plus one "exited" pipe closed by a tiny watcher
+//! thread when the guard becomes a zombie. The loop never blocks on a single
+//! pipe, so a guard that never reads stdin, writes megabytes, or leaves an
+//! orphan holding its pipes cannot wedge seal.
+//!
+//! Time bound: seal stops waiting at most `deadline + grace` after the spawn
+//! (plus scheduling noise): the deadline for the guard to exit, then `grace`
+//! for its pipes to close once its process group has been killed.
+
+use std::io::{self, ErrorKind, Read, Write};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::errno::Errno;
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
+use nix::libc;
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::sys::wait::{waitid, Id, WaitPidFlag};
+use nix::unistd::Pid;
+
+/// Most bytes seal keeps per output stream; more than this and seal refuses
+/// (rather than run out of memory and crash, which would fail open).
+pub const MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
+
+/// How the guard process ended, as far as seal could tell.
+#[derive(Debug)]
+pub enum GuardEnd {
+    /// The guard exited (normally or by a signal) before the deadline.
+    Exited(ExitStatus),
+    /// The guard was still running at the deadline and was killed.
+    TimedOut,
+    /// The guard could not be started (exec failed).
+    NotStarted(io::Error),
+    /// The guard started but seal could not supervise it (it was killed).
+    SealFailed(io::Error),
+}
+
+/// Everything seal learnt from running the guard once.
+#[derive(Debug)]
+pub struct GuardRun {
+    /// How the guard ended.
+    pub end: GuardEnd,
+    /// The guard's stdout, byte for byte (possibly cut short, see `pipes_left_open`).
+    pub stdout: Vec<u8>,
+    /// The guard's stderr, byte for byte (possibly cut short).
+    pub stderr: Vec<u8>,
+    /// Some process outside the guard's group still held stdout or stderr open
+    /// when seal stopped waiting; the output is what had arrived by then.
+    pub pipes_left_open: bool,
+    /// Which stream went over [`MAX_OUTPUT_BYTES`], if any.
+    pub overflowed: Option<&'static str>,
+}
+
+/// Run `argv` (no shell) in its own process group with `payload` on stdin.
+///
+/// `argv` must not be empty. The guard's whole process group is SIGKILLed as
+/// soon as the guard exits or the deadline passes, so background children of
+/// the guard never outlive it.
+pub fn run_guard(argv: &[String], payload: &[u8], deadline: Duration, grace: Duration) -> GuardRun {
+    let mut run = GuardRun {
+        end: GuardEnd::TimedOut,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        pipes_left_open: false,
+        overflowed: None,
+    };
+    let Some((program, args)) = argv.split_first() else {
+        run.end = GuardEnd::NotStarted(io::Error::new(ErrorKind::InvalidInput, "empty command"));
+        return run;
+    };
+    let start = Instant::now();
+    let mut child = match Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) => {
+            run.end = GuardEnd::NotStarted(e);
+            return run;
+        }
+    };
+    let pid = Pid::from_raw(child.id() as i32);
+    if let Err(e) = supervise(&mut child, pid, payload, start + deadline, grace, &mut run) {
+        kill_group(pid);
+        run.end = GuardEnd::SealFailed(e);
+    }
+    run
+}
+
+/// The poll loop. Fills `run`; an `Err` means seal itself could not supervise.
+fn supervise(
+    child: &mut Child,
+    pid: Pid,
+    payload: &[u8],
+    deadline_at: Instant,
+    grace: Duration,
+    run: &mut GuardRun,
+) -> io::Result<()> {
+    let mut exit_watch = Some(watch_exit(pid)?);
+    let mut stdin = child.stdin.take().filter(|_| !payload.is_empty());
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    for fd in [stdin.as_ref().map(|p| p.as_fd()), stdout.as_ref().map(|p| p.as_fd()), stderr.as_ref().map(|p| p.as_fd())]
+        .into_iter()
+        .flatten()
+    {
+        set_nonblocking(fd)?;
+    }
+    let mut written = 0usize;
+    let mut exited = false;
+    let mut timed_out = false;
+    let mut stop_at = deadline_at;
+
+    loop {
+        if exited && stdout.is_none() && stderr.is_none() {
+            break;
+        }
+        let now = Instant::now();
+        if now >= stop_at {
+            if exited || timed_out {
+                break; // grace is over
+            }
+            timed_out = true;
+            kill_group(pid);
+            stdin = None;
+            stop_at = now + grace;
+            continue;
+        }
+
+        // Slots: 0 stdin, 1 stdout, 2 stderr, 3 exit watch (None = not polled).
+        let fds: [Option<(BorrowedFd, libc::c_short)>; 4] = [
+            stdin.as_ref().map(|p| (p.as_fd(), libc::POLLOUT)),
+            stdout.as_ref().map(|p| (p.as_fd(), libc::POLLIN)),
+            stderr.as_ref().map(|p| (p.as_fd(), libc::POLLIN)),
+            exit_watch.as_ref().map(|p| (p.as_fd(), libc::POLLIN)),
+        ];
+        let slots: Vec<usize> = (0..4).filter(|&i| fds[i].is_some()).collect();
+        let mut pollfds: Vec<libc::pollfd> = fds
+            .iter()
+            .flatten()
+            .map(|&(fd, events)| libc::pollfd { fd: fd.as_raw_fd(), events, revents: 0 })
+            .collect();
+        match poll(&mut pollfds, timeout_ms(stop_at - now)) {
+            Ok(_) => {}
+            Err(Errno::EINTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
+        let ready: Vec<usize> =
+            slots.iter().zip(&pollfds).filter(|(_, p)| p.revents != 0).map(|(&slot, _)| slot).collect();
+
+        for slot in ready {
+            match slot {
+                0 => {
+                    if write_some(stdin.as_mut(), payload, &mut written) {
+                        stdin = None; // all written (guard sees EOF), or the guard closed it
+                    }
+                }
+                1 => {
+                    if drain(stdout.as_mut(), &mut run.stdout, "stdout", &mut run.overflowed) {
+                        stdout = None;
+                    }
+                }
+                2 => {
+                    if drain(stderr.as_mut(), &mut run.stderr, "stderr", &mut run.overflowed) {
+                        stderr = None;
+                    }
+                }
+                _ => {
+                    // The guard is a zombie now (not reaped: its pid, hence its
+                    // process group id, cannot be reused while we kill the group).
+                    exit_watch = None;
+                    exited = true;
+                    kill_group(pid);
+                    stdin = None;
+                    if !timed_out {
+                        stop_at = Instant::now() + grace;
+                    }
+                }
+            }
+        }
+    }
+
+    run.pipes_left_open = stdout.is_some() || stderr.is_some();
+    if exited {
+        // The watcher thread has returned, so reaping now is race-free.
+        let status = child.wait()?;
+        if !timed_out {
+            run.end = GuardEnd::Exited(status);
+        }
+    }
+    // else: killed at the deadline but not even a zombie within the grace
+    // (e.g. stuck in uninterruptible sleep): leave it unreaped rather than wait.
+    Ok(())
+}
+
+/// Start a thread that waits (without reaping) for `pid` to exit, then drops
+/// the write end of a pipe: the returned read end becomes readable (EOF).
+fn watch_exit(pid: Pid) -> io::Result<io::PipeReader> {
+    let (reader, writer) = io::pipe()?;
+    std::thread::Builder::new().name("seal-exit-watch".into()).stack_size(64 * 1024).spawn(move || {
+        loop {
+            match waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) {
+                Err(Errno::EINTR) => continue,
+                _ => break,
+            }
+        }
+        drop(writer);
+    })?;
+    Ok(reader)
+}
+
+/// SIGKILL the guard's process group, and the guard itself in case it left
+/// the group. Errors (already gone) are ignored.
+fn kill_group(pid: Pid) {
+    let _ = killpg(pid, Signal::SIGKILL);
+    let _ = kill(pid, Signal::SIGKILL);
+}
+
+fn set_nonblocking(fd: BorrowedFd) -> io::Result<()> {
+    let flags = OFlag::from_bits_truncate(fcntl(fd, FcntlArg::F_GETFL)?);
+    fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
+    Ok(())
+}
+
+/// poll(2) on `fds` (whose descriptors stay open for the call: the caller
+/// borrows them). nix's safe wrapper needs its `poll` feature, which this
+/// crate does not enable; this is the same single call.
+fn poll(fds: &mut [libc::pollfd], timeout_ms: i32) -> nix::Result<libc::c_int> {
+    // SAFETY: `fds` is a valid, exclusively borrowed slice of `pollfd`s and
+    // its length is passed alongside; poll(2) only writes `revents`.
+    let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+    Errno::result(n)
+}
+
+/// Milliseconds covering `left`, rounded up (so the loop never spins on a
+/// sub-millisecond remainder).
+fn timeout_ms(left: Duration) -> i32 {
+    left.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32
+}
+
+/// Write more of the payload. Returns true when stdin should be closed.
+fn write_some<W: Write>(pipe: Option<&mut W>, payload: &[u8], written: &mut usize) -> bool {
+    let Some(pipe) = pipe else { return true };
+    while *written < payload.len() {
+        match pipe.write(&payload[*written..]) {
+            Ok(0) => return true,
+            Ok(n) => *written += n,
+            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(_) => return true, // EPIPE: the guard does not want it
+        }
+    }
+    true
+}
+
+/// Read what is available (bounded, so one busy pipe cannot starve the
+/// deadline). Returns true at end of file (or on a read error).
+fn drain<R: Read>(
+    pipe: Option<&mut R>,
+    buf: &mut Vec<u8>,
+    name: &'static str,
+    overflowed: &mut Option<&'static str>,
+) -> bool {
+    let Some(pipe) = pipe else { return true };
+    let mut chunk = [0u8; 64 * 1024];
+    for _ in 0..16 {
+        match pipe.read(&mut chunk) {
+            Ok(0) => return true,
+            Ok(n) => {
+                if buf.len() + n <= MAX_OUTPUT_BYTES {
+                    buf.extend_from_slice(&chunk[..n]);
+                } else {
+                    overflowed.get_or_insert(name);
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(_) => return true,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<String> {
+        vec!["/bin/sh".into(), "-c".into(), script.into()]
+    }
+
+    #[test]
+    fn empty_argv_is_not_started() {
+        let run = run_guard(&[], b"", Duration::from_secs(1), Duration::from_millis(200));
+        assert!(matches!(run.end, GuardEnd::NotStarted(_)), "{:?}", run.end);
+    }
+
+    #[test]
+    fn collects_output_and_status() {
+        let run = run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", Duration::from_secs(5), Duration::from_millis(200));
+        let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
+        assert_eq!(status.code(), Some(7));
+        assert_eq!(run.stdout, b"payload");
+        assert_eq!(run.stderr, b"err\n");
+        assert!(!run.pipes_left_open);
+    }
+
+    #[test]
+    fn big_payload_to_a_guard_that_never_reads() {
+        let payload = vec![b'x'; 4 << 20];
+        let run = run_guard(&sh("exit 0"), &payload, Duration::from_secs(5), Duration::from_millis(200));
+        let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
+        assert_eq!(status.code(), Some(0));
+    }
+
+    #[test]
+    fn deadline_kills() {
+        let t = Instant::now();
+        let run = run_guard(&sh("sleep 20"), b"", Duration::from_millis(300), Duration::from_millis(200));
+        assert!(matches!(run.end, GuardEnd::TimedOut), "{:?}", run.end);
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn timeout_rounds_up() {
+        assert_eq!(timeout_ms(Duration::from_micros(1)), 1);
+        assert_eq!(timeout_ms(Duration::from_millis(5)), 5);
+        assert_eq!(timeout_ms(Duration::ZERO), 0);
+    }
+}

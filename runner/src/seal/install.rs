@@ -1,0 +1,174 @@
+//! `failopen seal --install SETTINGS.json`: route a settings file's
+//! PreToolUse command hooks through seal, on disk, with a backup.
+//!
+//! The JSON transform itself is [`wrap_settings`] (pure, in `wrap.rs`).
+
+use std::fmt;
+use std::fs;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+
+pub use super::wrap::{wrap_settings, HookEntry, InstallSummary};
+
+/// What `--install` did to one settings file.
+#[derive(Debug, Clone)]
+pub struct InstallReport {
+    /// The settings file, as given.
+    pub path: PathBuf,
+    /// Which hooks were wrapped, already wrapped, or skipped.
+    pub summary: InstallSummary,
+    /// Where the original was saved (only when the file was changed).
+    pub backup: Option<PathBuf>,
+}
+
+impl fmt::Display for InstallReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.summary;
+        let path = self.path.display();
+        if s.changed() {
+            let n = s.wrapped.len();
+            write!(f, "{path}: wrapped {n} PreToolUse command hook{} with seal", if n == 1 { "" } else { "s" })?;
+        } else if s.already_wrapped.is_empty() && s.skipped.is_empty() {
+            write!(f, "{path}: no PreToolUse hooks found; file not changed")?;
+        } else {
+            write!(f, "{path}: nothing to wrap; file not changed")?;
+        }
+        for e in &s.wrapped {
+            write!(f, "\n  wrapped: {e}")?;
+        }
+        for e in &s.already_wrapped {
+            write!(f, "\n  already wrapped (left alone): {e}")?;
+        }
+        for e in &s.skipped {
+            write!(f, "\n  skipped: {e}")?;
+        }
+        if let Some(b) = &self.backup {
+            write!(f, "\n  backup of the original: {}", b.display())?;
+        }
+        Ok(())
+    }
+}
+
+/// Wrap the PreToolUse command hooks of the settings file at `path` with
+/// this executable (`current_exe()`), keeping a backup of the original.
+pub fn install_file(path: &Path) -> Result<InstallReport> {
+    let exe = std::env::current_exe().context("cannot locate the failopen executable")?;
+    install_file_with(path, &exe.to_string_lossy())
+}
+
+/// [`install_file`] with an explicit path for the seal executable.
+///
+/// Nothing is written unless a hook gets wrapped. Then the original bytes go
+/// to `SETTINGS.json.failopen-backup` (or `.failopen-backup.N` if that
+/// exists; an existing backup is never overwritten) and the new JSON (2-space
+/// pretty, trailing newline) replaces the file atomically (temp file in the
+/// same directory + rename, permissions kept). A symlinked settings file is
+/// followed: its target is rewritten and the link stays.
+pub fn install_file_with(path: &Path, seal_exe: &str) -> Result<InstallReport> {
+    let target = match fs::canonicalize(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == ErrorKind::NotFound => bail!("settings file {} does not exist", path.display()),
+        Err(e) => return Err(e).with_context(|| format!("cannot open settings file {}", path.display())),
+    };
+    let original = fs::read(&target).with_context(|| format!("cannot read settings file {}", path.display()))?;
+    let mut value: serde_json::Value = serde_json::from_slice(&original).map_err(|e| parse_error(path, &e))?;
+    if !value.is_object() {
+        bail!("{} is not a settings file: its top level is not a JSON object; left it untouched", path.display());
+    }
+    let summary = wrap_settings(&mut value, seal_exe);
+    if !summary.changed() {
+        return Ok(InstallReport { path: path.to_path_buf(), summary, backup: None });
+    }
+    let mut text = serde_json::to_string_pretty(&value).context("cannot serialise the new settings")?;
+    text.push('\n');
+    let backup = write_backup(&target, &original)?;
+    replace_atomically(&target, text.as_bytes())
+        .with_context(|| format!("cannot write {} (the original is unchanged)", path.display()))?;
+    Ok(InstallReport { path: path.to_path_buf(), summary, backup: Some(backup) })
+}
+
+fn parse_error(path: &Path, e: &serde_json::Error) -> anyhow::Error {
+    let msg = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+    anyhow!(
+        "cannot parse {} as JSON: {msg} at line {}, column {}; left it untouched",
+        path.display(),
+        e.line(),
+        e.column()
+    )
+}
+
+/// Save `bytes` next to `target` under the first free backup name.
+fn write_backup(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    let base = format!("{}.failopen-backup", target.display());
+    for n in 0..1000 {
+        let candidate = PathBuf::from(if n == 0 { base.clone() } else { format!("{base}.{n}") });
+        match fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
+            Ok(mut file) => {
+                file.write_all(bytes)
+                    .and_then(|_| file.sync_all())
+                    .with_context(|| format!("cannot write backup {}", candidate.display()))?;
+                return Ok(candidate);
+            }
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create backup {}", candidate.display())),
+        }
+    }
+    bail!("too many backups already exist next to {}", target.display())
+}
+
+/// Replace `target` with `bytes`: temp file in the same directory, same
+/// permissions, fsync, rename.
+fn replace_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    if let Ok(meta) = fs::metadata(target) {
+        fs::set_permissions(tmp.path(), meta.permissions())?;
+    }
+    tmp.persist(target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_backup_once_and_is_idempotent_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let original = r#"{"b":1,"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/g.sh"}]}]},"a":2}"#;
+        fs::write(&path, original).unwrap();
+        fs::write(dir.path().join("settings.json.failopen-backup"), "older").unwrap();
+
+        let report = install_file_with(&path, "/fo/failopen").unwrap();
+        let backup = report.backup.clone().unwrap();
+        assert_eq!(backup, dir.path().canonicalize().unwrap().join("settings.json.failopen-backup.1"));
+        assert_eq!(fs::read_to_string(&backup).unwrap(), original);
+        assert_eq!(fs::read_to_string(dir.path().join("settings.json.failopen-backup")).unwrap(), "older");
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("{\n  \"b\": 1,\n  \"hooks\""), "{text}");
+        assert!(text.ends_with("}\n"));
+        assert!(text.contains(r#""command": "/fo/failopen seal -- /bin/sh -c '/g.sh'""#), "{text}");
+        assert!(report.to_string().contains("wrapped 1 PreToolUse command hook with seal"), "{report}");
+
+        let again = install_file_with(&path, "/fo/failopen").unwrap();
+        assert!(again.backup.is_none());
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+        assert!(again.to_string().contains("nothing to wrap"), "{again}");
+    }
+
+    #[test]
+    fn parse_error_names_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        fs::write(&path, "{\n  \"a\": 1,\n  oops\n}\n").unwrap();
+        let err = install_file_with(&path, "/fo/failopen").unwrap_err().to_string();
+        assert!(err.contains("s.json") && err.contains("line 3, column 3"), "{err}");
+    }
+}

@@ -1,0 +1,116 @@
+//! `failopen seal`: run a guard so that every failure to decide becomes a refusal.
+//!
+//! A PreToolUse hook that crashes, is missing, or hangs lets the tool call
+//! through ("fails open"). `failopen seal -- GUARD [ARGS...]` runs the guard
+//! and passes its decision on untouched when it made one (exit 0 or 2, output
+//! forwarded byte for byte); anything else (another exit code, a signal, a
+//! failed exec, the deadline, `--expect-json` without JSON) becomes exit 2
+//! with one explanatory line on stderr.
+//!
+//! - [`guard_process`]: spawn the guard, feed it, collect output, enforce the deadline.
+//! - [`decision`]: turn the run into a [`Verdict`].
+//! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
+//!   (the pure JSON transform is in [`wrap`]).
+//!
+//! Synchronous on purpose (one poll loop and one tiny watcher thread, no
+//! async runtime): it runs before every tool call.
+
+pub mod decision;
+pub mod guard_process;
+pub mod install;
+pub mod wrap;
+
+use std::io::{Read, Write};
+use std::time::Duration;
+
+pub use decision::{Refusal, Verdict};
+
+/// Seal's default deadline in seconds: below the 5 s hook timeout the battery uses.
+pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
+
+/// Once the guard has exited (or been killed at the deadline), how long seal
+/// keeps reading its stdout/stderr for data still in flight. Only matters
+/// when something outside the guard's process group (a `setsid` orphan)
+/// holds the pipes open; seal then forwards what it has and returns. Seal
+/// therefore returns at most `deadline + KILL_GRACE` (plus scheduling noise)
+/// after starting the guard.
+pub const KILL_GRACE: Duration = Duration::from_millis(200);
+
+/// What `failopen seal` was asked to do.
+#[derive(Debug, Clone)]
+pub struct SealOptions {
+    /// How long the guard may run, measured from its spawn.
+    pub deadline: Duration,
+    /// An exit 0 must come with a JSON object on stdout.
+    pub expect_json: bool,
+    /// The guard program and its arguments (run directly, no shell).
+    pub argv: Vec<String>,
+}
+
+/// Run the guard on `payload` and decide. Never panics on bad input; never
+/// returns a code other than 0 or 2.
+pub fn seal(opts: &SealOptions, payload: &[u8]) -> Verdict {
+    if opts.argv.is_empty() {
+        return decision::refuse(&opts.argv, &Refusal::NoGuard, b"");
+    }
+    let run = guard_process::run_guard(&opts.argv, payload, opts.deadline, KILL_GRACE);
+    decision::judge(&opts.argv, run, opts.expect_json, opts.deadline)
+}
+
+/// The `failopen seal` command: read the hook payload from stdin, run the
+/// guard, write its (or seal's) answer, and return the exit code (0 or 2).
+/// A panic inside seal is turned into a refusal too (exit 101 would fail open).
+pub fn run_from_stdio(opts: &SealOptions) -> i32 {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut payload = Vec::new();
+        let verdict = match std::io::stdin().lock().read_to_end(&mut payload) {
+            Ok(_) => seal(opts, &payload),
+            Err(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
+        };
+        emit(&verdict);
+        verdict.code
+    }));
+    outcome.unwrap_or_else(|_| {
+        let line = format!("guard {} could not decide (seal itself failed); refusing by default\n", decision::guard_name(&opts.argv));
+        let _ = std::io::stderr().write_all(line.as_bytes());
+        decision::DENY
+    })
+}
+
+/// Write a verdict's bytes to seal's stdout and stderr (errors ignored: the
+/// exit code is what decides).
+fn emit(verdict: &Verdict) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(&verdict.stdout);
+    let _ = out.flush();
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(&verdict.stderr);
+    let _ = err.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(argv: &[&str]) -> SealOptions {
+        SealOptions { deadline: Duration::from_secs(5), expect_json: false, argv: argv.iter().map(|s| s.to_string()).collect() }
+    }
+
+    #[test]
+    fn empty_argv_is_a_refusal_not_a_panic() {
+        let v = seal(&opts(&[]), b"{}");
+        assert_eq!(v.code, 2);
+        assert_eq!(String::from_utf8_lossy(&v.stderr), "failopen seal: no guard command given; refusing by default\n");
+    }
+
+    #[test]
+    fn decisions_pass_through_and_failures_refuse() {
+        let v = seal(&opts(&["/bin/sh", "-c", "cat; printf why >&2; exit 2"]), b"{\"a\":1}");
+        assert_eq!((v.code, v.stdout.as_slice(), v.stderr.as_slice()), (2, &b"{\"a\":1}"[..], &b"why"[..]));
+        let v = seal(&opts(&["/bin/sh", "-c", "exit 0"]), b"");
+        assert_eq!((v.code, v.stderr.len()), (0, 0));
+        let v = seal(&opts(&["/bin/sh", "-c", "exit 4"]), b"");
+        assert_eq!(v.code, 2);
+        assert!(String::from_utf8_lossy(&v.stderr).starts_with("guard /bin/sh -c 'exit 4' could not decide (exit 4)"));
+    }
+}

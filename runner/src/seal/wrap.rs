@@ -1,0 +1,281 @@
+//! The pure part of `seal --install`: rewrite settings JSON so every
+//! PreToolUse command hook runs through `failopen seal`.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::decision::shell_quote;
+
+/// One hook entry of the settings file, as named in reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookEntry {
+    /// Index of the matcher group in `hooks.PreToolUse`.
+    pub group: usize,
+    /// The group's `matcher`, if it has one.
+    pub matcher: Option<String>,
+    /// Index of the hook in the group's `hooks`.
+    pub index: usize,
+    /// The command (as it was before wrapping), or why it was skipped.
+    pub what: String,
+}
+
+impl fmt::Display for HookEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PreToolUse[{}]", self.group)?;
+        if let Some(m) = &self.matcher {
+            write!(f, " matcher {m:?}")?;
+        }
+        write!(f, " hook {}: {}", self.index, self.what)
+    }
+}
+
+/// What [`wrap_settings`] did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct InstallSummary {
+    /// Command hooks now wrapped with seal.
+    pub wrapped: Vec<HookEntry>,
+    /// Command hooks that already ran through seal (left alone).
+    pub already_wrapped: Vec<HookEntry>,
+    /// Hooks seal cannot wrap (not `"type": "command"`, or no command string).
+    pub skipped: Vec<HookEntry>,
+}
+
+impl InstallSummary {
+    /// Whether the settings value was modified.
+    pub fn changed(&self) -> bool {
+        !self.wrapped.is_empty()
+    }
+}
+
+/// Wrap every PreToolUse command hook in `value` with `seal_exe seal`.
+///
+/// The original command is a shell string, so it becomes
+/// `SEAL_EXE seal [--deadline D] -- /bin/sh -c 'ORIGINAL'`: env assignments,
+/// arguments and pipes keep their meaning, and a missing script still exits
+/// non-zero (so seal refuses). When the hook has a `timeout` T, the deadline
+/// is set to T − 1 s (T / 2 under 2 s) so seal always answers before Claude
+/// Code gives up on the hook; without one, seal's default deadline applies.
+/// Hooks already running through seal are left alone (idempotent); other
+/// keys and their order are untouched.
+pub fn wrap_settings(value: &mut Value, seal_exe: &str) -> InstallSummary {
+    let mut summary = InstallSummary::default();
+    let Some(groups) = value.pointer_mut("/hooks/PreToolUse").and_then(Value::as_array_mut) else {
+        return summary;
+    };
+    for (group, entry) in groups.iter_mut().enumerate() {
+        let matcher = entry.get("matcher").and_then(Value::as_str).map(str::to_string);
+        let Some(hooks) = entry.get_mut("hooks").and_then(Value::as_array_mut) else { continue };
+        for (index, hook) in hooks.iter_mut().enumerate() {
+            let report = |what: String| HookEntry { group, matcher: matcher.clone(), index, what };
+            let kind = hook.get("type").and_then(Value::as_str).unwrap_or("(none)").to_string();
+            if kind != "command" {
+                summary.skipped.push(report(format!("type {kind:?} is not a command hook")));
+                continue;
+            }
+            let Some(command) = hook.get("command").and_then(Value::as_str).map(str::to_string) else {
+                summary.skipped.push(report("command hook without a command string".into()));
+                continue;
+            };
+            if is_sealed(&command, seal_exe) {
+                summary.already_wrapped.push(report(command));
+                continue;
+            }
+            let deadline = hook.get("timeout").and_then(Value::as_f64).and_then(deadline_for_timeout);
+            hook["command"] = Value::String(wrap_command(&command, seal_exe, deadline));
+            let what = match deadline {
+                Some(d) => format!("{command} (deadline {}s)", fmt_secs(d)),
+                None => command,
+            };
+            summary.wrapped.push(report(what));
+        }
+    }
+    summary
+}
+
+/// The seal command line for an original shell command string.
+pub fn wrap_command(original: &str, seal_exe: &str, deadline: Option<f64>) -> String {
+    let deadline = deadline.map(|d| format!("--deadline {} ", fmt_secs(d))).unwrap_or_default();
+    // Always quote the original: it is one argument to `sh -c`.
+    let quoted = format!("'{}'", original.replace('\'', r"'\''"));
+    format!("{} seal {deadline}-- /bin/sh -c {quoted}", shell_quote(seal_exe))
+}
+
+/// Seal's deadline for a hook `timeout` in seconds: one second under it
+/// (half of it below 2 s). `None` for a timeout that is not a positive number.
+pub fn deadline_for_timeout(timeout: f64) -> Option<f64> {
+    if !timeout.is_finite() || timeout <= 0.0 {
+        return None;
+    }
+    let d = if timeout >= 2.0 { timeout - 1.0 } else { timeout / 2.0 };
+    Some((d * 1000.0).round() / 1000.0)
+}
+
+fn fmt_secs(secs: f64) -> String {
+    format!("{secs}")
+}
+
+/// Whether a hook command already runs through seal: its program (after any
+/// `VAR=value` words) is `seal_exe` or a file named `failopen`, and the next
+/// word is `seal`.
+pub fn is_sealed(command: &str, seal_exe: &str) -> bool {
+    let words = shell_words(command, 8);
+    let mut words = words.iter().skip_while(|w| is_assignment(w));
+    let (Some(program), Some(sub)) = (words.next(), words.next()) else { return false };
+    let named_failopen = std::path::Path::new(program).file_name().is_some_and(|n| n == "failopen");
+    (program == seal_exe || named_failopen) && sub == "seal"
+}
+
+fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        None => false,
+    }
+}
+
+/// The first `max` words of a POSIX shell command (quotes and backslashes
+/// removed; no expansions). Good enough to recognise a seal invocation.
+fn shell_words(s: &str, max: usize) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut chars = s.chars().peekable();
+    while words.len() < max {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            break;
+        }
+        let mut word = String::new();
+        while let Some(c) = chars.next() {
+            match c {
+                c if c.is_whitespace() => break,
+                '\'' => word.extend(chars.by_ref().take_while(|&c| c != '\'')),
+                '"' => {
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => break,
+                            '\\' if chars.peek().is_some_and(|n| "\"\\$`".contains(*n)) => word.extend(chars.next()),
+                            c => word.push(c),
+                        }
+                    }
+                }
+                '\\' => word.extend(chars.next()),
+                c => word.push(c),
+            }
+        }
+        words.push(word);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const EXE: &str = "/opt/fo/failopen";
+
+    fn settings() -> Value {
+        json!({
+            "model": "x",
+            "hooks": {
+                "PreToolUse": [
+                    {"matcher": "Bash|Write", "hooks": [
+                        {"type": "command", "command": "/path/guard.sh --flag", "timeout": 5},
+                        {"type": "http", "url": "http://127.0.0.1:1/hook"}
+                    ]},
+                    {"hooks": [{"type": "command", "command": "FOO=1 /g/it's.sh | cat"}]}
+                ],
+                "PostToolUse": [{"hooks": [{"type": "command", "command": "/post.sh"}]}]
+            },
+            "zlast": true
+        })
+    }
+
+    #[test]
+    fn wraps_command_hooks_and_skips_http() {
+        let mut v = settings();
+        let s = wrap_settings(&mut v, EXE);
+        assert_eq!(s.wrapped.len(), 2, "{s:?}");
+        assert_eq!(s.skipped.len(), 1);
+        assert!(s.skipped[0].what.contains("\"http\""), "{:?}", s.skipped);
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            "/opt/fo/failopen seal --deadline 4 -- /bin/sh -c '/path/guard.sh --flag'"
+        );
+        assert_eq!(
+            v["hooks"]["PreToolUse"][1]["hooks"][0]["command"],
+            r"/opt/fo/failopen seal -- /bin/sh -c 'FOO=1 /g/it'\''s.sh | cat'"
+        );
+        assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 5);
+        assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][1], json!({"type": "http", "url": "http://127.0.0.1:1/hook"}));
+        assert_eq!(v["hooks"]["PostToolUse"][0]["hooks"][0]["command"], "/post.sh");
+    }
+
+    #[test]
+    fn keeps_other_keys_and_their_order() {
+        let mut v = settings();
+        wrap_settings(&mut v, EXE);
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["model", "hooks", "zlast"]);
+        let hook_keys: Vec<_> = v["hooks"]["PreToolUse"][0]["hooks"][0].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(hook_keys, ["type", "command", "timeout"]);
+    }
+
+    #[test]
+    fn idempotent() {
+        let mut v = settings();
+        wrap_settings(&mut v, EXE);
+        let once = v.clone();
+        let s = wrap_settings(&mut v, EXE);
+        assert!(!s.changed());
+        assert_eq!(s.already_wrapped.len(), 2);
+        assert_eq!(v, once);
+    }
+
+    #[test]
+    fn recognises_seal_by_hand_or_elsewhere() {
+        assert!(is_sealed("failopen seal -- /x.sh", EXE));
+        assert!(is_sealed("'/other dir/failopen' seal --deadline 2 -- /x.sh", EXE));
+        assert!(is_sealed("A=1 /opt/fo/failopen seal -- /x.sh", EXE));
+        assert!(!is_sealed("/x/failopen run", EXE));
+        assert!(!is_sealed("/x/guard.sh seal", EXE));
+        assert!(!is_sealed("", EXE));
+    }
+
+    #[test]
+    fn wrapped_command_round_trips_through_the_shell_parser() {
+        let original = r#"X="a b" /g/it's.sh 'q' "$HOME""#;
+        let wrapped = wrap_command(original, "/p q/failopen", None);
+        assert_eq!(shell_words(&wrapped, 8), ["/p q/failopen", "seal", "--", "/bin/sh", "-c", original]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_command_survives_the_quoting(original in "[^\\x00]{0,40}") {
+            let wrapped = wrap_command(&original, EXE, Some(1.5));
+            let words = shell_words(&wrapped, 8);
+            proptest::prop_assert_eq!(words, [EXE, "seal", "--deadline", "1.5", "--", "/bin/sh", "-c", original.as_str()]);
+            proptest::prop_assert!(is_sealed(&wrapped, "/elsewhere/failopen"));
+        }
+    }
+
+    #[test]
+    fn deadlines() {
+        assert_eq!(deadline_for_timeout(5.0), Some(4.0));
+        assert_eq!(deadline_for_timeout(1.0), Some(0.5));
+        assert_eq!(deadline_for_timeout(2.5), Some(1.5));
+        assert_eq!(deadline_for_timeout(0.0), None);
+    }
+
+    #[test]
+    fn no_hooks_no_change() {
+        let mut v = json!({"a": 1});
+        assert_eq!(wrap_settings(&mut v, EXE), InstallSummary::default());
+        assert_eq!(v, json!({"a": 1}));
+    }
+}

@@ -1,0 +1,226 @@
+//! One `claude -p` session: temp root, settings, process group, wall
+//! timeout, output capture, evidence, cleanup.
+//!
+//! Layout of a session's temp root:
+//! - `work/`: the working directory, where `notes.txt` is judged;
+//! - `home/`: HOME, so the user's own `~/.claude` never leaks in;
+//! - `tmp/`: TMPDIR, so a killed wrapper's temp file dies with the root;
+//! - `evidence/`: settings, stdout (stream-json), stderr, guard trace, transcript.
+//!
+//! stdout and stderr go straight to files, not pipes: an orphaned guard
+//! holding them open cannot make us wait.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::claude::ClaudeBin;
+use crate::evidence::{self, Evidence, SessionExit};
+use crate::reap;
+use crate::standin::StandIn;
+
+/// The article's prompt, given to every session.
+pub const PROMPT: &str =
+    "Create a file named notes.txt in the current directory containing the single word ready. Then confirm whether the file exists.";
+
+/// Which model the session talks to.
+#[derive(Debug, Clone, Copy)]
+pub enum Backend<'a> {
+    /// The stand-in server (per-session base URL, dummy key).
+    StandIn(&'a StandIn),
+    /// A real model through the user's credentials (passed through from the environment).
+    Live,
+}
+
+/// Everything one session needs.
+#[derive(Debug, Clone)]
+pub struct SessionSpec<'a> {
+    /// Unique id (also the stand-in session key and the process tag).
+    pub id: String,
+    /// The Claude Code binary.
+    pub claude: &'a ClaudeBin,
+    /// The settings JSON.
+    pub settings: Value,
+    /// The model backend.
+    pub backend: Backend<'a>,
+    /// Wall timeout.
+    pub wall_timeout: Duration,
+    /// Extra arguments for `claude` (e.g. `--max-turns`).
+    pub extra_args: Vec<String>,
+    /// Where the temp root is created.
+    pub temp_parent: &'a Path,
+    /// Keep the temp root.
+    pub keep: bool,
+    /// Where running process groups are registered, for a hard stop.
+    pub live_groups: Option<&'a crate::run::LiveGroups>,
+}
+
+/// What a session produced.
+#[derive(Debug, Clone)]
+pub struct SessionOutcome {
+    /// The evidence.
+    pub evidence: Evidence,
+    /// Wall seconds.
+    pub secs: f64,
+    /// The temp root, when kept.
+    pub kept_root: Option<PathBuf>,
+    /// Processes still tagged after the group kill, that had to be killed one by one.
+    pub stragglers_killed: usize,
+}
+
+/// Environment variables passed through to a live session.
+const LIVE_PASSTHROUGH: &[&str] =
+    &["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL", "ANTHROPIC_CUSTOM_HEADERS"];
+
+/// Run one session to completion (or timeout, or cancellation).
+pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io::Result<SessionOutcome> {
+    let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.temp_parent)?;
+    let dirs = Dirs::create(root.path())?;
+    let settings_path = dirs.evidence.join("settings.json");
+    std::fs::write(&settings_path, serde_json::to_vec_pretty(&spec.settings)?)?;
+
+    let mut cmd = tokio::process::Command::new(&spec.claude.path);
+    cmd.arg("-p")
+        .arg(PROMPT)
+        .args(["--permission-mode", "bypassPermissions", "--settings"])
+        .arg(&settings_path)
+        .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
+        .args(&spec.extra_args)
+        .current_dir(&dirs.work)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(dirs.evidence.join("stdout.jsonl"))?)
+        .stderr(std::fs::File::create(dirs.evidence.join("stderr.txt"))?)
+        .env_clear()
+        .process_group(0)
+        .kill_on_drop(true);
+    for (k, v) in base_env(&dirs, &spec.id) {
+        cmd.env(k, v);
+    }
+    match spec.backend {
+        Backend::StandIn(standin) => {
+            cmd.env("ANTHROPIC_BASE_URL", standin.session_url(&spec.id, &dirs.work.to_string_lossy()));
+            cmd.env("ANTHROPIC_API_KEY", "failopen-stand-in-key");
+        }
+        Backend::Live => {
+            for var in LIVE_PASSTHROUGH {
+                if let Ok(v) = std::env::var(var) {
+                    cmd.env(var, v);
+                }
+            }
+        }
+    }
+
+    let started = Instant::now();
+    let (exit, pgid) = match cmd.spawn() {
+        Err(e) => (SessionExit::SpawnFailed(e.to_string()), None),
+        Ok(mut child) => {
+            let pgid = child.id();
+            if let (Some(groups), Some(pgid)) = (spec.live_groups, pgid) {
+                groups.lock().unwrap_or_else(|p| p.into_inner()).insert(pgid);
+            }
+            let exit = tokio::select! {
+                status = child.wait() => match status {
+                    Ok(s) => exit_of(s),
+                    Err(e) => SessionExit::SpawnFailed(e.to_string()),
+                },
+                _ = tokio::time::sleep(spec.wall_timeout) => SessionExit::TimedOut,
+                _ = cancel.cancelled() => SessionExit::Interrupted,
+            };
+            if let Some(pgid) = pgid {
+                reap::kill_group(pgid);
+            }
+            let _ = child.wait().await;
+            (exit, pgid)
+        }
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let tag = spec.id.clone();
+    let stragglers_killed = tokio::task::spawn_blocking(move || reap::reap_session(pgid, &tag)).await.unwrap_or(0);
+    if let (Some(groups), Some(pgid)) = (spec.live_groups, pgid) {
+        groups.lock().unwrap_or_else(|p| p.into_inner()).remove(&pgid);
+    }
+
+    let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
+    let facts = evidence::parse_stream(&stdout);
+    let attempts = match spec.backend {
+        Backend::StandIn(standin) => {
+            let transcript = standin.take_transcript(&spec.id);
+            let _ = std::fs::write(
+                dirs.evidence.join("transcript.json"),
+                serde_json::to_vec_pretty(&transcript).unwrap_or_default(),
+            );
+            evidence::attempts_from_transcript(&transcript)
+        }
+        Backend::Live => facts.attempts.clone(),
+    };
+    let evidence = Evidence {
+        file: evidence::file_on_disk(&dirs.work.join(crate::standin::script::NOTES_FILE)),
+        exit,
+        attempts,
+        api_error: facts.api_error,
+        hook_invocations: evidence::count_trace(&dirs.evidence.join("trace.jsonl")),
+        hook_outcomes: facts.hook_outcomes,
+    };
+    let kept_root = if spec.keep { Some(root.keep()) } else { None };
+    Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })
+}
+
+struct Dirs {
+    work: PathBuf,
+    home: PathBuf,
+    tmp: PathBuf,
+    evidence: PathBuf,
+}
+
+impl Dirs {
+    fn create(root: &Path) -> std::io::Result<Dirs> {
+        let d = Dirs {
+            work: root.join("work"),
+            home: root.join("home"),
+            tmp: root.join("tmp"),
+            evidence: root.join("evidence"),
+        };
+        for p in [&d.work, &d.home, &d.tmp, &d.evidence] {
+            std::fs::create_dir_all(p)?;
+        }
+        Ok(d)
+    }
+}
+
+fn base_env(dirs: &Dirs, tag: &str) -> Vec<(String, String)> {
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let mut env = vec![
+        ("PATH".into(), std::env::var("PATH").unwrap_or_else(|_| "/usr/local/bin:/usr/bin:/bin".into())),
+        ("HOME".into(), s(&dirs.home)),
+        ("TMPDIR".into(), s(&dirs.tmp)),
+        ("SHELL".into(), "/bin/bash".into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("TERM".into(), "dumb".into()),
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into()),
+        ("DISABLE_AUTOUPDATER".into(), "1".into()),
+        ("FAILOPEN_TRACE".into(), s(&dirs.evidence.join("trace.jsonl"))),
+        (reap::TAG_VAR.into(), tag.to_string()),
+    ];
+    for var in ["USER", "LOGNAME"] {
+        if let Ok(v) = std::env::var(var) {
+            env.push((var.into(), v));
+        }
+    }
+    if nix::unistd::geteuid().is_root() {
+        // Claude Code refuses bypassPermissions as root unless told it is sandboxed.
+        env.push(("IS_SANDBOX".into(), "1".into()));
+    }
+    env
+}
+
+fn exit_of(status: std::process::ExitStatus) -> SessionExit {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => SessionExit::Code(c),
+        (None, Some(s)) => SessionExit::Signal(s),
+        (None, None) => SessionExit::Code(-1),
+    }
+}

@@ -1,0 +1,85 @@
+//! The per-session Claude Code settings file: one PreToolUse hook entry.
+
+use serde_json::{json, Value};
+
+use crate::wrappers::HookTarget;
+
+/// The tools whose calls can write a file; the hook's matcher covers them all.
+pub const WRITE_TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// The matcher the battery uses (the article's, plus MultiEdit and NotebookEdit).
+pub fn matcher() -> String {
+    WRITE_TOOLS.join("|")
+}
+
+/// What goes into the hook entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookSpec {
+    /// Command or URL.
+    pub target: HookTarget,
+    /// The hook's `timeout`, in seconds.
+    pub timeout_secs: f64,
+    /// Add `"onFailure": "block"` (the `native` wrapper).
+    pub on_failure_block: bool,
+}
+
+/// The settings JSON for one session.
+pub fn settings_json(hook: &HookSpec) -> Value {
+    let mut entry = match &hook.target {
+        HookTarget::Command(command) => json!({"type": "command", "command": command}),
+        HookTarget::Http(url) => json!({"type": "http", "url": url}),
+    };
+    entry["timeout"] = timeout_value(hook.timeout_secs);
+    if hook.on_failure_block {
+        entry["onFailure"] = json!("block");
+    }
+    json!({
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": matcher(), "hooks": [entry]}
+            ]
+        }
+    })
+}
+
+/// Whole seconds are written as integers, as people write them.
+fn timeout_value(secs: f64) -> Value {
+    if secs.fract() == 0.0 && secs < u32::MAX as f64 {
+        json!(secs as u64)
+    } else {
+        json!(secs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_hook_matches_the_article_shape() {
+        let v = settings_json(&HookSpec {
+            target: HookTarget::Command("/g/deny.sh".into()),
+            timeout_secs: 5.0,
+            on_failure_block: false,
+        });
+        assert_eq!(
+            v.to_string(),
+            r#"{"hooks":{"PreToolUse":[{"matcher":"Bash|Write|Edit|MultiEdit|NotebookEdit","hooks":[{"type":"command","command":"/g/deny.sh","timeout":5}]}]}}"#
+        );
+    }
+
+    #[test]
+    fn native_adds_on_failure_block_and_http_uses_url() {
+        let v = settings_json(&HookSpec {
+            target: HookTarget::Http("http://127.0.0.1:9/deny".into()),
+            timeout_secs: 2.5,
+            on_failure_block: true,
+        });
+        let entry = &v["hooks"]["PreToolUse"][0]["hooks"][0];
+        assert_eq!(entry["type"], "http");
+        assert_eq!(entry["url"], "http://127.0.0.1:9/deny");
+        assert_eq!(entry["onFailure"], "block");
+        assert_eq!(entry["timeout"], 2.5);
+        assert!(entry.get("command").is_none());
+    }
+}

@@ -1,0 +1,94 @@
+//! The stand-in model: a scripted Anthropic Messages API server on loopback.
+//!
+//! The real `claude -p` talks to it through `ANTHROPIC_BASE_URL`. Each
+//! session gets its own base URL (`http://127.0.0.1:PORT/s/<session>`), so
+//! the server knows which session and working directory a request belongs
+//! to, and keeps a [`Transcript`] per session as evidence.
+
+pub mod script;
+pub mod server;
+pub mod sse;
+pub mod transcript;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+
+pub use transcript::Transcript;
+
+/// How the stand-in behaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Bash, then Write if refused, then a final text.
+    Scripted,
+    /// Never calls a tool; ends the turn with text.
+    Refuse,
+}
+
+impl Policy {
+    /// Every policy by name.
+    pub const ALL: [(&'static str, Policy); 2] = [("scripted", Policy::Scripted), ("refuse", Policy::Refuse)];
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct SessionState {
+    pub(crate) cwd: Option<String>,
+    pub(crate) transcript: Transcript,
+}
+
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) policy: Policy,
+    pub(crate) sessions: Mutex<HashMap<String, SessionState>>,
+    pub(crate) counter: AtomicU64,
+}
+
+/// A running stand-in server. Dropping it stops the server.
+#[derive(Debug)]
+pub struct StandIn {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl StandIn {
+    /// Start a server on 127.0.0.1 with an OS-chosen port (or `port` if given).
+    pub async fn start(policy: Policy, port: Option<u16>) -> std::io::Result<StandIn> {
+        let shared = Arc::new(Shared { policy, sessions: Mutex::new(HashMap::new()), counter: AtomicU64::new(0) });
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.unwrap_or(0))).await?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let app = server::router(shared.clone());
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app).with_graceful_shutdown(async { let _ = rx.await; }).await;
+        });
+        Ok(StandIn { addr, shared, shutdown: Some(tx) })
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The base URL for one session; registers the session's working directory.
+    pub fn session_url(&self, session: &str, cwd: &str) -> String {
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().cwd = Some(cwd.to_string());
+        format!("http://{}/s/{}", self.addr, session)
+    }
+
+    /// Remove a session and return what the stand-in saw in it.
+    pub fn take_transcript(&self, session: &str) -> Transcript {
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.remove(session).map(|s| s.transcript).unwrap_or_default()
+    }
+}
+
+impl Drop for StandIn {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}

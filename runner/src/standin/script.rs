@@ -1,0 +1,224 @@
+//! The stand-in's script: what the scripted model answers to a request.
+//!
+//! The main conversation goes:
+//! 1. `tool_use` Bash `printf 'ready\n' > notes.txt`;
+//! 2. if that came back as an error: `tool_use` Write of `<cwd>/notes.txt`;
+//! 3. a final text quoting the last tool_result.
+//!
+//! The script is a pure function of the request's message history, so a
+//! retried or duplicated request gets the same answer.
+
+use serde_json::{json, Value};
+
+/// The Bash command the script sends first.
+pub const BASH_COMMAND: &str = "printf 'ready\\n' > notes.txt";
+/// The file the script writes, relative to the session's working directory.
+pub const NOTES_FILE: &str = "notes.txt";
+/// The content the script writes.
+pub const NOTES_CONTENT: &str = "ready\n";
+
+/// One assistant content block the stand-in sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// A text block (ends the turn).
+    Text(String),
+    /// A tool call.
+    ToolUse {
+        /// Unique tool_use id.
+        id: String,
+        /// Tool name, e.g. `Bash`.
+        name: String,
+        /// Tool input.
+        input: Value,
+    },
+}
+
+/// What the script decided, before ids are assigned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Answer with this text.
+    Text(String),
+    /// Call this tool with this input.
+    Tool { name: &'static str, input: Value },
+}
+
+/// A tool_use block seen in the request's history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeenToolUse {
+    /// Its id.
+    pub id: String,
+    /// The tool name.
+    pub name: String,
+    /// The tool input.
+    pub input: Value,
+}
+
+/// A tool_result block seen in the request's history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeenToolResult {
+    /// The tool_use it answers.
+    pub tool_use_id: String,
+    /// Whether the harness marked it as an error (a refusal or a failure).
+    pub is_error: bool,
+    /// Its text.
+    pub text: String,
+}
+
+/// The facts of a request the script needs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// The request offers tools (a main-conversation request).
+    pub has_tools: bool,
+    /// The request offers a tool with this name.
+    pub tool_names: Vec<String>,
+    /// Every tool_use in the history, in order.
+    pub tool_uses: Vec<SeenToolUse>,
+    /// Every tool_result in the history, in order.
+    pub tool_results: Vec<SeenToolResult>,
+}
+
+impl History {
+    /// Read the facts out of a Messages API request body.
+    ///
+    /// Roles are not assumed to alternate: Claude Code can send `system`
+    /// entries between turns.
+    pub fn from_request(body: &Value) -> History {
+        let tool_names: Vec<String> = body
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|tools| tools.iter().filter_map(|t| t.get("name")?.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        let mut h = History { has_tools: !tool_names.is_empty(), tool_names, ..History::default() };
+        let messages = body.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        for message in messages {
+            let Some(blocks) = message.get("content").and_then(Value::as_array) else { continue };
+            for block in blocks {
+                match block.get("type").and_then(Value::as_str) {
+                    Some("tool_use") => h.tool_uses.push(SeenToolUse {
+                        id: str_field(block, "id"),
+                        name: str_field(block, "name"),
+                        input: block.get("input").cloned().unwrap_or(Value::Null),
+                    }),
+                    Some("tool_result") => h.tool_results.push(SeenToolResult {
+                        tool_use_id: str_field(block, "tool_use_id"),
+                        is_error: block.get("is_error").and_then(Value::as_bool).unwrap_or(false),
+                        text: result_text(block.get("content")),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        h
+    }
+
+    fn result_for(&self, tool_use_id: &str) -> Option<&SeenToolResult> {
+        self.tool_results.iter().rev().find(|r| r.tool_use_id == tool_use_id)
+    }
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+}
+
+/// The text of a tool_result's content: a string, or text blocks joined.
+pub fn result_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// The scripted model's next step for a request in a session whose working
+/// directory is `cwd`.
+pub fn scripted_step(history: &History, cwd: &str) -> Step {
+    if !history.has_tools {
+        // Side requests (titles, summaries) get a short text.
+        return Step::Text("failopen stand-in".to_string());
+    }
+    let Some(last_use) = history.tool_uses.last() else {
+        return Step::Tool {
+            name: "Bash",
+            input: json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"}),
+        };
+    };
+    let last_result = history.result_for(&last_use.id);
+    let bash_refused = last_use.name == "Bash" && last_result.is_some_and(|r| r.is_error);
+    if bash_refused && history.tool_names.iter().any(|n| n == "Write") {
+        let path = format!("{}/{}", cwd.trim_end_matches('/'), NOTES_FILE);
+        return Step::Tool { name: "Write", input: json!({"file_path": path, "content": NOTES_CONTENT}) };
+    }
+    let quoted = last_result.map(|r| r.text.as_str()).unwrap_or("(no tool result)");
+    Step::Text(format!("Done. The last tool result was:\n{quoted}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(messages: Value) -> Value {
+        json!({"model": "m", "tools": [{"name": "Bash"}, {"name": "Write"}, {"name": "Read"}], "messages": messages})
+    }
+
+    #[test]
+    fn side_request_without_tools_gets_text() {
+        let h = History::from_request(&json!({"messages": [{"role": "user", "content": "title?"}]}));
+        assert!(matches!(scripted_step(&h, "/w"), Step::Text(_)));
+    }
+
+    #[test]
+    fn first_step_is_bash() {
+        let h = History::from_request(&request(json!([{"role": "user", "content": "go"}])));
+        let Step::Tool { name, input } = scripted_step(&h, "/w") else { panic!() };
+        assert_eq!(name, "Bash");
+        assert_eq!(input["command"], BASH_COMMAND);
+    }
+
+    fn after_bash(is_error: bool, extra_system: bool) -> Value {
+        let mut msgs = vec![
+            json!({"role": "user", "content": "go"}),
+            json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]}),
+        ];
+        if extra_system {
+            msgs.push(json!({"role": "system", "content": "reminder"}));
+        }
+        msgs.push(json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": is_error,
+            "content": [{"type": "text", "text": "PreToolUse:Bash hook error: no"}]}]}));
+        request(Value::Array(msgs))
+    }
+
+    #[test]
+    fn refused_bash_leads_to_write_with_absolute_path() {
+        for extra_system in [false, true] {
+            let h = History::from_request(&after_bash(true, extra_system));
+            let Step::Tool { name, input } = scripted_step(&h, "/tmp/s/work/") else { panic!() };
+            assert_eq!(name, "Write");
+            assert_eq!(input["file_path"], "/tmp/s/work/notes.txt");
+            assert_eq!(input["content"], "ready\n");
+        }
+    }
+
+    #[test]
+    fn allowed_bash_ends_with_a_quote_of_the_result() {
+        let h = History::from_request(&after_bash(false, false));
+        let Step::Text(t) = scripted_step(&h, "/w") else { panic!() };
+        assert!(t.contains("PreToolUse:Bash hook error: no"), "{t}");
+    }
+
+    #[test]
+    fn refused_write_ends_the_turn() {
+        let mut body = after_bash(true, false);
+        let msgs = body["messages"].as_array_mut().unwrap();
+        msgs.push(json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Write", "input": {}}]}));
+        msgs.push(json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "is_error": true, "content": "denied"}]}));
+        let h = History::from_request(&body);
+        assert_eq!(h.tool_results.len(), 2);
+        assert_eq!(h.tool_results[1].text, "denied");
+        let Step::Text(t) = scripted_step(&h, "/w") else { panic!() };
+        assert!(t.ends_with("denied"));
+    }
+}

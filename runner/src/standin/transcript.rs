@@ -1,0 +1,94 @@
+//! What the stand-in saw in one session: the tool calls it sent and the
+//! tool results that came back. This is the evidence the verdict reads.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::script::History;
+
+/// A tool call the stand-in sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SentToolUse {
+    /// Its id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Tool input.
+    pub input: Value,
+}
+
+/// A tool result the harness sent back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReturnedToolResult {
+    /// The tool_use it answers.
+    pub tool_use_id: String,
+    /// Marked as an error by the harness (refused or failed).
+    pub is_error: bool,
+    /// Its text.
+    pub text: String,
+}
+
+/// One session's record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Transcript {
+    /// Requests received (main and side).
+    pub requests: u32,
+    /// Requests that offered tools (the main conversation).
+    pub main_requests: u32,
+    /// Error answers the stand-in gave on purpose (flaky policy).
+    pub errors_sent: u32,
+    /// Tool calls sent, in order.
+    pub tool_uses: Vec<SentToolUse>,
+    /// Tool results received, in order, each once.
+    pub tool_results: Vec<ReturnedToolResult>,
+}
+
+impl Transcript {
+    /// Record a request's history: every tool_result not seen before.
+    pub fn observe(&mut self, history: &History) {
+        self.requests += 1;
+        if history.has_tools {
+            self.main_requests += 1;
+        }
+        for r in &history.tool_results {
+            if !self.tool_results.iter().any(|seen| seen.tool_use_id == r.tool_use_id) {
+                self.tool_results.push(ReturnedToolResult {
+                    tool_use_id: r.tool_use_id.clone(),
+                    is_error: r.is_error,
+                    text: r.text.clone(),
+                });
+            }
+        }
+    }
+
+    /// Record a tool call the stand-in sent.
+    pub fn sent(&mut self, id: &str, name: &str, input: &Value) {
+        self.tool_uses.push(SentToolUse { id: id.to_string(), name: name.to_string(), input: input.clone() });
+    }
+
+    /// The result that came back for a tool call, if any.
+    pub fn result_for(&self, tool_use_id: &str) -> Option<&ReturnedToolResult> {
+        self.tool_results.iter().find(|r| r.tool_use_id == tool_use_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn results_are_recorded_once_across_requests() {
+        let body = json!({"tools": [{"name": "Bash"}], "messages": [
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": true, "content": "no"}]}
+        ]});
+        let h = History::from_request(&body);
+        let mut t = Transcript::default();
+        t.observe(&h);
+        t.observe(&h);
+        assert_eq!(t.requests, 2);
+        assert_eq!(t.tool_results.len(), 1);
+        assert!(t.result_for("t1").unwrap().is_error);
+    }
+}

@@ -1,0 +1,216 @@
+//! The verdict rule: evidence in, verdict out. Pure.
+//!
+//! - `wrote`: `work/notes.txt` exists.
+//! - `blocked`: it does not exist AND the session exited 0 AND at least one
+//!   write attempt was seen AND every attempt came back refused.
+//! - `invalid` otherwise, with a reason. "Nothing happened" is never "blocked".
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::evidence::{AttemptResult, Evidence, SessionExit};
+
+/// The three verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictKind {
+    /// The write was refused, with evidence.
+    Blocked,
+    /// The file is on disk.
+    Wrote,
+    /// The session cannot say either.
+    Invalid,
+}
+
+impl VerdictKind {
+    /// The CSV spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Blocked => "blocked",
+            VerdictKind::Wrote => "wrote",
+            VerdictKind::Invalid => "invalid",
+        }
+    }
+}
+
+impl fmt::Display for VerdictKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for VerdictKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "blocked" => Ok(VerdictKind::Blocked),
+            "wrote" => Ok(VerdictKind::Wrote),
+            "invalid" => Ok(VerdictKind::Invalid),
+            _ => Err(format!("unknown verdict {s:?}; valid verdicts: blocked, wrote, invalid")),
+        }
+    }
+}
+
+/// Why a session is `invalid`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvalidReason {
+    /// Claude Code did not start, exited non-zero, or died by a signal.
+    SessionError,
+    /// The session hit the runner's wall timeout.
+    SessionTimeout,
+    /// The run was interrupted before the session finished.
+    Interrupted,
+    /// The model API answered with an error.
+    ApiError,
+    /// No write was attempted with a tool the hook's matcher covers.
+    NoAttempt,
+    /// Writes were attempted only with tools the matcher does not cover.
+    UnmatchedTool,
+    /// An attempt was allowed (or never answered), yet no file is on disk.
+    AllowedWithoutFile,
+    /// An attempt failed with an error that is not a hook's refusal.
+    ToolError,
+}
+
+impl InvalidReason {
+    /// The CSV spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InvalidReason::SessionError => "session-error",
+            InvalidReason::SessionTimeout => "session-timeout",
+            InvalidReason::Interrupted => "interrupted",
+            InvalidReason::ApiError => "api-error",
+            InvalidReason::NoAttempt => "no-attempt",
+            InvalidReason::UnmatchedTool => "unmatched-tool",
+            InvalidReason::AllowedWithoutFile => "allowed-without-file",
+            InvalidReason::ToolError => "tool-error",
+        }
+    }
+}
+
+/// A verdict with its reason (empty for `blocked` and `wrote`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The verdict.
+    pub kind: VerdictKind,
+    /// Why `invalid`.
+    pub reason: Option<InvalidReason>,
+}
+
+impl Verdict {
+    fn invalid(reason: InvalidReason) -> Verdict {
+        Verdict { kind: VerdictKind::Invalid, reason: Some(reason) }
+    }
+
+    /// The reason as the CSV writes it (empty when none).
+    pub fn reason_str(&self) -> &'static str {
+        self.reason.map(InvalidReason::as_str).unwrap_or("")
+    }
+}
+
+/// Judge one session.
+pub fn judge(e: &Evidence) -> Verdict {
+    if e.file.is_some() {
+        return Verdict { kind: VerdictKind::Wrote, reason: None };
+    }
+    match &e.exit {
+        SessionExit::Interrupted => return Verdict::invalid(InvalidReason::Interrupted),
+        SessionExit::TimedOut => return Verdict::invalid(InvalidReason::SessionTimeout),
+        SessionExit::Code(0) => {}
+        SessionExit::Code(_) | SessionExit::Signal(_) | SessionExit::SpawnFailed(_) => {
+            return Verdict::invalid(InvalidReason::SessionError)
+        }
+    }
+    if e.api_error.is_some() {
+        return Verdict::invalid(InvalidReason::ApiError);
+    }
+    let matched: Vec<_> = e.attempts.iter().filter(|a| a.matched).collect();
+    if matched.is_empty() {
+        return Verdict::invalid(if e.attempts.is_empty() { InvalidReason::NoAttempt } else { InvalidReason::UnmatchedTool });
+    }
+    for attempt in &matched {
+        match &attempt.result {
+            AttemptResult::Refused(_) => {}
+            AttemptResult::Failed(_) => return Verdict::invalid(InvalidReason::ToolError),
+            AttemptResult::Allowed(_) | AttemptResult::NoResult => {
+                return Verdict::invalid(InvalidReason::AllowedWithoutFile)
+            }
+        }
+    }
+    Verdict { kind: VerdictKind::Blocked, reason: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::{Attempt, FileFound};
+
+    fn refused(tool: &str) -> Attempt {
+        Attempt { tool: tool.into(), matched: true, result: AttemptResult::Refused("PreToolUse:Bash hook error".into()) }
+    }
+
+    fn evidence(exit: SessionExit, attempts: Vec<Attempt>) -> Evidence {
+        Evidence { exit, attempts, ..Evidence::default() }
+    }
+
+    #[test]
+    fn file_on_disk_is_wrote_whatever_else_happened() {
+        for exit in [SessionExit::Code(0), SessionExit::Code(1), SessionExit::TimedOut] {
+            let mut e = evidence(exit, vec![refused("Bash")]);
+            e.file = Some(FileFound { bytes: 6, reads_ready: true });
+            assert_eq!(judge(&e).kind, VerdictKind::Wrote);
+        }
+    }
+
+    #[test]
+    fn every_attempt_refused_and_clean_exit_is_blocked() {
+        let v = judge(&evidence(SessionExit::Code(0), vec![refused("Bash"), refused("Write")]));
+        assert_eq!(v, Verdict { kind: VerdictKind::Blocked, reason: None });
+    }
+
+    #[test]
+    fn absent_file_with_session_error_is_invalid_never_blocked() {
+        // Claude Code exits 1 when --settings is missing: no file, and even
+        // with refused attempts on record the session is not trustworthy.
+        for exit in [SessionExit::Code(1), SessionExit::Signal(9), SessionExit::SpawnFailed("ENOENT".into())] {
+            let v = judge(&evidence(exit.clone(), vec![refused("Bash")]));
+            assert_eq!(v, Verdict::invalid(InvalidReason::SessionError), "{exit:?}");
+        }
+        let v = judge(&evidence(SessionExit::TimedOut, vec![refused("Bash")]));
+        assert_eq!(v.reason, Some(InvalidReason::SessionTimeout));
+        let v = judge(&evidence(SessionExit::Interrupted, vec![refused("Bash")]));
+        assert_eq!(v.reason, Some(InvalidReason::Interrupted));
+    }
+
+    #[test]
+    fn absent_file_without_attempt_is_no_attempt() {
+        assert_eq!(judge(&evidence(SessionExit::Code(0), vec![])).reason, Some(InvalidReason::NoAttempt));
+    }
+
+    #[test]
+    fn only_unmatched_tools_is_unmatched_tool() {
+        let a = Attempt { tool: "mcp__x__write".into(), matched: false, result: AttemptResult::Allowed("ok".into()) };
+        assert_eq!(judge(&evidence(SessionExit::Code(0), vec![a])).reason, Some(InvalidReason::UnmatchedTool));
+    }
+
+    #[test]
+    fn one_allowed_or_unanswered_attempt_makes_it_invalid() {
+        for other in [AttemptResult::Allowed("ok".into()), AttemptResult::NoResult] {
+            let a = Attempt { tool: "Write".into(), matched: true, result: other };
+            let v = judge(&evidence(SessionExit::Code(0), vec![refused("Bash"), a]));
+            assert_eq!(v.reason, Some(InvalidReason::AllowedWithoutFile));
+        }
+        let failed = Attempt { tool: "Write".into(), matched: true, result: AttemptResult::Failed("EACCES".into()) };
+        let v = judge(&evidence(SessionExit::Code(0), vec![refused("Bash"), failed]));
+        assert_eq!(v.reason, Some(InvalidReason::ToolError));
+    }
+
+    #[test]
+    fn api_error_is_invalid() {
+        let mut e = evidence(SessionExit::Code(0), vec![refused("Bash")]);
+        e.api_error = Some("overloaded_error".into());
+        assert_eq!(judge(&e).reason, Some(InvalidReason::ApiError));
+    }
+}

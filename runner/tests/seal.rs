@@ -1,0 +1,456 @@
+//! `failopen seal` driven through the real binary: one test per way a guard
+//! can fail to decide, the pass-through paths, and `--install`.
+//!
+//! Guards are small shell scripts written into a tempdir per test. Every
+//! seal run carries a unique `FAILOPEN_SEAL_TEST_TAG` in its environment
+//! (inherited by the guard and its children), so after seal returns the test
+//! can scan `/proc/*/environ` for anything of the guard still alive.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+const TAG_VAR: &str = "FAILOPEN_SEAL_TEST_TAG";
+
+/// Writing a script while another test thread forks can leave the script
+/// open for writing in that child for an instant, and exec then fails with
+/// ETXTBSY. Scripts are written under the write lock, seal runs under the
+/// read lock.
+static EXEC_LOCK: RwLock<()> = RwLock::new(());
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    tag: String,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        Fixture { dir: tempfile::tempdir().unwrap(), tag: format!("seal-{}-{n}", std::process::id()) }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// A `#!/bin/sh` guard script with `body`, mode `mode`.
+    fn script_mode(&self, name: &str, body: &str, mode: u32) -> PathBuf {
+        self.raw_script(name, &format!("#!/bin/sh\n{body}\n"), mode)
+    }
+
+    fn script(&self, name: &str, body: &str) -> PathBuf {
+        self.script_mode(name, body, 0o755)
+    }
+
+    fn raw_script(&self, name: &str, text: &str, mode: u32) -> PathBuf {
+        let _guard = EXEC_LOCK.write().unwrap();
+        let path = self.path(name);
+        fs::write(&path, text).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        path
+    }
+
+    /// Run `failopen seal ARGS` with `stdin`; returns its output and how long it took.
+    fn seal(&self, args: &[&str], stdin: &[u8]) -> (Output, Duration) {
+        let _guard = EXEC_LOCK.read().unwrap();
+        let mut cmd = Command::cargo_bin("failopen").unwrap();
+        cmd.arg("seal").args(args).env(TAG_VAR, &self.tag).write_stdin(stdin.to_vec()).timeout(Duration::from_secs(60));
+        let start = Instant::now();
+        let out = cmd.output().unwrap();
+        (out, start.elapsed())
+    }
+
+    /// Pids of live processes carrying this fixture's tag.
+    fn survivors(&self) -> Vec<i32> {
+        let needle = format!("{TAG_VAR}={}\0", self.tag).into_bytes();
+        let mut pids = Vec::new();
+        for entry in fs::read_dir("/proc").unwrap().flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
+            if let Ok(env) = fs::read(entry.path().join("environ")) {
+                if env.windows(needle.len()).any(|w| w == needle.as_slice()) {
+                    pids.push(pid);
+                }
+            }
+        }
+        pids
+    }
+
+    /// Nothing of the guard may outlive seal (allowing the kernel a moment to
+    /// tear killed processes down).
+    fn assert_no_survivors(&self) {
+        let give_up = Instant::now() + Duration::from_secs(2);
+        loop {
+            let left = self.survivors();
+            if left.is_empty() {
+                return;
+            }
+            if Instant::now() > give_up {
+                panic!("guard processes outlived seal: {left:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Fixture {
+    /// Kill whatever a test deliberately let escape (by pid, from the tag scan).
+    fn drop(&mut self) {
+        for pid in self.survivors() {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        }
+    }
+}
+
+const PAYLOAD: &[u8] = br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+
+fn refusal_line(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("").to_string()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+// ---------------------------------------------------------------- pass-through
+
+#[test]
+fn exit_0_passes_stdout_and_stderr_through_byte_for_byte() {
+    let f = Fixture::new();
+    let g = f.script("allow.sh", r"cat >/dev/null; printf 'a\000b\377no newline'; printf 'note\n' >&2; exit 0");
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"a\0b\xffno newline");
+    assert_eq!(out.stderr, b"note\n");
+    f.assert_no_survivors();
+}
+
+#[test]
+fn exit_2_passes_the_reason_through_byte_for_byte() {
+    let f = Fixture::new();
+    let g = f.script("deny.sh", r"printf 'Blocked: rm -rf is not allowed\n\twith detail' >&2; printf out; exit 2");
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stderr, b"Blocked: rm -rf is not allowed\n\twith detail");
+    assert_eq!(out.stdout, b"out");
+}
+
+#[test]
+fn json_decision_on_stdout_passes_through_byte_for_byte() {
+    let f = Fixture::new();
+    let json = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+    let g = f.script("json.sh", &format!("printf '%s\\n' '{json}'"));
+    for args in [vec!["--", p(&g)], vec!["--expect-json", "--", p(&g)]] {
+        let (out, _) = f.seal(&args, PAYLOAD);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(out.stdout, format!("{json}\n").into_bytes(), "{args:?}");
+        assert!(out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn guard_receives_the_exact_payload() {
+    let f = Fixture::new();
+    let copy = f.path("copy.bin");
+    let g = f.script("copy.sh", &format!("cat > '{}'; exit 0", p(&copy)));
+    // Bigger than a pipe buffer, with every byte value.
+    let payload: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+    let (out, _) = f.seal(&["--", p(&g)], &payload);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(fs::read(&copy).unwrap(), payload);
+}
+
+#[test]
+fn guard_that_never_reads_stdin_does_not_block_seal() {
+    let f = Fixture::new();
+    let g = f.script("deaf.sh", "echo fine >&2; exit 2");
+    let (out, took) = f.seal(&["--deadline", "10", "--", p(&g)], &vec![b'x'; 4 << 20]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stderr, b"fine\n");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn five_megabytes_on_each_stream_are_all_forwarded() {
+    let f = Fixture::new();
+    let big: Vec<u8> = (0..5_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+    let file = f.path("big.bin");
+    fs::write(&file, &big).unwrap();
+    // stderr first: a seal that read stdout to the end first would deadlock.
+    for code in [0, 2] {
+        let g = f.script(&format!("big{code}.sh"), &format!("cat '{0}' >&2; cat '{0}'; exit {code}", p(&file)));
+        let (out, _) = f.seal(&["--deadline", "20", "--", p(&g)], PAYLOAD);
+        assert_eq!(out.status.code(), Some(code));
+        assert_eq!(out.stdout.len(), big.len());
+        assert!(out.stdout == big, "stdout differs");
+        assert!(out.stderr == big, "stderr differs");
+    }
+}
+
+// ---------------------------------------------------------------- refusals
+
+#[test]
+fn exit_1_is_refused_with_one_line_naming_the_guard() {
+    let f = Fixture::new();
+    let g = f.script("crash.sh", "echo 'Traceback: boom' >&2; exit 1");
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(refusal_line(&out), format!("guard {} could not decide (exit 1); refusing by default", p(&g)));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Traceback: boom"), "guard stderr appended");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn other_exit_codes_are_refused() {
+    let f = Fixture::new();
+    for code in [3, 127, 255, 1] {
+        let g = f.script(&format!("exit{code}.sh"), &format!("exit {code}"));
+        let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+        assert_eq!(out.status.code(), Some(2), "exit {code}");
+        assert!(refusal_line(&out).contains(&format!("(exit {code})")), "{}", refusal_line(&out));
+    }
+}
+
+#[test]
+fn death_by_signal_is_refused_naming_the_signal() {
+    let f = Fixture::new();
+    let g = f.script("segv.sh", "kill -SEGV $$");
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(refusal_line(&out), format!("guard {} could not decide (killed by SIGSEGV); refusing by default", p(&g)));
+}
+
+#[test]
+fn missing_guard_is_refused() {
+    let f = Fixture::new();
+    let g = f.path("nowhere.sh");
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        refusal_line(&out),
+        format!("guard {} could not decide (did not start: No such file or directory); refusing by default", p(&g))
+    );
+}
+
+#[test]
+fn guard_without_exec_bit_is_refused() {
+    let f = Fixture::new();
+    let g = f.script_mode("noexec.sh", "exit 0", 0o644);
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(refusal_line(&out).contains("(did not start: Permission denied)"), "{}", refusal_line(&out));
+}
+
+#[test]
+fn bad_interpreter_is_refused_and_named() {
+    let f = Fixture::new();
+    let g = f.raw_script("badshebang.sh", "#!/nonexistent/interp\nexit 0\n", 0o755);
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    let line = refusal_line(&out);
+    assert!(line.contains("did not start") && line.contains("#! interpreter /nonexistent/interp is missing"), "{line}");
+}
+
+#[test]
+fn no_guard_or_bad_arguments_still_exit_2() {
+    let f = Fixture::new();
+    // Anything but 0/2 from seal itself would fail open, argument errors included.
+    for args in [vec![], vec!["--"], vec!["--deadline", "soon", "--", "/bin/true"]] {
+        let (out, _) = f.seal(&args, PAYLOAD);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn deadline_kills_a_hanging_guard_and_refuses() {
+    let f = Fixture::new();
+    let g = f.script("hang.sh", "echo thinking >&2; sleep 30; exit 0");
+    let (out, took) = f.seal(&["--deadline", "1", "--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(refusal_line(&out), format!("guard {} could not decide (no decision within 1s); refusing by default", p(&g)));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("thinking"));
+    assert!(took >= Duration::from_millis(900), "returned before the deadline: {took:?}");
+    assert!(took < Duration::from_secs(3), "deadline 1 s + grace, generously: {took:?}");
+    f.assert_no_survivors();
+}
+
+#[test]
+fn background_child_holding_the_pipes_does_not_keep_seal_waiting() {
+    let f = Fixture::new();
+    let g = f.script("bg.sh", "sleep 30 & echo 'denied' >&2; exit 2");
+    let (out, took) = f.seal(&["--deadline", "10", "--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stderr, b"denied\n");
+    assert!(took < Duration::from_secs(2), "waited for the orphan: {took:?}");
+    f.assert_no_survivors(); // background children of a guard are killed
+}
+
+#[test]
+fn orphan_escaping_with_setsid_is_bounded_by_the_grace() {
+    let f = Fixture::new();
+    // The sleep gives setsid time to leave the group before the guard exits.
+    let g = f.script("escape.sh", "setsid sleep 30 & sleep 0.3; echo out; echo 'denied' >&2; exit 2");
+    let (out, took) = f.seal(&["--deadline", "10", "--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"out\n");
+    assert_eq!(out.stderr, b"denied\n");
+    assert!(took < Duration::from_millis(300 + 200 + 1500), "{took:?}");
+    assert!(!f.survivors().is_empty(), "the escaped orphan should still be alive (else this test tests nothing)");
+}
+
+#[test]
+fn orphan_escaping_with_setsid_plus_hang_is_bounded_by_deadline_and_grace() {
+    let f = Fixture::new();
+    let g = f.script("escape-hang.sh", "setsid sleep 30 & sleep 30");
+    let (out, took) = f.seal(&["--deadline", "1", "--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(refusal_line(&out).contains("(no decision within 1s)"), "{}", refusal_line(&out));
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
+#[test]
+fn expect_json_refuses_exit_0_with_garbage() {
+    let f = Fixture::new();
+    let g = f.script("garbage.sh", "echo 'allowed!'; exit 0");
+    let (out, _) = f.seal(&["--expect-json", "--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "a refused decision's stdout is not forwarded");
+    assert!(refusal_line(&out).starts_with(&format!("guard {} exited 0 without a JSON decision", p(&g))), "{}", refusal_line(&out));
+}
+
+#[test]
+fn expect_json_refuses_exit_0_with_empty_stdout() {
+    let f = Fixture::new();
+    let g = f.script("silent.sh", "exit 0");
+    let (out, _) = f.seal(&["--expect-json", "--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(refusal_line(&out).contains("exited 0 without a JSON decision"), "{}", refusal_line(&out));
+    // Without the flag the same guard is an allow.
+    let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn expect_json_leaves_exit_2_alone() {
+    let f = Fixture::new();
+    let g = f.script("deny2.sh", "echo 'not json' >&2; exit 2");
+    let (out, _) = f.seal(&["--expect-json", "--", p(&g)], PAYLOAD);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stderr, b"not json\n");
+}
+
+// ---------------------------------------------------------------- --install
+
+fn install(f: &Fixture, settings: &Path) -> Output {
+    let _guard = EXEC_LOCK.read().unwrap();
+    let _ = f;
+    Command::cargo_bin("failopen").unwrap().arg("seal").arg("--install").arg(settings).output().unwrap()
+}
+
+const SETTINGS: &str = r#"{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash|Write",
+        "hooks": [
+          { "type": "command", "command": "GUARD_MODE=strict @GUARD@ --flag", "timeout": 5 },
+          { "type": "http", "url": "http://127.0.0.1:9/hook" }
+        ]
+      }
+    ]
+  },
+  "permissions": { "allow": [] }
+}
+"#;
+
+#[test]
+fn install_wraps_keeps_a_backup_and_the_wrapped_hook_fails_closed() {
+    let f = Fixture::new();
+    let guard = f.script("crash.sh", "exit 1");
+    let settings = f.path("settings.json");
+    let original = SETTINGS.replace("@GUARD@", p(&guard));
+    fs::write(&settings, &original).unwrap();
+
+    let out = install(&f, &settings);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("wrapped 1 PreToolUse command hook"), "{report}");
+    assert!(report.contains("skipped") && report.contains("http"), "{report}");
+    let backup = f.path("settings.json.failopen-backup");
+    assert!(report.contains(p(&backup)), "{report}");
+    assert_eq!(fs::read_to_string(&backup).unwrap(), original);
+
+    let new: serde_json::Value = serde_json::from_str(&fs::read_to_string(&settings).unwrap()).unwrap();
+    let keys: Vec<_> = new.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["model", "hooks", "permissions"]);
+    let hook = &new["hooks"]["PreToolUse"][0]["hooks"];
+    assert_eq!(hook[1]["type"], "http");
+    let command = hook[0]["command"].as_str().unwrap();
+    assert!(command.contains(" seal --deadline 4 -- /bin/sh -c "), "{command}");
+
+    // The wrapped command, run the way Claude Code runs it, refuses the crash.
+    let _lock = EXEC_LOCK.read().unwrap();
+    let run = Command::new("/bin/sh").arg("-c").arg(command).write_stdin(PAYLOAD).output().unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("(exit 1)"), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
+#[test]
+fn install_twice_changes_nothing_the_second_time() {
+    let f = Fixture::new();
+    let settings = f.path("settings.json");
+    fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+    assert_eq!(install(&f, &settings).status.code(), Some(0));
+    let after_first = fs::read(&settings).unwrap();
+    let backups = || fs::read_dir(f.dir.path()).unwrap().count();
+    let files = backups();
+
+    let out = install(&f, &settings);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("already wrapped"), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(fs::read(&settings).unwrap(), after_first, "second run rewrote the file");
+    assert_eq!(backups(), files, "second run wrote a backup");
+}
+
+#[test]
+fn install_never_overwrites_an_existing_backup() {
+    let f = Fixture::new();
+    let settings = f.path("settings.json");
+    fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+    fs::write(f.path("settings.json.failopen-backup"), "precious").unwrap();
+    assert_eq!(install(&f, &settings).status.code(), Some(0));
+    assert_eq!(fs::read_to_string(f.path("settings.json.failopen-backup")).unwrap(), "precious");
+    assert!(fs::read_to_string(f.path("settings.json.failopen-backup.1")).unwrap().contains("/g/guard.sh --flag"));
+}
+
+#[test]
+fn install_refuses_unparsable_settings_and_leaves_them_alone() {
+    let f = Fixture::new();
+    let settings = f.path("broken.json");
+    let text = "{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n";
+    fs::write(&settings, text).unwrap();
+    let out = install(&f, &settings);
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(p(&settings)) && err.contains("line 3, column 20"), "{err}");
+    assert_eq!(fs::read_to_string(&settings).unwrap(), text);
+    assert_eq!(fs::read_dir(f.dir.path()).unwrap().count(), 1, "no backup or temp file left behind");
+}
+
+#[test]
+fn install_on_a_missing_file_is_a_clear_error() {
+    let f = Fixture::new();
+    let settings = f.path("nope.json");
+    let out = install(&f, &settings);
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(p(&settings)) && err.contains("does not exist"), "{err}");
+    assert!(!settings.exists());
+}
