@@ -2,6 +2,7 @@
 //! they came back, Claude Code's own hook events, the guard's trace, and
 //! how the session ended. Gathered here; judged in [`crate::verdict`].
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use serde_json::Value;
@@ -128,18 +129,21 @@ pub fn is_matched_tool(tool: &str) -> bool {
     WRITE_TOOLS.contains(&tool)
 }
 
-/// Whether an error tool_result is a hook's refusal rather than a tool failure.
+/// Whether an error tool_result names a PreToolUse hook.
 ///
 /// Claude Code words a hook refusal as `PreToolUse:<Tool> hook error: ...`
-/// (exit 2) or as a message naming the hook's denial (JSON deny).
-pub fn is_hook_refusal(text: &str) -> bool {
-    let t = text.to_ascii_lowercase();
-    t.contains("pretooluse") || t.contains("hook")
+/// (exit 2 on every version seen; JSON deny on 2.1.328). On 2.1.240 a JSON
+/// deny comes back as the bare reason, so the text alone is not enough:
+/// see [`classify`]'s `not_executed`.
+pub fn names_pretooluse_hook(text: &str) -> bool {
+    text.contains("PreToolUse")
 }
 
-/// Classify one tool result.
-pub fn classify(is_error: bool, text: &str) -> AttemptResult {
-    match (is_error, is_hook_refusal(text)) {
+/// Classify one tool result. `not_executed` is Claude Code's own word, from
+/// the stream's `tool_result_meta.non_execution_kind`, that the tool never
+/// ran (it was refused before execution).
+pub fn classify(is_error: bool, text: &str, not_executed: bool) -> AttemptResult {
+    match (is_error, names_pretooluse_hook(text) || not_executed) {
         (true, true) => AttemptResult::Refused(text.to_string()),
         (true, false) => AttemptResult::Failed(text.to_string()),
         (false, _) => AttemptResult::Allowed(text.to_string()),
@@ -147,14 +151,18 @@ pub fn classify(is_error: bool, text: &str) -> AttemptResult {
 }
 
 /// The write attempts the stand-in sent, with the results that came back.
-pub fn attempts_from_transcript(t: &Transcript) -> Vec<Attempt> {
+/// `not_executed` holds the tool_use ids Claude Code reported as never run.
+pub fn attempts_from_transcript(t: &Transcript, not_executed: &HashSet<String>) -> Vec<Attempt> {
     t.tool_uses
         .iter()
         .filter(|u| is_write_capable(&u.name))
         .map(|u| Attempt {
             tool: u.name.clone(),
             matched: is_matched_tool(&u.name),
-            result: t.result_for(&u.id).map(|r| classify(r.is_error, &r.text)).unwrap_or(AttemptResult::NoResult),
+            result: t
+                .result_for(&u.id)
+                .map(|r| classify(r.is_error, &r.text, not_executed.contains(&u.id)))
+                .unwrap_or(AttemptResult::NoResult),
         })
         .collect()
 }
@@ -177,6 +185,8 @@ pub struct StreamFacts {
     pub attempts: Vec<Attempt>,
     /// A final result line was seen.
     pub saw_result: bool,
+    /// tool_use ids Claude Code reported as not executed (`tool_result_meta`).
+    pub not_executed: HashSet<String>,
 }
 
 /// Read the stream-json lines Claude Code printed.
@@ -209,6 +219,13 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
                 }
             }
             (Some("user"), _) => {
+                for meta in v["tool_result_meta"].as_array().into_iter().flatten() {
+                    if meta.get("non_execution_kind").is_some_and(|k| !k.is_null()) {
+                        if let Some(id) = meta["id"].as_str() {
+                            facts.not_executed.insert(id.to_string());
+                        }
+                    }
+                }
                 for block in v["message"]["content"].as_array().into_iter().flatten() {
                     if block["type"] == "tool_result" {
                         let text = crate::standin::script::result_text(block.get("content"));
@@ -241,7 +258,7 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
             result: results
                 .iter()
                 .find(|(rid, _, _)| *rid == id)
-                .map(|(_, e, t)| classify(*e, t))
+                .map(|(rid, e, t)| classify(*e, t, facts.not_executed.contains(rid)))
                 .unwrap_or(AttemptResult::NoResult),
             tool: name,
         })
@@ -286,6 +303,18 @@ mod tests {
     }
 
     #[test]
+    fn non_execution_meta_marks_a_bare_reason_as_refused() {
+        let out = [
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"no writes"}]},"tool_result_meta":[{"id":"t1","non_execution_kind":"permission-rule"}]}"#,
+        ]
+        .join("\n");
+        let f = parse_stream(&out);
+        assert!(f.not_executed.contains("t1"));
+        assert_eq!(f.attempts[0].result, AttemptResult::Refused("no writes".into()));
+    }
+
+    #[test]
     fn api_error_result_is_detected() {
         let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#);
         assert!(f.api_error.is_some());
@@ -293,9 +322,13 @@ mod tests {
 
     #[test]
     fn tool_failure_is_not_a_refusal() {
-        assert!(matches!(classify(true, "EACCES: permission denied"), AttemptResult::Failed(_)));
-        assert!(matches!(classify(true, "PreToolUse:Write hook error: x"), AttemptResult::Refused(_)));
-        assert!(matches!(classify(false, "(Bash completed with no output)"), AttemptResult::Allowed(_)));
+        assert!(matches!(classify(true, "EACCES: permission denied", false), AttemptResult::Failed(_)));
+        assert!(matches!(classify(true, "PreToolUse:Write hook error: x", false), AttemptResult::Refused(_)));
+        // 2.1.240's JSON deny: bare reason text, but the stream says the tool never ran.
+        assert!(matches!(classify(true, "this session may not write files", true), AttemptResult::Refused(_)));
+        assert!(matches!(classify(false, "(Bash completed with no output)", false), AttemptResult::Allowed(_)));
+        // A success is a success even if it mentions hooks.
+        assert!(matches!(classify(false, "PreToolUse hook ran", true), AttemptResult::Allowed(_)));
     }
 
     #[test]

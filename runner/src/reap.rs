@@ -89,9 +89,11 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
         assert!(!tagged_pids(&tag).is_empty(), "the tagged sleeper is visible");
+        let before = tagged_pids(&tag);
         let killed = reap_session(None, &tag);
         let _ = child.wait();
-        assert!(killed >= 1);
-        assert!(tagged_pids(&tag).is_empty());
+        assert!(killed >= 1, "killed {killed}; tagged before: {before:?}");
+        let after = tagged_pids(&tag);
+        assert!(after.is_empty(), "still tagged: {after:?}");
     }
 }

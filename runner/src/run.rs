@@ -131,7 +131,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     let ctx = Arc::new(Shared { opts: opts.clone(), guard_dir, sessions_dir, standin, cancel: cancel.clone(), live });
     let progress = Progress::new(planned.len() as u64, opts.show_progress);
     let semaphore = Arc::new(Semaphore::new(opts.jobs.max(1)));
-    let (tx, mut rx) = mpsc::unbounded_channel::<anyhow::Result<Option<Row>>>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, anyhow::Result<Option<Row>>)>();
     let mut tasks = tokio::task::JoinSet::new();
     for cell in planned {
         let (ctx, semaphore, tx) = (ctx.clone(), semaphore.clone(), tx.clone());
@@ -145,19 +145,19 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
             }
             let result = run_cell(&ctx, &cell).await;
             drop(permit);
-            let _ = tx.send(result);
+            let _ = tx.send((cell.index, result));
         });
     }
     drop(tx);
 
-    let mut rows = Vec::new();
+    let mut rows: Vec<(usize, Row)> = Vec::new();
     let mut first_error = None;
-    while let Some(result) = rx.recv().await {
+    while let Some((index, result)) = rx.recv().await {
         match result {
             Ok(Some(row)) => {
                 writer.append(&row)?;
                 progress.finished(&row);
-                rows.push(row);
+                rows.push((index, row));
             }
             Ok(None) => {} // interrupted: nothing to record
             Err(e) => {
@@ -174,6 +174,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     if let Some(e) = first_error {
         return Err(e);
     }
+    rows.sort_by_key(|(index, _)| *index);
+    let rows = rows.into_iter().map(|(_, row)| row).collect();
     Ok(RunSummary { rows, interrupted: cancel.is_cancelled(), out: opts.out.clone(), kept, skipped })
 }
 

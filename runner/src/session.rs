@@ -152,7 +152,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
                 dirs.evidence.join("transcript.json"),
                 serde_json::to_vec_pretty(&transcript).unwrap_or_default(),
             );
-            evidence::attempts_from_transcript(&transcript)
+            evidence::attempts_from_transcript(&transcript, &facts.not_executed)
         }
         Backend::Live => facts.attempts.clone(),
     };

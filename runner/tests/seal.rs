@@ -108,7 +108,8 @@ impl Drop for Fixture {
     }
 }
 
-const PAYLOAD: &[u8] = br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+const PAYLOAD: &[u8] =
+    br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
 
 fn refusal_line(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("").to_string()
@@ -223,7 +224,10 @@ fn death_by_signal_is_refused_naming_the_signal() {
     let g = f.script("segv.sh", "kill -SEGV $$");
     let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(refusal_line(&out), format!("guard {} could not decide (killed by SIGSEGV); refusing by default", p(&g)));
+    assert_eq!(
+        refusal_line(&out),
+        format!("guard {} could not decide (killed by SIGSEGV); refusing by default", p(&g))
+    );
 }
 
 #[test]
@@ -273,7 +277,10 @@ fn deadline_kills_a_hanging_guard_and_refuses() {
     let g = f.script("hang.sh", "echo thinking >&2; sleep 30; exit 0");
     let (out, took) = f.seal(&["--deadline", "1", "--", p(&g)], PAYLOAD);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(refusal_line(&out), format!("guard {} could not decide (no decision within 1s); refusing by default", p(&g)));
+    assert_eq!(
+        refusal_line(&out),
+        format!("guard {} could not decide (no decision within 1s); refusing by default", p(&g))
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("thinking"));
     assert!(took >= Duration::from_millis(900), "returned before the deadline: {took:?}");
     assert!(took < Duration::from_secs(3), "deadline 1 s + grace, generously: {took:?}");
@@ -321,7 +328,11 @@ fn expect_json_refuses_exit_0_with_garbage() {
     let (out, _) = f.seal(&["--expect-json", "--", p(&g)], PAYLOAD);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "a refused decision's stdout is not forwarded");
-    assert!(refusal_line(&out).starts_with(&format!("guard {} exited 0 without a JSON decision", p(&g))), "{}", refusal_line(&out));
+    assert!(
+        refusal_line(&out).starts_with(&format!("guard {} exited 0 without a JSON decision", p(&g))),
+        "{}",
+        refusal_line(&out)
+    );
 }
 
 #[test]
@@ -414,7 +425,11 @@ fn install_twice_changes_nothing_the_second_time() {
 
     let out = install(&f, &settings);
     assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("already wrapped"), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("already wrapped"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert_eq!(fs::read(&settings).unwrap(), after_first, "second run rewrote the file");
     assert_eq!(backups(), files, "second run wrote a backup");
 }

@@ -152,8 +152,7 @@ pub fn guard_name(argv: &[String]) -> String {
 
 /// Quote `s` for a POSIX shell if it needs it (single quotes, `'\''` for `'`).
 pub fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b));
+    let plain = !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b));
     if plain {
         s.to_string()
     } else {
@@ -172,6 +171,9 @@ fn describe_spawn_error(program: Option<&str>, e: &io::Error) -> String {
     }
     let Some(file) = program.and_then(resolve_program) else { return desc };
     match shebang_interpreter(&file) {
+        Some(interp) if interp.ends_with('\r') => {
+            format!("{desc}: its #! line ends in a carriage return (CRLF line endings?)")
+        }
         Some(interp) => format!("{desc}: its #! interpreter {interp} is missing"),
         None => format!("{desc}: {} exists, so its interpreter or loader is missing", file.display()),
     }
@@ -188,15 +190,17 @@ fn resolve_program(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
 }
 
-/// The interpreter named on the `#!` line of `file`, if it has one.
+/// The interpreter named on the `#!` line of `file`, if it has one (with a
+/// trailing `\r` kept, so CRLF scripts can be told apart).
 fn shebang_interpreter(file: &Path) -> Option<String> {
     use std::io::Read;
     let mut head = [0u8; 256];
     let n = std::fs::File::open(file).ok()?.read(&mut head).ok()?;
     let line = head[..n].strip_prefix(b"#!")?;
     let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
-    let interp = String::from_utf8_lossy(line).split_whitespace().next()?.to_string();
-    Some(interp)
+    let line = String::from_utf8_lossy(line);
+    let interp = line.trim_start_matches([' ', '\t']).split([' ', '\t']).next().filter(|s| !s.is_empty())?;
+    Some(interp.to_string())
 }
 
 #[cfg(test)]
@@ -229,6 +233,28 @@ mod tests {
     fn names_are_quoted() {
         assert_eq!(guard_name(&argv(&["/bin/sh", "-c", "a 'b'"])), r"/bin/sh -c 'a '\''b'\'''");
         assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn missing_interpreters_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let enoent = io::Error::from_raw_os_error(Errno::ENOENT as i32);
+        let script = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            p.to_str().unwrap().to_string()
+        };
+        let bad = script("bad", "#! /nope/interp -x\nexit 0\n");
+        assert_eq!(
+            describe_spawn_error(Some(&bad), &enoent),
+            "No such file or directory: its #! interpreter /nope/interp is missing"
+        );
+        let crlf = script("crlf", "#!/bin/sh\r\nexit 0\r\n");
+        assert!(describe_spawn_error(Some(&crlf), &enoent).contains("carriage return"));
+        let gone = dir.path().join("gone").to_str().unwrap().to_string();
+        assert_eq!(describe_spawn_error(Some(&gone), &enoent), "No such file or directory");
+        let eacces = io::Error::from_raw_os_error(Errno::EACCES as i32);
+        assert_eq!(describe_spawn_error(Some(&bad), &eacces), "Permission denied");
     }
 
     #[test]

@@ -10,22 +10,20 @@
 //! (plus scheduling noise): the deadline for the guard to exit, then `grace`
 //! for its pipes to close once its process group has been killed.
 
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
-use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::libc;
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag};
 use nix::unistd::Pid;
 
-/// Most bytes seal keeps per output stream; more than this and seal refuses
-/// (rather than run out of memory and crash, which would fail open).
-pub const MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
+pub use super::pipes::MAX_OUTPUT_BYTES;
+use super::pipes::{drain, poll, set_nonblocking, timeout_ms, write_some};
 
 /// How the guard process ended, as far as seal could tell.
 #[derive(Debug)]
@@ -109,9 +107,10 @@ fn supervise(
     let mut stdin = child.stdin.take().filter(|_| !payload.is_empty());
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
-    for fd in [stdin.as_ref().map(|p| p.as_fd()), stdout.as_ref().map(|p| p.as_fd()), stderr.as_ref().map(|p| p.as_fd())]
-        .into_iter()
-        .flatten()
+    for fd in
+        [stdin.as_ref().map(|p| p.as_fd()), stdout.as_ref().map(|p| p.as_fd()), stderr.as_ref().map(|p| p.as_fd())]
+            .into_iter()
+            .flatten()
     {
         set_nonblocking(fd)?;
     }
@@ -144,11 +143,8 @@ fn supervise(
             exit_watch.as_ref().map(|p| (p.as_fd(), libc::POLLIN)),
         ];
         let slots: Vec<usize> = (0..4).filter(|&i| fds[i].is_some()).collect();
-        let mut pollfds: Vec<libc::pollfd> = fds
-            .iter()
-            .flatten()
-            .map(|&(fd, events)| libc::pollfd { fd: fd.as_raw_fd(), events, revents: 0 })
-            .collect();
+        let mut pollfds: Vec<libc::pollfd> =
+            fds.iter().flatten().map(|&(fd, events)| libc::pollfd { fd: fd.as_raw_fd(), events, revents: 0 }).collect();
         match poll(&mut pollfds, timeout_ms(stop_at - now)) {
             Ok(_) => {}
             Err(Errno::EINTR) => continue,
@@ -207,12 +203,7 @@ fn supervise(
 fn watch_exit(pid: Pid) -> io::Result<io::PipeReader> {
     let (reader, writer) = io::pipe()?;
     std::thread::Builder::new().name("seal-exit-watch".into()).stack_size(64 * 1024).spawn(move || {
-        loop {
-            match waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) {
-                Err(Errno::EINTR) => continue,
-                _ => break,
-            }
-        }
+        while let Err(Errno::EINTR) = waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) {}
         drop(writer);
     })?;
     Ok(reader)
@@ -223,71 +214,6 @@ fn watch_exit(pid: Pid) -> io::Result<io::PipeReader> {
 fn kill_group(pid: Pid) {
     let _ = killpg(pid, Signal::SIGKILL);
     let _ = kill(pid, Signal::SIGKILL);
-}
-
-fn set_nonblocking(fd: BorrowedFd) -> io::Result<()> {
-    let flags = OFlag::from_bits_truncate(fcntl(fd, FcntlArg::F_GETFL)?);
-    fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
-    Ok(())
-}
-
-/// poll(2) on `fds` (whose descriptors stay open for the call: the caller
-/// borrows them). nix's safe wrapper needs its `poll` feature, which this
-/// crate does not enable; this is the same single call.
-fn poll(fds: &mut [libc::pollfd], timeout_ms: i32) -> nix::Result<libc::c_int> {
-    // SAFETY: `fds` is a valid, exclusively borrowed slice of `pollfd`s and
-    // its length is passed alongside; poll(2) only writes `revents`.
-    let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
-    Errno::result(n)
-}
-
-/// Milliseconds covering `left`, rounded up (so the loop never spins on a
-/// sub-millisecond remainder).
-fn timeout_ms(left: Duration) -> i32 {
-    left.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32
-}
-
-/// Write more of the payload. Returns true when stdin should be closed.
-fn write_some<W: Write>(pipe: Option<&mut W>, payload: &[u8], written: &mut usize) -> bool {
-    let Some(pipe) = pipe else { return true };
-    while *written < payload.len() {
-        match pipe.write(&payload[*written..]) {
-            Ok(0) => return true,
-            Ok(n) => *written += n,
-            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(_) => return true, // EPIPE: the guard does not want it
-        }
-    }
-    true
-}
-
-/// Read what is available (bounded, so one busy pipe cannot starve the
-/// deadline). Returns true at end of file (or on a read error).
-fn drain<R: Read>(
-    pipe: Option<&mut R>,
-    buf: &mut Vec<u8>,
-    name: &'static str,
-    overflowed: &mut Option<&'static str>,
-) -> bool {
-    let Some(pipe) = pipe else { return true };
-    let mut chunk = [0u8; 64 * 1024];
-    for _ in 0..16 {
-        match pipe.read(&mut chunk) {
-            Ok(0) => return true,
-            Ok(n) => {
-                if buf.len() + n <= MAX_OUTPUT_BYTES {
-                    buf.extend_from_slice(&chunk[..n]);
-                } else {
-                    overflowed.get_or_insert(name);
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(_) => return true,
-        }
-    }
-    false
 }
 
 #[cfg(test)]
@@ -306,7 +232,8 @@ mod tests {
 
     #[test]
     fn collects_output_and_status() {
-        let run = run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", Duration::from_secs(5), Duration::from_millis(200));
+        let run =
+            run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", Duration::from_secs(5), Duration::from_millis(200));
         let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
         assert_eq!(status.code(), Some(7));
         assert_eq!(run.stdout, b"payload");
@@ -328,12 +255,5 @@ mod tests {
         let run = run_guard(&sh("sleep 20"), b"", Duration::from_millis(300), Duration::from_millis(200));
         assert!(matches!(run.end, GuardEnd::TimedOut), "{:?}", run.end);
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
-    }
-
-    #[test]
-    fn timeout_rounds_up() {
-        assert_eq!(timeout_ms(Duration::from_micros(1)), 1);
-        assert_eq!(timeout_ms(Duration::from_millis(5)), 5);
-        assert_eq!(timeout_ms(Duration::ZERO), 0);
     }
 }

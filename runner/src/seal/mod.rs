@@ -8,6 +8,7 @@
 //! with one explanatory line on stderr.
 //!
 //! - [`guard_process`]: spawn the guard, feed it, collect output, enforce the deadline.
+//!   ([`pipes`]: the non-blocking pipe helpers it uses).
 //! - [`decision`]: turn the run into a [`Verdict`].
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
 //!   (the pure JSON transform is in [`wrap`]).
@@ -18,6 +19,7 @@
 pub mod decision;
 pub mod guard_process;
 pub mod install;
+pub mod pipes;
 pub mod wrap;
 
 use std::io::{Read, Write};
@@ -71,7 +73,10 @@ pub fn run_from_stdio(opts: &SealOptions) -> i32 {
         verdict.code
     }));
     outcome.unwrap_or_else(|_| {
-        let line = format!("guard {} could not decide (seal itself failed); refusing by default\n", decision::guard_name(&opts.argv));
+        let line = format!(
+            "guard {} could not decide (seal itself failed); refusing by default\n",
+            decision::guard_name(&opts.argv)
+        );
         let _ = std::io::stderr().write_all(line.as_bytes());
         decision::DENY
     })
@@ -93,7 +98,11 @@ mod tests {
     use super::*;
 
     fn opts(argv: &[&str]) -> SealOptions {
-        SealOptions { deadline: Duration::from_secs(5), expect_json: false, argv: argv.iter().map(|s| s.to_string()).collect() }
+        SealOptions {
+            deadline: Duration::from_secs(5),
+            expect_json: false,
+            argv: argv.iter().map(|s| s.to_string()).collect(),
+        }
     }
 
     #[test]
