@@ -34,6 +34,84 @@ pub enum Command {
     Diff(DiffArgs),
     /// Merge result CSVs (e.g. shards) into one file.
     Merge(MergeArgs),
+    /// Find the first Claude Code release whose verdict on an arm differs from a good one's.
+    Bisect(BisectArgs),
+    /// Does *my* guard fail closed? Check and fault-inject the hooks in Claude Code settings files.
+    Audit(AuditArgs),
+    /// The stand-in model as a separate server (for testing live mode).
+    Standin {
+        #[command(subcommand)]
+        command: StandinCommand,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct BisectArgs {
+    /// The arm to run, e.g. crash/native.
+    #[arg(long)]
+    pub arm: String,
+    /// A version with the known-good verdict.
+    #[arg(long)]
+    pub good: String,
+    /// A version whose verdict differs.
+    #[arg(long)]
+    pub bad: String,
+    /// Arm set holding the arm (file or built-in name).
+    #[arg(long = "arms", default_value = "all")]
+    pub arms: String,
+    /// Sessions per version.
+    #[arg(long, default_value_t = 1)]
+    pub repeats: u32,
+}
+
+/// Audit output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuditFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Settings files (default: the project and user settings Claude Code would read here).
+    #[arg(value_name = "SETTINGS.json")]
+    pub settings: Vec<PathBuf>,
+    /// Claude Code to run the dynamic checks on.
+    #[arg(long = "claude", value_name = "SPEC")]
+    pub claude: Option<String>,
+    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
+    pub format: AuditFormat,
+    /// Only the static checks (no Claude Code sessions).
+    #[arg(long)]
+    pub static_only: bool,
+    /// Sessions running at once.
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+/// Stand-in policies for `standin serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// Bash, then Write if refused, then text.
+    Scripted,
+    /// Never calls a tool.
+    Refuse,
+    /// Writes the file by a route the hook never sees.
+    Wayward,
+    /// 529 overloaded, or a stream dropped mid-message.
+    Flaky,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StandinCommand {
+    /// Serve the stand-in on 127.0.0.1 until interrupted.
+    Serve {
+        /// Port (0: any free port; the chosen URL is printed).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        #[arg(long, value_enum, default_value_t = PolicyArg::Scripted)]
+        policy: PolicyArg,
+    },
 }
 
 /// Which model drives the sessions.

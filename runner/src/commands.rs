@@ -1,6 +1,6 @@
 //! Glue from parsed arguments to the library: one function per subcommand.
 
-use crate::cli::{ClaudeCommand, Cli, Command, FormatArg, ReportArgs, SealArgs};
+use crate::cli::{ClaudeCommand, Cli, Command, SealArgs};
 
 /// Run the parsed command line and return the process exit code.
 pub fn dispatch(cli: Cli) -> i32 {
@@ -52,8 +52,12 @@ async fn run_async(command: Command) -> anyhow::Result<i32> {
         Command::Seal(_) => unreachable!("seal is dispatched synchronously"),
         Command::Run(args) => crate::run_cmd::run(args).await,
         Command::Claude { command } => claude(command).await,
-        Command::Report(args) => report(args),
-        Command::Diff(_) | Command::Merge(_) => anyhow::bail!("not implemented yet"),
+        Command::Report(args) => crate::report_cmd::report(args),
+        Command::Diff(args) => crate::report_cmd::diff(args),
+        Command::Merge(args) => crate::report_cmd::merge(args),
+        Command::Bisect(args) => crate::bisect_cmd::run(args).await,
+        Command::Audit(args) => crate::audit_cmd::run(args).await,
+        Command::Standin { command } => crate::standin_cmd::run(command).await,
     }
 }
 
@@ -79,23 +83,6 @@ async fn claude(command: ClaudeCommand) -> anyhow::Result<i32> {
                 println!("{}\t{}", bin.version, bin.path.display());
             }
         }
-    }
-    Ok(0)
-}
-
-fn report(args: ReportArgs) -> anyhow::Result<i32> {
-    use failopen::report::Exporter;
-    let mut rows = Vec::new();
-    for f in &args.files {
-        rows.extend(failopen::record::read_rows(f)?);
-    }
-    let text = match args.format {
-        FormatArg::Md => failopen::report::article::ArticleTable.render(&rows)?,
-        other => anyhow::bail!("format {other:?} is not implemented yet"),
-    };
-    match args.out {
-        Some(path) => std::fs::write(&path, text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
-        None => print!("{text}"),
     }
     Ok(0)
 }

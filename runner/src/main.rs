@@ -1,8 +1,12 @@
 //! The `failopen` binary: parse arguments, call the library, map errors to exit codes.
 
 mod cli;
+mod audit_cmd;
+mod bisect_cmd;
 mod commands;
+mod report_cmd;
 mod run_cmd;
+mod standin_cmd;
 
 use clap::Parser;
 

@@ -1,0 +1,7 @@
+//! `failopen bisect`.
+
+use crate::cli::BisectArgs;
+
+pub async fn run(_args: BisectArgs) -> anyhow::Result<i32> {
+    anyhow::bail!("not implemented yet")
+}
