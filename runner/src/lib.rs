@@ -10,6 +10,7 @@
 //! [`record`] → [`report`].
 
 pub mod arms;
+pub mod audit;
 pub mod cells;
 pub mod claude;
 pub mod evidence;

@@ -301,13 +301,23 @@ fn background_child_holding_the_pipes_does_not_keep_seal_waiting() {
 #[test]
 fn orphan_escaping_with_setsid_is_bounded_by_the_grace() {
     let f = Fixture::new();
-    // The sleep gives setsid time to leave the group before the guard exits.
-    let g = f.script("escape.sh", "setsid sleep 30 & sleep 0.3; echo out; echo 'denied' >&2; exit 2");
+    // The orphan writes its pid once it is in its own session; the guard
+    // waits for that, so the escape has surely happened before it exits.
+    let pidfile = f.path("orphan.pid");
+    let g = f.script(
+        "escape.sh",
+        &format!(
+            "setsid /bin/sh -c 'echo $$ > {0}.tmp; mv {0}.tmp {0}; exec sleep 30' &\n\
+             while [ ! -s {0} ]; do sleep 0.01; done\n\
+             echo out; echo 'denied' >&2; exit 2",
+            p(&pidfile)
+        ),
+    );
     let (out, took) = f.seal(&["--deadline", "10", "--", p(&g)], PAYLOAD);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(out.stdout, b"out\n");
     assert_eq!(out.stderr, b"denied\n");
-    assert!(took < Duration::from_millis(300 + 200 + 1500), "{took:?}");
+    assert!(took < Duration::from_millis(2500), "waited for the escaped orphan: {took:?}");
     assert!(!f.survivors().is_empty(), "the escaped orphan should still be alive (else this test tests nothing)");
 }
 

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::grid::{Grid, Report, Summary};
 use super::Exporter;
 use crate::record::Row;
 use crate::verdict::VerdictKind;
@@ -67,19 +68,31 @@ pub fn group(rows: &[Row]) -> BTreeMap<String, Vec<(String, Counts)>> {
 impl Exporter for ArticleTable {
     fn render(&self, rows: &[Row]) -> anyhow::Result<String> {
         let mut s = String::new();
-        for (version, arms) in group(rows) {
-            writeln!(s, "Claude Code {version}\n")?;
-            writeln!(s, "| arm | blocked/runs | verdict |")?;
-            writeln!(s, "| --- | --- | --- |")?;
-            for (arm, c) in arms {
-                let mut verdict = c.summary().to_string();
-                if c.invalid > 0 && verdict != "invalid" {
-                    verdict = format!("{verdict} ({} invalid)", c.invalid);
-                }
-                writeln!(s, "| {arm} | {}/{} | {verdict} |", c.blocked, c.runs())?;
-            }
+        for grid in Report::from_rows(rows).versions {
+            writeln!(s, "Claude Code {}\n", grid.version)?;
+            s.push_str(&table(&grid));
             writeln!(s)?;
         }
         Ok(s)
     }
+}
+
+/// One version's article table (Markdown): arm, blocked/runs, verdict.
+pub fn table(grid: &Grid) -> String {
+    let mut s = String::new();
+    s.push_str("| arm | blocked/runs | verdict |\n| --- | --- | --- |\n");
+    for a in &grid.arms {
+        let c = &a.tally;
+        let mut verdict = c.summary().to_string();
+        if c.invalid > 0 && c.summary() != Summary::Invalid {
+            verdict = format!("{verdict} ({} invalid)", c.invalid);
+        }
+        s.push_str(&format!("| {} | {}/{} | {verdict} |\n", md_escape(&a.arm), c.blocked, c.runs()));
+    }
+    s
+}
+
+/// Escape text for a Markdown table cell.
+pub fn md_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('|', "\\|").replace(['\n', '\r'], " ")
 }

@@ -1,6 +1,19 @@
-//! Reports from result rows: one file per format behind [`Exporter`].
+//! Reports from result rows: one file per format behind [`Exporter`], all
+//! drawn from the shared model in [`grid`].
+//!
+//! - [`article::ArticleTable`]: the article's table (what `failopen run` prints).
+//! - [`markdown::Markdown`]: article tables, guard × wrapper grids, and a
+//!   cross-version comparison that marks the cells whose verdict differs.
+//! - [`json::Json`], [`csv::SummaryCsv`]: machine-readable summaries.
+//! - [`svg::Svg`], [`html::Html`]: self-contained pictures of the grids.
 
 pub mod article;
+pub mod csv;
+pub mod grid;
+pub mod html;
+pub mod json;
+pub mod markdown;
+pub mod svg;
 
 use crate::record::Row;
 
@@ -9,3 +22,11 @@ pub trait Exporter {
     /// Render the rows.
     fn render(&self, rows: &[Row]) -> anyhow::Result<String>;
 }
+
+/// The text every format uses to explain the verdict words.
+pub const LEGEND: [(&str, &str); 4] = [
+    ("blocked", "every run refused the write, with evidence"),
+    ("wrote", "the file was written (a refusing guard failed open)"),
+    ("invalid", "the run cannot say (reason in brackets)"),
+    ("mixed", "the runs disagree (b = blocked, w = wrote, i = invalid)"),
+];

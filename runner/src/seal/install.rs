@@ -164,6 +164,22 @@ mod tests {
     }
 
     #[test]
+    fn follows_a_symlink_and_keeps_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.json");
+        let link = dir.path().join("settings.json");
+        fs::write(&real, r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/g.sh"}]}]}}"#).unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink("real.json", &link).unwrap();
+
+        install_file_with(&link, "/fo/failopen").unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+        assert!(fs::read_to_string(&real).unwrap().contains("seal -- /bin/sh -c"));
+        assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
     fn parse_error_names_file_line_and_column() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.json");

@@ -5,6 +5,7 @@
 //! the server knows which session and working directory a request belongs
 //! to, and keeps a [`Transcript`] per session as evidence.
 
+pub mod first_tool;
 pub mod script;
 pub mod server;
 pub mod sse;
@@ -35,6 +36,8 @@ impl Policy {
 pub(crate) struct SessionState {
     pub(crate) cwd: Option<String>,
     pub(crate) transcript: Transcript,
+    /// Attempt one write through this tool instead of the policy's script.
+    pub(crate) first_tool: Option<&'static str>,
 }
 
 #[derive(Debug)]
@@ -76,6 +79,17 @@ impl StandIn {
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().cwd = Some(cwd.to_string());
         format!("http://{}/s/{}", self.addr, session)
+    }
+
+    /// Make one session attempt a single write through `tool` (see
+    /// [`first_tool`]) instead of following the server's policy. Call it
+    /// before the session's first request. Returns false for a tool the
+    /// script does not know.
+    pub fn set_first_tool(&self, session: &str, tool: &str) -> bool {
+        let Some(tool) = first_tool::known_tool(tool) else { return false };
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().first_tool = Some(tool);
+        true
     }
 
     /// Remove a session and return what the stand-in saw in it.

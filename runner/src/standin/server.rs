@@ -73,9 +73,12 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
             state.cwd = primary_working_directory(&request);
         }
         state.transcript.observe(&history);
-        let step = match shared.policy {
+        let step = match (state.first_tool, shared.policy) {
+            (Some(tool), _) => super::first_tool::tool_step(&history, state.cwd.as_deref().unwrap_or("."), tool),
+            (None, policy) => match policy {
             Policy::Scripted => scripted_step(&history, state.cwd.as_deref().unwrap_or(".")),
             Policy::Refuse => Step::Text("I will not create that file.".into()),
+            },
         };
         match step {
             Step::Text(text) => Reply::Text(text),

@@ -1,0 +1,388 @@
+//! The model every report format draws: version → guard × wrapper → tally.
+//!
+//! Rows of a results file are grouped by Claude Code version, then by arm.
+//! Each arm lands in one grid cell: the row is the arm's name without its
+//! `/<wrapper>` suffix (for the usual `<guard>/<wrapper>` names, that is the
+//! guard), the column is the wrapper. Rows keep their order of first
+//! appearance in the input; wrapper columns go bare, plain, timed, native,
+//! sealed (only those present), then any other wrapper in order of first
+//! appearance. Versions are ordered oldest first, comparing dotted numbers
+//! numerically (2.1.40 < 2.1.328).
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::record::Row;
+use crate::verdict::VerdictKind;
+
+/// The canonical wrapper column order.
+pub const WRAPPER_ORDER: [&str; 5] = ["bare", "plain", "timed", "native", "sealed"];
+
+/// One word for the runs of one arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Summary {
+    /// Every run was blocked.
+    Blocked,
+    /// Every run wrote the file.
+    Wrote,
+    /// Every run was invalid (or there were none).
+    Invalid,
+    /// The runs disagree.
+    Mixed,
+}
+
+impl Summary {
+    /// The spelling used in every format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Summary::Blocked => "blocked",
+            Summary::Wrote => "wrote",
+            Summary::Invalid => "invalid",
+            Summary::Mixed => "mixed",
+        }
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Verdict counts of one arm's repeats, with the reasons of the invalid ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Blocked runs.
+    pub blocked: u32,
+    /// Wrote runs.
+    pub wrote: u32,
+    /// Invalid runs.
+    pub invalid: u32,
+    /// Invalid runs per reason (`session-timeout` → 1).
+    pub invalid_reasons: BTreeMap<String, u32>,
+}
+
+impl Tally {
+    /// Count one row.
+    pub fn add(&mut self, row: &Row) {
+        match row.verdict {
+            VerdictKind::Blocked => self.blocked += 1,
+            VerdictKind::Wrote => self.wrote += 1,
+            VerdictKind::Invalid => {
+                self.invalid += 1;
+                let reason = if row.reason.is_empty() { "no reason recorded" } else { row.reason.as_str() };
+                *self.invalid_reasons.entry(reason.to_string()).or_default() += 1;
+            }
+        }
+    }
+
+    /// All runs.
+    pub fn runs(&self) -> u32 {
+        self.blocked + self.wrote + self.invalid
+    }
+
+    /// The summary verdict: one kind when every run agrees, else `mixed`.
+    pub fn summary(&self) -> Summary {
+        match (self.blocked, self.wrote, self.invalid) {
+            (b, 0, 0) if b > 0 => Summary::Blocked,
+            (0, w, 0) if w > 0 => Summary::Wrote,
+            (0, 0, _) => Summary::Invalid,
+            _ => Summary::Mixed,
+        }
+    }
+
+    /// Whether any run wrote the file.
+    pub fn any_wrote(&self) -> bool {
+        self.wrote > 0
+    }
+
+    /// The cell's main text: `blocked 3/3`, `wrote 1/1`, `invalid 1/1`, `mixed b2 w1`.
+    pub fn headline(&self) -> String {
+        let runs = self.runs();
+        match self.summary() {
+            Summary::Blocked => format!("blocked {}/{runs}", self.blocked),
+            Summary::Wrote => format!("wrote {}/{runs}", self.wrote),
+            Summary::Invalid => format!("invalid {}/{runs}", self.invalid),
+            Summary::Mixed => {
+                let parts: Vec<String> = [("b", self.blocked), ("w", self.wrote), ("i", self.invalid)]
+                    .iter()
+                    .filter(|(_, n)| *n > 0)
+                    .map(|(k, n)| format!("{k}{n}"))
+                    .collect();
+                format!("mixed {}", parts.join(" "))
+            }
+        }
+    }
+
+    /// Why runs were invalid (`session-timeout`, or `no-attempt 1, session-timeout 2`).
+    pub fn reasons_text(&self) -> Option<String> {
+        match self.invalid_reasons.len() {
+            0 => None,
+            1 => self.invalid_reasons.keys().next().cloned(),
+            _ => Some(self.invalid_reasons.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")),
+        }
+    }
+
+    /// The full one-line cell text: headline plus reasons in brackets.
+    pub fn label(&self) -> String {
+        match self.reasons_text() {
+            Some(r) => format!("{} ({r})", self.headline()),
+            None => self.headline(),
+        }
+    }
+}
+
+/// One arm's tally and where it sits in the grid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArmTally {
+    /// Arm name.
+    pub arm: String,
+    /// Guard name (from the rows).
+    pub guard: String,
+    /// Wrapper name: the grid column.
+    pub wrapper: String,
+    /// The grid row label.
+    pub row: String,
+    /// The counts.
+    pub tally: Tally,
+}
+
+/// One Claude Code version's results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    /// Claude Code version.
+    pub version: String,
+    /// Arms in order of first appearance.
+    pub arms: Vec<ArmTally>,
+    /// Row labels present in this version, in the report's row order.
+    pub rows: Vec<String>,
+    /// Wrappers present in this version, in the report's column order.
+    pub wrappers: Vec<String>,
+}
+
+impl Grid {
+    /// The arm in a cell, if that cell was run.
+    pub fn cell(&self, row: &str, wrapper: &str) -> Option<&ArmTally> {
+        self.arms.iter().find(|a| a.row == row && a.wrapper == wrapper)
+    }
+
+    /// An arm by name.
+    pub fn arm(&self, arm: &str) -> Option<&ArmTally> {
+        self.arms.iter().find(|a| a.arm == arm)
+    }
+}
+
+/// Every version's grid, plus the row and column order they share.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// One grid per version, oldest first.
+    pub versions: Vec<Grid>,
+    /// Every row label, in order of first appearance in the input.
+    pub rows: Vec<String>,
+    /// Every wrapper, canonical order first.
+    pub wrappers: Vec<String>,
+}
+
+/// The row label of an arm: its name without a trailing `/<wrapper>`.
+fn row_label(arm: &str, wrapper: &str) -> String {
+    arm.strip_suffix(&format!("/{wrapper}")).filter(|s| !s.is_empty()).unwrap_or(arm).to_string()
+}
+
+impl Report {
+    /// Group rows into grids.
+    pub fn from_rows(rows: &[Row]) -> Report {
+        let mut grids: Vec<Grid> = Vec::new();
+        let mut row_order: Vec<String> = Vec::new();
+        let mut other_wrappers: Vec<String> = Vec::new();
+        for r in rows {
+            let gi = match grids.iter().position(|g| g.version == r.claude_version) {
+                Some(i) => i,
+                None => {
+                    grids.push(Grid { version: r.claude_version.clone(), arms: vec![], rows: vec![], wrappers: vec![] });
+                    grids.len() - 1
+                }
+            };
+            let grid = &mut grids[gi];
+            let ai = match grid.arms.iter().position(|a| a.arm == r.arm) {
+                Some(i) => i,
+                None => {
+                    let mut row = row_label(&r.arm, &r.wrapper);
+                    // Two arms in one cell (odd names): give the newcomer its full name.
+                    if grid.arms.iter().any(|a| a.row == row && a.wrapper == r.wrapper) {
+                        row = r.arm.clone();
+                    }
+                    grid.arms.push(ArmTally {
+                        arm: r.arm.clone(),
+                        guard: r.guard.clone(),
+                        wrapper: r.wrapper.clone(),
+                        row,
+                        tally: Tally::default(),
+                    });
+                    grid.arms.len() - 1
+                }
+            };
+            grid.arms[ai].tally.add(r);
+            let row = grid.arms[ai].row.clone();
+            if !row_order.contains(&row) {
+                row_order.push(row);
+            }
+            if !WRAPPER_ORDER.contains(&r.wrapper.as_str()) && !other_wrappers.contains(&r.wrapper) {
+                other_wrappers.push(r.wrapper.clone());
+            }
+        }
+        let present = |w: &str| grids.iter().any(|g| g.arms.iter().any(|a| a.wrapper == w));
+        let mut wrappers: Vec<String> = WRAPPER_ORDER.iter().filter(|w| present(w)).map(|w| w.to_string()).collect();
+        wrappers.extend(other_wrappers);
+        for g in &mut grids {
+            g.rows = row_order.iter().filter(|r| g.arms.iter().any(|a| &a.row == *r)).cloned().collect();
+            g.wrappers = wrappers.iter().filter(|w| g.arms.iter().any(|a| &a.wrapper == *w)).cloned().collect();
+        }
+        grids.sort_by(|a, b| version_cmp(&a.version, &b.version));
+        Report { versions: grids, rows: row_order, wrappers }
+    }
+
+    /// Whether the cell was run on two or more versions with different summaries.
+    pub fn differs(&self, row: &str, wrapper: &str) -> bool {
+        let mut seen: Option<Summary> = None;
+        for g in &self.versions {
+            if let Some(a) = g.cell(row, wrapper) {
+                match seen {
+                    None => seen = Some(a.tally.summary()),
+                    Some(s) if s != a.tally.summary() => return true,
+                    Some(_) => {}
+                }
+            }
+        }
+        false
+    }
+
+    /// Every (row, wrapper) cell that [`Report::differs`], in grid order.
+    pub fn differing(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for r in &self.rows {
+            for w in &self.wrappers {
+                if self.differs(r, w) {
+                    out.push((r.clone(), w.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether any cell was run on any version.
+    pub fn is_empty(&self) -> bool {
+        self.versions.is_empty()
+    }
+}
+
+/// Compare version strings by dotted components, numbers numerically
+/// (`2.1.40` < `2.1.328`), non-numbers as text after numbers.
+pub fn version_cmp(a: &str, b: &str) -> Ordering {
+    let split = |s: &str| s.split(['.', '-', '+']).map(str::to_string).collect::<Vec<_>>();
+    let (pa, pb) = (split(a), split(b));
+    for (x, y) in pa.iter().zip(pb.iter()) {
+        let ord = match (x.parse::<u64>(), y.parse::<u64>()) {
+            (Ok(m), Ok(n)) => m.cmp(&n),
+            (Ok(_), Err(_)) => Ordering::Less,
+            (Err(_), Ok(_)) => Ordering::Greater,
+            (Err(_), Err(_)) => x.cmp(y),
+        };
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    pa.len().cmp(&pb.len()).then_with(|| a.cmp(b))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A row with the fields the report reads; the rest fixed.
+    pub(crate) fn row(version: &str, arm: &str, repeat: u32, verdict: VerdictKind, reason: &str) -> Row {
+        let (guard, wrapper) = arm.split_once('/').unwrap_or((arm, "bare"));
+        Row {
+            claude_version: version.into(),
+            model: "scripted".into(),
+            arm: arm.into(),
+            guard: guard.into(),
+            wrapper: wrapper.into(),
+            repeat,
+            verdict,
+            reason: reason.into(),
+            file_bytes: None,
+            hook_invocations: 1,
+            hook_outcomes: String::new(),
+            attempts: String::new(),
+            session_exit: "0".into(),
+            session_secs: 1.0,
+            harness_said: String::new(),
+            file_ready: None,
+            hook_timeout: 5.0,
+            deadline: 3.0,
+            flags: String::new(),
+        }
+    }
+
+    use VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
+
+    #[test]
+    fn summary_and_labels_follow_the_counts() {
+        let mut t = Tally::default();
+        assert_eq!(t.summary(), Summary::Invalid, "no runs is never blocked");
+        for _ in 0..3 {
+            t.add(&row("1", "deny/bare", 1, B, ""));
+        }
+        assert_eq!((t.summary(), t.label()), (Summary::Blocked, "blocked 3/3".to_string()));
+        t.add(&row("1", "deny/bare", 4, W, ""));
+        assert_eq!((t.summary(), t.label()), (Summary::Mixed, "mixed b3 w1".to_string()));
+        t.add(&row("1", "deny/bare", 5, I, "session-timeout"));
+        assert_eq!(t.label(), "mixed b3 w1 i1 (session-timeout)");
+        let mut i = Tally::default();
+        i.add(&row("1", "hang/bare", 1, I, "session-timeout"));
+        i.add(&row("1", "hang/bare", 2, I, "no-attempt"));
+        assert_eq!(i.label(), "invalid 2/2 (no-attempt 1, session-timeout 1)");
+        let mut w = Tally::default();
+        w.add(&row("1", "crash/bare", 1, W, ""));
+        assert_eq!((w.summary(), w.label()), (Summary::Wrote, "wrote 1/1".to_string()));
+    }
+
+    #[test]
+    fn grid_rows_keep_first_appearance_and_wrappers_canonical_order() {
+        let rows = vec![
+            row("2.1.328", "hang/sealed", 1, B, ""),
+            row("2.1.328", "crash/native", 1, B, ""),
+            row("2.1.328", "hang/bare", 1, W, ""),
+            row("2.1.40", "crash/native", 1, W, ""),
+        ];
+        let r = Report::from_rows(&rows);
+        assert_eq!(r.rows, ["hang", "crash"]);
+        assert_eq!(r.wrappers, ["bare", "native", "sealed"]);
+        assert_eq!(r.versions.iter().map(|g| g.version.as_str()).collect::<Vec<_>>(), ["2.1.40", "2.1.328"]);
+        assert_eq!(r.versions[0].rows, ["crash"]);
+        assert_eq!(r.versions[0].wrappers, ["native"]);
+        assert!(r.differs("crash", "native"));
+        assert!(!r.differs("hang", "bare"), "run on one version only: nothing to compare");
+        assert_eq!(r.differing(), [("crash".to_string(), "native".to_string())]);
+    }
+
+    #[test]
+    fn custom_arm_names_get_their_own_row() {
+        let mut a = row("1", "hang-10s/native", 1, B, "");
+        a.guard = "hang".into();
+        let r = Report::from_rows(&[row("1", "hang/native", 1, W, ""), a]);
+        assert_eq!(r.rows, ["hang", "hang-10s"]);
+        assert_eq!(r.versions[0].cell("hang-10s", "native").unwrap().tally.blocked, 1);
+    }
+
+    #[test]
+    fn versions_compare_numerically() {
+        assert_eq!(version_cmp("2.1.40", "2.1.328"), Ordering::Less);
+        assert_eq!(version_cmp("2.1.328", "2.1.328"), Ordering::Equal);
+        assert_eq!(version_cmp("2.1", "2.1.0"), Ordering::Less);
+        assert_eq!(version_cmp("10.0.0", "9.9.9"), Ordering::Greater);
+    }
+}

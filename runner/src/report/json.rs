@@ -1,0 +1,82 @@
+//! JSON: per version, per arm counts and summary verdict, and the cells
+//! whose verdict differs between versions.
+
+use serde_json::{json, Value};
+
+use super::grid::Report;
+use super::Exporter;
+use crate::record::Row;
+
+/// The JSON report.
+#[derive(Debug, Default)]
+pub struct Json;
+
+/// Build the JSON value (the shape is the format's contract).
+pub fn value(report: &Report) -> Value {
+    let versions: Vec<Value> = report
+        .versions
+        .iter()
+        .map(|g| {
+            let arms: Vec<Value> = g
+                .arms
+                .iter()
+                .map(|a| {
+                    json!({
+                        "arm": a.arm,
+                        "guard": a.guard,
+                        "wrapper": a.wrapper,
+                        "runs": a.tally.runs(),
+                        "blocked": a.tally.blocked,
+                        "wrote": a.tally.wrote,
+                        "invalid": a.tally.invalid,
+                        "invalid_reasons": a.tally.invalid_reasons,
+                        "verdict": a.tally.summary(),
+                    })
+                })
+                .collect();
+            json!({ "claude_version": g.version, "arms": arms })
+        })
+        .collect();
+    let differs: Vec<Value> = report
+        .differing()
+        .into_iter()
+        .map(|(r, w)| {
+            let verdicts: serde_json::Map<String, Value> = report
+                .versions
+                .iter()
+                .filter_map(|g| g.cell(&r, &w).map(|a| (g.version.clone(), json!(a.tally.summary()))))
+                .collect();
+            json!({ "row": r, "wrapper": w, "verdicts": verdicts })
+        })
+        .collect();
+    json!({ "versions": versions, "differs": differs })
+}
+
+impl Exporter for Json {
+    fn render(&self, rows: &[Row]) -> anyhow::Result<String> {
+        let mut s = serde_json::to_string_pretty(&value(&Report::from_rows(rows)))?;
+        s.push('\n');
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::grid::tests::row;
+    use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
+
+    #[test]
+    fn counts_verdicts_and_differences() {
+        let rows = [
+            row("2.1.328", "crash/native", 1, B, ""),
+            row("2.1.328", "crash/native", 2, B, ""),
+            row("2.1.240", "crash/native", 1, W, ""),
+        ];
+        let v: Value = serde_json::from_str(&Json.render(&rows).unwrap()).unwrap();
+        assert_eq!(v["versions"][0]["claude_version"], "2.1.240");
+        assert_eq!(v["versions"][1]["arms"][0]["blocked"], 2);
+        assert_eq!(v["versions"][1]["arms"][0]["verdict"], "blocked");
+        assert_eq!(v["differs"][0]["verdicts"]["2.1.240"], "wrote");
+    }
+}

@@ -1,0 +1,113 @@
+//! A one-tool script for a session: attempt one write through a chosen
+//! tool (reading the file first where Claude Code requires it), then end
+//! with a text. Used by `failopen audit` to try each write-capable tool.
+//!
+//! - `Bash`: `printf 'ready\n' > notes.txt`;
+//! - `Write`: `<cwd>/notes.txt` with `ready\n`;
+//! - `Edit` / `MultiEdit`: Read `<cwd>/notes.txt`, then replace `draft` with `ready`;
+//! - `NotebookEdit`: Read `<cwd>/notes.ipynb`, then set cell `c1`'s source to `ready`.
+//!
+//! The file an edit needs must already be in the working directory (the
+//! caller seeds it: [`SEED_TEXT`], [`seed_notebook`]).
+
+use serde_json::{json, Value};
+
+use super::script::{History, Step, BASH_COMMAND, NOTES_CONTENT, NOTES_FILE};
+
+/// The tools this script can attempt a write with.
+pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
+/// The content `notes.txt` must be seeded with for `Edit` and `MultiEdit`.
+pub const SEED_TEXT: &str = "draft\n";
+/// The notebook `NotebookEdit` edits, relative to the working directory.
+pub const NOTEBOOK_FILE: &str = "notes.ipynb";
+/// The id of the notebook cell `NotebookEdit` replaces.
+pub const NOTEBOOK_CELL: &str = "c1";
+
+/// The notebook to seed for `NotebookEdit`: one markdown cell reading `draft`.
+pub fn seed_notebook() -> Value {
+    json!({
+        "cells": [{"cell_type": "markdown", "id": NOTEBOOK_CELL, "metadata": {}, "source": ["draft"]}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5
+    })
+}
+
+/// The tool name as a static string, if it is one this script knows.
+pub fn known_tool(name: &str) -> Option<&'static str> {
+    TOOLS.iter().copied().find(|t| *t == name)
+}
+
+/// The next step of a session that attempts a write through `tool` only.
+pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
+    if !history.has_tools {
+        return Step::Text("failopen stand-in".to_string());
+    }
+    if !history.tool_names.iter().any(|n| n == tool) {
+        return Step::Text(format!("This Claude Code does not offer the {tool} tool."));
+    }
+    let dir = cwd.trim_end_matches('/');
+    let notes = format!("{dir}/{NOTES_FILE}");
+    let notebook = format!("{dir}/{NOTEBOOK_FILE}");
+    let needs_read = matches!(tool, "Edit" | "MultiEdit" | "NotebookEdit");
+    if needs_read && history.tool_uses.is_empty() {
+        let path = if tool == "NotebookEdit" { &notebook } else { &notes };
+        return Step::Tool { name: "Read", input: json!({"file_path": path}) };
+    }
+    if !history.tool_uses.iter().any(|u| u.name == tool) {
+        let input = match tool {
+            "Bash" => json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"}),
+            "Write" => json!({"file_path": notes, "content": NOTES_CONTENT}),
+            "Edit" => json!({"file_path": notes, "old_string": "draft", "new_string": "ready"}),
+            "MultiEdit" => json!({"file_path": notes, "edits": [{"old_string": "draft", "new_string": "ready"}]}),
+            _ => json!({"notebook_path": notebook, "cell_id": NOTEBOOK_CELL, "new_source": "ready", "edit_mode": "replace"}),
+        };
+        return Step::Tool { name: tool, input };
+    }
+    let last = history.tool_uses.last().map(|u| u.id.as_str()).unwrap_or("");
+    let quoted = history.tool_results.iter().rev().find(|r| r.tool_use_id == last).map(|r| r.text.as_str());
+    Step::Text(format!("Done. The last tool result was:\n{}", quoted.unwrap_or("(no tool result)")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn history(tools: &[&str], uses: &[&str]) -> History {
+        let mut messages = vec![json!({"role": "user", "content": "go"})];
+        for (i, u) in uses.iter().enumerate() {
+            let id = format!("t{i}");
+            messages.push(json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": u, "input": {}}]}));
+            messages.push(json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "ok"}]}));
+        }
+        let tools: Vec<Value> = tools.iter().map(|t| json!({"name": t})).collect();
+        History::from_request(&json!({"tools": tools, "messages": messages}))
+    }
+
+    #[test]
+    fn edit_reads_first_then_edits_then_ends() {
+        let all = ["Bash", "Write", "Read", "Edit", "MultiEdit", "NotebookEdit"];
+        let Step::Tool { name, input } = tool_step(&history(&all, &[]), "/w/", "Edit") else { panic!() };
+        assert_eq!((name, input["file_path"].as_str()), ("Read", Some("/w/notes.txt")));
+        let Step::Tool { name, input } = tool_step(&history(&all, &["Read"]), "/w", "Edit") else { panic!() };
+        assert_eq!((name, input["old_string"].as_str()), ("Edit", Some("draft")));
+        assert!(matches!(tool_step(&history(&all, &["Read", "Edit"]), "/w", "Edit"), Step::Text(_)));
+    }
+
+    #[test]
+    fn bash_and_write_go_straight_to_the_attempt() {
+        let all = ["Bash", "Write", "Read"];
+        let Step::Tool { name, .. } = tool_step(&history(&all, &[]), "/w", "Bash") else { panic!() };
+        assert_eq!(name, "Bash");
+        let Step::Tool { name, input } = tool_step(&history(&all, &[]), "/w", "Write") else { panic!() };
+        assert_eq!((name, input["content"].as_str()), ("Write", Some("ready\n")));
+        // One attempt only: a refused Bash does not fall back to Write.
+        assert!(matches!(tool_step(&history(&all, &["Bash"]), "/w", "Bash"), Step::Text(_)));
+    }
+
+    #[test]
+    fn a_tool_the_harness_does_not_offer_ends_the_turn() {
+        let Step::Text(t) = tool_step(&history(&["Bash"], &[]), "/w", "MultiEdit") else { panic!() };
+        assert!(t.contains("MultiEdit"), "{t}");
+    }
+}
