@@ -23,6 +23,9 @@ pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("article", include_str!("../../arms/article.json")),
     ("full", include_str!("../../arms/full.json")),
+    ("extended", include_str!("../../arms/extended.json")),
+    ("http", include_str!("../../arms/http.json")),
+    ("all", include_str!("../../arms/all.json")),
 ];
 
 /// One experiment arm.

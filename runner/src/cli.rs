@@ -31,6 +31,11 @@ pub enum Command {
     ///
     /// Exit 0: nothing changed. Exit 3: a cell moved from blocked to wrote
     /// (a guard opened). Exit 4: some other verdict changed.
+    ///
+    /// Arms are matched by name; a file holding several Claude Code versions
+    /// is compared on its newest. Exit 3 wins over 4; blocked to mixed with a
+    /// wrote run counts as opened; an arm in one file only is another change.
+    /// Exit 1: an input is unreadable or not a failopen results file.
     Diff(DiffArgs),
     /// Merge result CSVs (e.g. shards) into one file.
     Merge(MergeArgs),

@@ -87,6 +87,8 @@ pub struct Evidence {
     pub hook_invocations: u32,
     /// Claude Code's hook outcomes from stream-json, e.g. `error:2`; secondary.
     pub hook_outcomes: Vec<String>,
+    /// The error Claude Code's final result reported (e.g. `Prompt is too long`).
+    pub result_error: Option<String>,
 }
 
 impl Evidence {

@@ -84,6 +84,12 @@ macro_rules! script {
     };
 }
 
+macro_rules! http {
+    ($name:literal, $endpoint:literal, long: $long:expr) => {
+        Guard { name: $name, kind: GuardKind::Http { endpoint: $endpoint }, answers_json: true, long_running: $long }
+    };
+}
+
 const CATALOG: &[Guard] = &[
     script!("allow", json: false, long: false),
     script!("deny", json: false, long: false),
@@ -92,6 +98,36 @@ const CATALOG: &[Guard] = &[
     script!("json-deny", json: true, long: false),
     script!("json-crash", json: true, long: false),
     script!("hang", json: false, long: true),
+    // Failures the article never ran.
+    script!("no-exec", json: false, long: false, exec: false),
+    script!("bad-interpreter", json: false, long: false),
+    script!("signal", json: false, long: false),
+    script!("garbage-json", json: true, long: false),
+    script!("slow", json: false, long: true),
+    script!("orphan", json: false, long: false),
+    script!("stdout-deny", json: false, long: false),
+    script!("json-ask", json: true, long: false),
+    script!("json-deny-exit1", json: true, long: false),
+    script!("big-output", json: false, long: false),
+    Guard {
+        name: "python-missing",
+        kind: GuardKind::MissingThroughInterpreter { interpreter: "python3", file: "missing.py" },
+        answers_json: false,
+        long_running: false,
+    },
+    Guard {
+        name: "shell-missing",
+        kind: GuardKind::MissingThroughInterpreter { interpreter: "bash", file: "missing.sh" },
+        answers_json: false,
+        long_running: false,
+    },
+    // HTTP hooks, served by the runner's guard server.
+    http!("http-deny", "deny", long: false),
+    http!("http-allow", "allow", long: false),
+    http!("http-hang", "hang", long: true),
+    http!("http-500", "status-500", long: false),
+    http!("http-garbage", "garbage", long: false),
+    http!("http-down", "down", long: false),
 ];
 
 /// Every guard failopen knows.

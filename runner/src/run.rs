@@ -14,6 +14,7 @@ use crate::arms::Arm;
 use crate::cells::{self, Cell, Shard};
 use crate::claude::{cache::Cache, spec, ClaudeBin, ClaudeSpec};
 use crate::evidence::SessionExit;
+use crate::guard_server::GuardServer;
 use crate::guards::GuardDir;
 use crate::progress::Progress;
 use crate::record::{self, Row, RowWriter};
@@ -128,7 +129,20 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
         Model::Live => None,
     };
 
-    let ctx = Arc::new(Shared { opts: opts.clone(), guard_dir, sessions_dir, standin, cancel: cancel.clone(), live });
+    let guard_server = if opts.arms.iter().any(|a| a.guard.is_http()) {
+        Some(GuardServer::start().await.context("starting the HTTP guard server")?)
+    } else {
+        None
+    };
+    let ctx = Arc::new(Shared {
+        opts: opts.clone(),
+        guard_dir,
+        sessions_dir,
+        standin,
+        guard_server,
+        cancel: cancel.clone(),
+        live,
+    });
     let progress = Progress::new(planned.len() as u64, opts.show_progress);
     let semaphore = Arc::new(Semaphore::new(opts.jobs.max(1)));
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, anyhow::Result<Option<Row>>)>();
@@ -184,22 +198,24 @@ struct Shared {
     guard_dir: GuardDir,
     sessions_dir: PathBuf,
     standin: Option<StandIn>,
+    guard_server: Option<GuardServer>,
     cancel: CancellationToken,
     live: LiveGroups,
 }
 
 async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
     let arm = &cell.arm;
+    let id = format!("{}-{}", std::process::id(), cell.index);
+    let http = ctx.guard_server.as_ref().filter(|_| arm.guard.is_http()).map(|g| g.session(&id));
     let hook_ctx = HookContext {
         guards: &ctx.guard_dir,
         failopen_exe: &ctx.opts.failopen_exe,
-        guard_server: None,
+        guard_server: http.as_ref(),
         deadline_secs: arm.deadline_secs,
     };
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
     let hook = HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
-    let id = format!("{}-{}", std::process::id(), cell.index);
     let spec = SessionSpec {
         id,
         claude: &cell.claude,
@@ -214,7 +230,10 @@ async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
         keep: ctx.opts.keep,
         live_groups: Some(&ctx.live),
     };
-    let outcome = session::run(&spec, &ctx.cancel).await.with_context(|| format!("arm {}: session", arm.name))?;
+    let mut outcome = session::run(&spec, &ctx.cancel).await.with_context(|| format!("arm {}: session", arm.name))?;
+    if let (Some(server), Some(_)) = (&ctx.guard_server, &http) {
+        outcome.evidence.hook_invocations += server.end_session(&spec.id);
+    }
     if outcome.evidence.exit == SessionExit::Interrupted {
         return Ok(None);
     }
@@ -228,6 +247,9 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
     let mut flags = Vec::new();
     if outcome.stragglers_killed > 0 {
         flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));
+    }
+    if let Some(err) = &e.result_error {
+        flags.push(format!("claude-error:{}", truncate(err, 120).replace(';', ",")));
     }
     if let Some(root) = &outcome.kept_root {
         flags.push(format!("kept:{}", root.display()));

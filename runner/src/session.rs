@@ -163,6 +163,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
         api_error: facts.api_error,
         hook_invocations: evidence::count_trace(&dirs.evidence.join("trace.jsonl")),
         hook_outcomes: facts.hook_outcomes,
+        result_error: facts.result_error,
     };
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })

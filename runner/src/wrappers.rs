@@ -91,8 +91,8 @@ pub struct HookContext<'a> {
     pub guards: &'a GuardDir,
     /// The failopen binary, by absolute path (for `sealed`).
     pub failopen_exe: &'a Path,
-    /// The guard server's base URL (for HTTP guards), e.g. `http://127.0.0.1:PORT`.
-    pub guard_server: Option<&'a str>,
+    /// The guard server's URLs for this session (for HTTP guards).
+    pub guard_server: Option<&'a crate::guard_server::HttpBases>,
     /// The wrapper's own deadline in seconds (timed, sealed).
     pub deadline_secs: f64,
 }
@@ -101,7 +101,8 @@ pub struct HookContext<'a> {
 pub fn hook_target(guard: &Guard, wrapper: Wrapper, ctx: &HookContext<'_>) -> io::Result<HookTarget> {
     wrapper.applies_to(guard).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     if let GuardKind::Http { endpoint } = guard.kind {
-        let base = ctx.guard_server.ok_or_else(|| io::Error::other("HTTP guard needs the guard server"))?;
+        let bases = ctx.guard_server.ok_or_else(|| io::Error::other("HTTP guard needs the guard server"))?;
+        let base = if endpoint == "down" { &bases.down } else { &bases.live };
         return Ok(HookTarget::Http(format!("{}/{}", base.trim_end_matches('/'), endpoint)));
     }
     let argv = ctx.guards.argv(guard).expect("command guard has an argv");

@@ -27,6 +27,6 @@ pub trait Exporter {
 pub const LEGEND: [(&str, &str); 4] = [
     ("blocked", "every run refused the write, with evidence"),
     ("wrote", "the file was written (a refusing guard failed open)"),
-    ("invalid", "the run cannot say (reason in brackets)"),
+    ("invalid", "the run cannot say (its reason is shown)"),
     ("mixed", "the runs disagree (b = blocked, w = wrote, i = invalid)"),
 ];

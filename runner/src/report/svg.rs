@@ -122,7 +122,7 @@ fn panel(s: &mut String, report: &Report, g: &Grid, x0: u32, y0: u32, several: b
             s,
             r##"<text x="{}" y="{}" text-anchor="end" font-weight="bold" fill="#333">{}</text>"##,
             x0 + LABEL_W - 8,
-            y + CELL_H / 2 + 2,
+            y + CELL_H / 2 + 4,
             esc(&fit(row, 14))
         );
         for (c, w) in report.wrappers.iter().enumerate() {
@@ -205,7 +205,7 @@ mod tests {
         let svg = Svg.render(&rows).unwrap();
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg}");
         assert!(svg.contains(fill(Summary::Blocked)) && svg.contains(fill(Summary::Wrote)));
-        assert_eq!(svg.matches(r#"stroke="#111" stroke-width="3""#).count(), 3, "two cells + legend swatch\n{svg}");
+        assert_eq!(svg.matches(r##"stroke="#111" stroke-width="3""##).count(), 3, "two cells + legend swatch\n{svg}");
         assert!(svg.contains("&lt;b&gt;") && !svg.contains("<b>"), "labels are escaped");
         assert_eq!(svg, Svg.render(&rows).unwrap(), "deterministic");
     }

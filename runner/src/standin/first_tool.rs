@@ -44,13 +44,18 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
         return Step::Text("failopen stand-in".to_string());
     }
     if !history.tool_names.iter().any(|n| n == tool) {
+        // Newer Claude Code defers some tools (NotebookEdit): load it by name first.
+        let searched = history.tool_uses.iter().any(|u| u.name == "ToolSearch");
+        if !searched && history.tool_names.iter().any(|n| n == "ToolSearch") {
+            return Step::Tool { name: "ToolSearch", input: json!({"query": format!("select:{tool}"), "max_results": 1}) };
+        }
         return Step::Text(format!("This Claude Code does not offer the {tool} tool."));
     }
     let dir = cwd.trim_end_matches('/');
     let notes = format!("{dir}/{NOTES_FILE}");
     let notebook = format!("{dir}/{NOTEBOOK_FILE}");
     let needs_read = matches!(tool, "Edit" | "MultiEdit" | "NotebookEdit");
-    if needs_read && history.tool_uses.is_empty() {
+    if needs_read && !history.tool_uses.iter().any(|u| u.name == "Read") {
         let path = if tool == "NotebookEdit" { &notebook } else { &notes };
         return Step::Tool { name: "Read", input: json!({"file_path": path}) };
     }
@@ -103,6 +108,16 @@ mod tests {
         assert_eq!((name, input["content"].as_str()), ("Write", Some("ready\n")));
         // One attempt only: a refused Bash does not fall back to Write.
         assert!(matches!(tool_step(&history(&all, &["Bash"]), "/w", "Bash"), Step::Text(_)));
+    }
+
+    #[test]
+    fn a_deferred_tool_is_loaded_with_tool_search_first() {
+        let Step::Tool { name, input } = tool_step(&history(&["Read", "ToolSearch"], &[]), "/w", "NotebookEdit") else { panic!() };
+        assert_eq!((name, input["query"].as_str()), ("ToolSearch", Some("select:NotebookEdit")));
+        let h = history(&["Read", "ToolSearch", "NotebookEdit"], &["ToolSearch"]);
+        let Step::Tool { name, .. } = tool_step(&h, "/w", "NotebookEdit") else { panic!() };
+        assert_eq!(name, "Read");
+        assert!(matches!(tool_step(&history(&["Read", "ToolSearch"], &["ToolSearch"]), "/w", "MultiEdit"), Step::Text(_)));
     }
 
     #[test]

@@ -1,0 +1,128 @@
+//! Holes (what the dynamic checks proved) and the exact change that closes each.
+
+use serde::Serialize;
+
+use super::command;
+use super::config::{HookEntry, HookKind};
+use super::dynamic::{should_block, Cell};
+use super::faults::Fault;
+use super::judge::{CellResult, WroteHow};
+use super::matcher;
+use super::{Finding, OnFailure, Severity};
+use crate::seal::wrap::{deadline_for_timeout, wrap_command};
+use crate::settings::WRITE_TOOLS;
+
+/// What kind of hole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HoleKind {
+    /// The guard blocks this write, but under an injected fault the write landed.
+    FailsOpen,
+    /// The guard as configured is broken (crashes, missing...) and the write landed.
+    BrokenAsConfigured,
+    /// The hook blocks writes, but its matcher lets this tool through and no other hook covers it.
+    UncoveredTool,
+}
+
+/// One proven hole.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hole {
+    /// Hook id.
+    pub hook: String,
+    /// Kind.
+    pub kind: HoleKind,
+    /// Tool the write landed through.
+    pub tool: String,
+    /// Fault under which it landed.
+    pub fault: Fault,
+}
+
+/// One piece of advice.
+#[derive(Debug, Clone, Serialize)]
+pub struct Advice {
+    /// Hook id.
+    pub hook: String,
+    /// What to change, in words.
+    pub change: String,
+    /// The exact replacement (a JSON key/value or a command), if any.
+    pub snippet: Option<String>,
+}
+
+/// The holes the cells prove.
+pub fn holes(entries: &[HookEntry], cells: &[Cell]) -> Vec<Hole> {
+    let mut out = Vec::new();
+    for e in entries {
+        let mine: Vec<&Cell> = cells.iter().filter(|c| c.hook == e.id).collect();
+        let guards_something = mine.iter().any(|c| c.fault == Fault::None && should_block(&c.result));
+        for c in &mine {
+            let kind = match (&c.result, c.fault) {
+                (CellResult::Wrote(WroteHow::GuardFailed), Fault::None) => HoleKind::BrokenAsConfigured,
+                (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None) if guards_something && !covered_elsewhere(e, entries, &c.tool) => {
+                    HoleKind::UncoveredTool
+                }
+                (CellResult::Wrote(_), f) if f != Fault::None => HoleKind::FailsOpen,
+                _ => continue,
+            };
+            out.push(Hole { hook: e.id.clone(), kind, tool: c.tool.clone(), fault: c.fault });
+        }
+    }
+    out
+}
+
+fn covered_elsewhere(e: &HookEntry, entries: &[HookEntry], tool: &str) -> bool {
+    entries.iter().any(|o| o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), tool))
+}
+
+/// The advice for every hook with a hole or a warning-or-worse finding.
+pub fn advise(entries: &[HookEntry], holes: &[Hole], findings: &[Finding], on_failure: OnFailure, seal_exe: &str, version: Option<&str>) -> Vec<Advice> {
+    let mut out = Vec::new();
+    let version = version.unwrap_or("this version");
+    for e in entries {
+        let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
+        let finds: Vec<&Finding> = findings.iter().filter(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.severity >= Severity::Warning).collect();
+        let has = |code: &str| finds.iter().any(|f| f.code == code);
+        let mut add = |change: String, snippet: Option<String>| out.push(Advice { hook: e.id.clone(), change, snippet });
+        let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
+        for f in finds.iter().filter(|f| f.severity == Severity::Error && f.code != "bad-matcher") {
+            add(format!("fix the guard: {}", f.message), None);
+        }
+        match &e.kind {
+            HookKind::Command { command } if breaks || has("unprotected") => {
+                let parsed = command::parse(command);
+                if parsed.sealed() {
+                    let d = e.timeout.and_then(deadline_for_timeout).map(|d| format!("--deadline {d}")).unwrap_or_else(|| "a --deadline".into());
+                    add(format!("seal is there but the guard still fails open: give seal {d} below the hook's timeout"), None);
+                } else {
+                    let deadline = e.timeout.and_then(deadline_for_timeout);
+                    add(
+                        format!("wrap the guard with failopen seal (or run `failopen seal --install {}`)", e.file.display()),
+                        Some(format!("\"command\": {}", serde_json::Value::String(wrap_command(command, seal_exe, deadline)))),
+                    );
+                    if on_failure == OnFailure::Honoured && !e.on_failure_block() {
+                        add(format!("or add onFailure (Claude Code {version} honours it)"), Some("\"onFailure\": \"block\"".into()));
+                    }
+                }
+            }
+            HookKind::Http { url } if breaks || has("http-no-failure-policy") => {
+                if on_failure == OnFailure::Ignored {
+                    let max = e.timeout.and_then(deadline_for_timeout).unwrap_or(9.0);
+                    let curl = format!("curl -sS --fail --max-time {max} -H 'Content-Type: application/json' --data-binary @- {url}");
+                    add(
+                        format!("Claude Code {version} ignores onFailure: call the endpoint from a command hook through seal instead"),
+                        Some(format!("{{\"type\": \"command\", \"command\": {}}}", serde_json::Value::String(format!("{} seal -- {curl}", crate::seal::decision::shell_quote(seal_exe))))),
+                    );
+                } else {
+                    add("make the HTTP hook fail closed".into(), Some("\"onFailure\": \"block\"".into()));
+                }
+            }
+            _ => {}
+        }
+        if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
+            add("cover every write-capable tool".into(), Some(format!("\"matcher\": \"{}\"", WRITE_TOOLS.join("|"))));
+        }
+        if has("no-timeout") || has("long-timeout") {
+            add("set a short timeout (seal's deadline goes 1 s under it)".into(), Some("\"timeout\": 10".into()));
+        }
+    }
+    out
+}

@@ -1,0 +1,204 @@
+//! Taking a hook's command string apart: is it wrapped by `failopen seal`,
+//! which program runs, which script file it runs.
+
+use std::path::{Path, PathBuf};
+
+/// Programs that run a script named by their first non-option argument.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "nodejs", "deno", "bun", "perl", "ruby",
+    "php", "tsx", "ts-node", "lua", "Rscript",
+];
+
+/// A guard command, taken apart.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GuardCommand {
+    /// The words, when the command is a simple one (no pipes, `&&`, `;`...).
+    pub words: Option<Vec<String>>,
+    /// The interpreter word, when the script is run through one (`python3 g.py`).
+    pub interpreter: Option<String>,
+    /// The script or program word, as written (after `VAR=value` words).
+    pub script: Option<String>,
+    /// The script is inline (`sh -c '...'`): no file to check.
+    pub inline: bool,
+}
+
+/// A hook command, taken apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedCommand {
+    /// The words up to and including `--` when wrapped by `failopen seal`.
+    pub seal_prefix: Option<Vec<String>>,
+    /// The guard (the inner one when sealed).
+    pub guard: GuardCommand,
+}
+
+impl ParsedCommand {
+    /// Whether the command runs its guard through `failopen seal`.
+    pub fn sealed(&self) -> bool {
+        self.seal_prefix.is_some()
+    }
+}
+
+/// Take a hook command string apart.
+pub fn parse(command: &str) -> ParsedCommand {
+    let Some(words) = simple_words(command) else {
+        return ParsedCommand { seal_prefix: None, guard: GuardCommand::default() };
+    };
+    let start = words.iter().take_while(|w| is_assignment(w)).count();
+    let is_seal = words.get(start).is_some_and(|p| file_name(p) == "failopen") && words.get(start + 1).is_some_and(|w| w == "seal");
+    if is_seal {
+        let dash = words.iter().position(|w| w == "--");
+        let (prefix, inner) = match dash {
+            Some(i) => (words[..=i].to_vec(), words[i + 1..].to_vec()),
+            // `failopen seal GUARD` without `--`: the guard is the first non-option word after `seal`.
+            None => {
+                let i = start + 2 + words[start + 2..].iter().take_while(|w| w.starts_with('-')).count();
+                (words[..i].to_vec(), words[i..].to_vec())
+            }
+        };
+        // `seal --install` writes `-- /bin/sh -c 'ORIGINAL'`: audit ORIGINAL.
+        let guard = if inner.len() == 3 && file_name(&inner[0]) == "sh" && inner[1] == "-c" {
+            parse(&inner[2]).guard
+        } else {
+            guard_of(inner)
+        };
+        return ParsedCommand { seal_prefix: Some(prefix), guard };
+    }
+    ParsedCommand { seal_prefix: None, guard: guard_of(words) }
+}
+
+fn guard_of(words: Vec<String>) -> GuardCommand {
+    let mut rest = words.iter().skip_while(|w| is_assignment(w)).peekable();
+    // `env [VAR=value...] PROGRAM`
+    if rest.peek().is_some_and(|w| file_name(w) == "env") {
+        rest.next();
+        while rest.peek().is_some_and(|w| is_assignment(w) || w.starts_with('-')) {
+            rest.next();
+        }
+    }
+    let rest: Vec<&String> = rest.collect();
+    let Some(program) = rest.first() else { return GuardCommand { words: Some(words.clone()), ..Default::default() } };
+    let mut g = GuardCommand { words: Some(words.clone()), ..Default::default() };
+    if INTERPRETERS.contains(&file_name(program).as_str()) || file_name(program).starts_with("python3.") {
+        g.interpreter = Some(program.to_string());
+        let args = &rest[1..];
+        if args.iter().any(|a| *a == "-c" || *a == "-e" || *a == "--eval") {
+            g.inline = true;
+        } else {
+            g.script = args.iter().find(|a| !a.starts_with('-')).map(|s| s.to_string());
+        }
+    } else if SHELL_BUILTINS.contains(&program.as_str()) {
+        g.inline = true;
+    } else {
+        g.script = Some(program.to_string());
+    }
+    g
+}
+
+/// Shell builtins a hook command may start with: no file to check.
+const SHELL_BUILTINS: &[&str] = &["exit", "true", "false", "echo", "printf", ":", "test", "[", "cd", "exec", "eval"];
+
+/// The words of a simple command (None when it has shell operators or bad quoting).
+pub fn simple_words(command: &str) -> Option<Vec<String>> {
+    let words = shlex::split(command)?;
+    let operator = |w: &String| matches!(w.as_str(), "|" | "||" | "&&" | ";" | "&" | ">" | "<" | ">>" | "2>" | "2>&1" | "|&");
+    if words.is_empty() || words.iter().any(operator) || words.iter().any(|w| w.ends_with(';')) {
+        return None;
+    }
+    Some(words)
+}
+
+fn file_name(word: &str) -> String {
+    Path::new(word).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// `NAME=value` as a shell assignment word.
+pub fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        None => false,
+    }
+}
+
+/// Expand what Claude Code's shell would expand in a path word:
+/// `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}`, `$HOME`, `~/`.
+pub fn expand(word: &str, project_dir: &Path, home: Option<&Path>) -> String {
+    let p = project_dir.to_string_lossy();
+    let mut s = word.replace("${CLAUDE_PROJECT_DIR}", &p).replace("$CLAUDE_PROJECT_DIR", &p);
+    if let Some(h) = home {
+        let h = h.to_string_lossy();
+        s = s.replace("${HOME}", &h).replace("$HOME", &h);
+        if let Some(rest) = s.strip_prefix("~/") {
+            s = format!("{h}/{rest}");
+        }
+    }
+    s
+}
+
+/// Where a word naming a program or script points: a path (absolute, or
+/// relative to `cwd`) when it has a `/`, else looked up on `path_var`.
+pub fn resolve(word: &str, cwd: &Path, path_var: &str) -> Option<PathBuf> {
+    if word.contains('/') {
+        let p = Path::new(word);
+        return Some(if p.is_absolute() { p.to_path_buf() } else { cwd.join(p) });
+    }
+    which(word, path_var)
+}
+
+/// The first executable file named `name` on `path_var`.
+pub fn which(name: &str, path_var: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::split_paths(path_var)
+        .map(|d| d.join(name))
+        .find(|p| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Option<Vec<String>> {
+        Some(v.iter().map(|x| x.to_string()).collect())
+    }
+
+    #[test]
+    fn plain_script_and_interpreter() {
+        let p = parse("/g/deny.sh");
+        assert!(!p.sealed());
+        assert_eq!(p.guard.script.as_deref(), Some("/g/deny.sh"));
+        assert_eq!(p.guard.interpreter, None);
+        let p = parse("FOO=1 python3 -u \"$CLAUDE_PROJECT_DIR\"/.claude/g.py --strict");
+        assert_eq!(p.guard.interpreter.as_deref(), Some("python3"));
+        assert_eq!(p.guard.script.as_deref(), Some("$CLAUDE_PROJECT_DIR/.claude/g.py"));
+        assert!(parse("bash -c 'exit 2'").guard.inline);
+    }
+
+    #[test]
+    fn seal_prefix_and_inner_guard() {
+        let p = parse("/x/failopen seal --deadline 4 -- node /g/guard.js");
+        assert_eq!(p.seal_prefix, s(&["/x/failopen", "seal", "--deadline", "4", "--"]));
+        assert_eq!(p.guard.interpreter.as_deref(), Some("node"));
+        assert_eq!(p.guard.script.as_deref(), Some("/g/guard.js"));
+        // The shape `seal --install` writes.
+        let p = parse("'/x y/failopen' seal --deadline 4 -- /bin/sh -c '/g/deny.sh --x'");
+        assert!(p.sealed());
+        assert_eq!(p.guard.script.as_deref(), Some("/g/deny.sh"));
+    }
+
+    #[test]
+    fn shell_operators_make_it_not_simple() {
+        assert_eq!(parse("cat | /g/x.sh").guard, GuardCommand::default());
+        assert!(simple_words("a && b").is_none());
+        assert!(simple_words("a 'b && c'").is_some());
+    }
+
+    #[test]
+    fn expands_project_dir_and_home() {
+        let e = expand("$CLAUDE_PROJECT_DIR/.claude/g.sh", Path::new("/p"), Some(Path::new("/h")));
+        assert_eq!(e, "/p/.claude/g.sh");
+        assert_eq!(expand("~/g.sh", Path::new("/p"), Some(Path::new("/h"))), "/h/g.sh");
+    }
+}

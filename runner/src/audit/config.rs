@@ -1,0 +1,222 @@
+//! Reading the settings files an audit looks at, and listing their
+//! PreToolUse hook entries.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Why a settings file could not be audited.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read settings file {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    /// The file is not valid JSON.
+    #[error("settings file {path}:{line}:{column}: not valid JSON: {message}")]
+    Parse { path: String, line: usize, column: usize, message: String },
+    /// The JSON is valid but not shaped like a settings file.
+    #[error("settings file {path}: {message}")]
+    Shape { path: String, message: String },
+}
+
+/// One settings file, parsed.
+#[derive(Debug, Clone)]
+pub struct SettingsFile {
+    /// The path, as given.
+    pub path: PathBuf,
+    /// The directory Claude Code would use as `$CLAUDE_PROJECT_DIR` for it.
+    pub project_dir: PathBuf,
+    /// The JSON.
+    pub value: Value,
+}
+
+/// The kind of hook.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum HookKind {
+    /// `"type": "command"`.
+    Command {
+        /// The shell command string.
+        command: String,
+    },
+    /// `"type": "http"`.
+    Http {
+        /// The URL.
+        url: String,
+    },
+    /// Anything else (`prompt`, `agent`, a missing type...).
+    Other {
+        /// The type as written.
+        kind: String,
+    },
+}
+
+/// One PreToolUse hook entry (one element of a group's `hooks` array).
+#[derive(Debug, Clone, Serialize)]
+pub struct HookEntry {
+    /// Short id in reports: `H1`, `H2`, ...
+    pub id: String,
+    /// The settings file.
+    pub file: PathBuf,
+    /// Index of the matcher group in `hooks.PreToolUse`.
+    pub group: usize,
+    /// Index of the hook in the group's `hooks`.
+    pub index: usize,
+    /// The group's matcher, as written.
+    pub matcher: Option<String>,
+    /// What the hook runs.
+    pub kind: HookKind,
+    /// `timeout` in seconds, if set.
+    pub timeout: Option<f64>,
+    /// `onFailure`, if set.
+    pub on_failure: Option<String>,
+    /// The hook object exactly as written.
+    #[serde(skip)]
+    pub raw: Value,
+    /// `$CLAUDE_PROJECT_DIR` for this file.
+    #[serde(skip)]
+    pub project_dir: PathBuf,
+}
+
+impl HookEntry {
+    /// Where the entry is, e.g. `.claude/settings.json PreToolUse[0].hooks[1]`.
+    pub fn location(&self) -> String {
+        format!("{} PreToolUse[{}].hooks[{}]", self.file.display(), self.group, self.index)
+    }
+
+    /// Whether `onFailure` is `block`.
+    pub fn on_failure_block(&self) -> bool {
+        self.on_failure.as_deref() == Some("block")
+    }
+}
+
+/// The settings files Claude Code would read when started in `cwd` with
+/// HOME `home`, those that exist: project, local project, user.
+pub fn default_paths(cwd: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut candidates = vec![cwd.join(".claude/settings.json"), cwd.join(".claude/settings.local.json")];
+    if let Some(h) = home {
+        candidates.push(h.join(".claude/settings.json"));
+    }
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for c in candidates {
+        if c.is_file() && !seen.iter().any(|s| same_file(s, &c)) {
+            seen.push(c);
+        }
+    }
+    seen
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+/// The project directory for a settings file: `X` for `X/.claude/*.json`
+/// (unless `X` is HOME, the user's settings), else `cwd`.
+pub fn project_dir_for(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf {
+    let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    let parent = abs.parent();
+    if parent.and_then(Path::file_name).is_some_and(|n| n == ".claude") {
+        if let Some(x) = parent.and_then(Path::parent) {
+            let is_home = home.is_some_and(|h| same_file(h, x));
+            if !is_home {
+                return x.to_path_buf();
+            }
+        }
+    }
+    cwd.to_path_buf()
+}
+
+/// Read and parse one settings file.
+pub fn load(path: &Path, project_dir: PathBuf) -> Result<SettingsFile, ConfigError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: shown.clone(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+    })?;
+    if !value.is_object() {
+        return Err(ConfigError::Shape { path: shown, message: "the top level is not a JSON object".into() });
+    }
+    if let Some(pre) = value.pointer("/hooks/PreToolUse") {
+        if !pre.is_array() {
+            return Err(ConfigError::Shape { path: shown, message: "hooks.PreToolUse is not an array".into() });
+        }
+    }
+    Ok(SettingsFile { path: path.to_path_buf(), project_dir, value })
+}
+
+/// The PreToolUse hook entries of several files, numbered `H1`, `H2`, ...
+pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
+    let mut out = Vec::new();
+    for f in files {
+        let groups = f.value.pointer("/hooks/PreToolUse").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        for (group, g) in groups.iter().enumerate() {
+            let matcher = g.get("matcher").and_then(Value::as_str).map(str::to_string);
+            let hooks = g.get("hooks").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+            for (index, h) in hooks.iter().enumerate() {
+                let kind = match h.get("type").and_then(Value::as_str) {
+                    Some("command") => HookKind::Command { command: str_of(h, "command") },
+                    Some("http") => HookKind::Http { url: str_of(h, "url") },
+                    other => HookKind::Other { kind: other.unwrap_or("(none)").to_string() },
+                };
+                out.push(HookEntry {
+                    id: format!("H{}", out.len() + 1),
+                    file: f.path.clone(),
+                    group,
+                    index,
+                    matcher: matcher.clone(),
+                    kind,
+                    timeout: h.get("timeout").and_then(Value::as_f64),
+                    on_failure: h.get("onFailure").and_then(Value::as_str).map(str::to_string),
+                    raw: h.clone(),
+                    project_dir: f.project_dir.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn str_of(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_error_names_file_line_and_column() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("s.json");
+        std::fs::write(&p, "{\n  \"hooks\": {,\n}").unwrap();
+        let e = load(&p, d.path().into()).unwrap_err().to_string();
+        assert!(e.contains("s.json:2:"), "{e}");
+    }
+
+    #[test]
+    fn entries_are_numbered_across_groups() {
+        let v = serde_json::json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "a", "timeout": 5}, {"type": "http", "url": "u"}]},
+            {"hooks": [{"type": "prompt"}]}
+        ]}});
+        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value: v };
+        let e = entries(&[f]);
+        assert_eq!(e.len(), 3);
+        assert_eq!(e[1].id, "H2");
+        assert_eq!(e[1].kind, HookKind::Http { url: "u".into() });
+        assert_eq!(e[0].timeout, Some(5.0));
+        assert_eq!(e[2].matcher, None);
+        assert_eq!(e[2].location(), "s.json PreToolUse[1].hooks[0]");
+    }
+
+    #[test]
+    fn project_dir_is_the_parent_of_dot_claude() {
+        let cwd = Path::new("/w");
+        assert_eq!(project_dir_for(Path::new("/p/.claude/settings.json"), cwd, None), Path::new("/p"));
+        assert_eq!(project_dir_for(Path::new("/x/s.json"), cwd, None), Path::new("/w"));
+    }
+}

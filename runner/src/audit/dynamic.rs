@@ -1,0 +1,252 @@
+//! Dynamic checks: each hook entry, exactly as configured, in a throwaway
+//! settings file of its own, runs real `claude -p` sessions against the
+//! stand-in, one write attempt through one tool each, first as is, then
+//! under injected faults.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+use super::config::{HookEntry, HookKind};
+use super::faults::{self, Fault, FaultScripts};
+use super::judge::{self, CellResult, WroteHow};
+use super::OnFailure;
+use crate::claude::ClaudeBin;
+use crate::session::{self, Backend, SessionSpec};
+use crate::standin::first_tool::{seed_notebook, NOTEBOOK_FILE, SEED_TEXT};
+use crate::standin::script::NOTES_FILE;
+use crate::standin::StandIn;
+
+/// Every tool a baseline session tries.
+pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
+/// The tools injected faults are tried through (to keep the session count down).
+pub const FAULT_TOOLS: [&str; 2] = ["Bash", "Write"];
+
+/// One (hook, tool, fault) session and its result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cell {
+    /// Hook id, e.g. `H1`.
+    pub hook: String,
+    /// Tool the write was attempted with.
+    pub tool: String,
+    /// Fault injected.
+    pub fault: Fault,
+    /// What happened.
+    #[serde(flatten)]
+    pub result: CellResult,
+}
+
+/// What the dynamic checks need.
+#[derive(Debug)]
+pub struct Runner<'a> {
+    /// Claude Code to run.
+    pub claude: &'a ClaudeBin,
+    /// The stand-in model.
+    pub standin: &'a StandIn,
+    /// Sessions at once.
+    pub jobs: usize,
+    /// Throwaway directory for fault scripts and session roots.
+    pub temp: &'a Path,
+    /// HOME (to expand `~` and `$HOME` in commands).
+    pub home: Option<&'a Path>,
+    /// Stops sessions early.
+    pub cancel: CancellationToken,
+    /// Fault scripts.
+    pub scripts: FaultScripts,
+    /// A loopback URL nothing listens on.
+    pub unreachable_url: String,
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl Runner<'_> {
+    /// Does this Claude Code honour `"onFailure": "block"` on a command hook
+    /// whose guard crashes? One session with a crashing guard.
+    pub async fn probe_on_failure(&self) -> anyhow::Result<OnFailure> {
+        let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
+        let r = self.session(&hook, Some("Bash"), "Bash", "probe").await?;
+        Ok(match r {
+            CellResult::Blocked => OnFailure::Honoured,
+            CellResult::Wrote(_) => OnFailure::Ignored,
+            _ => OnFailure::Unknown,
+        })
+    }
+
+    fn scripts_crash(&self) -> String {
+        faults::hook_for(&probe_entry(), Fault::Crash, &self.scripts, None, "")
+            .ok()
+            .and_then(|h| h["command"].as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
+    /// Run `plan` (hook index, tool, fault) for `entries`, at most `jobs` at once.
+    pub async fn run_cells(&self, entries: &[HookEntry], plan: &[(usize, &'static str, Fault)]) -> anyhow::Result<Vec<Cell>> {
+        let sem = Semaphore::new(self.jobs.max(1));
+        let futures = plan.iter().map(|&(i, tool, fault)| {
+            let sem = &sem;
+            async move {
+                let e = &entries[i];
+                let result = match faults::not_injectable(e, fault) {
+                    Some(why) => CellResult::Skipped(why),
+                    None => {
+                        let _permit = sem.acquire().await?;
+                        if self.cancel.is_cancelled() {
+                            CellResult::Invalid("interrupted".into())
+                        } else {
+                            let hook = faults::hook_for(e, fault, &self.scripts, self.home, &self.unreachable_url)?;
+                            let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
+                            self.session(&hook, e.matcher.as_deref(), tool, &tag).await?
+                        }
+                    }
+                };
+                anyhow::Ok(Cell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
+            }
+        });
+        futures::future::join_all(futures).await.into_iter().collect()
+    }
+
+    /// One session: settings holding only `hook` under `matcher`, a write through `tool`.
+    async fn session(&self, hook: &Value, matcher: Option<&str>, tool: &str, tag: &str) -> anyhow::Result<CellResult> {
+        let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0);
+        let id = format!("audit-{}-{}-{tag}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
+        if !self.standin.set_first_tool(&id, tool) {
+            anyhow::bail!("the stand-in cannot attempt a write with {tool}");
+        }
+        let spec = SessionSpec {
+            id: id.clone(),
+            claude: self.claude,
+            settings: settings_for(hook, matcher, tool),
+            backend: Backend::StandIn(self.standin),
+            wall_timeout: Duration::from_secs_f64(timeout + 60.0),
+            extra_args: vec![],
+            temp_parent: self.temp,
+            keep: true,
+            live_groups: None,
+        };
+        let outcome = session::run(&spec, &self.cancel).await?;
+        let root: Option<PathBuf> = outcome.kept_root.clone();
+        let result = match &root {
+            Some(r) => match judge::judge(tool, &outcome.evidence, &r.join("work")) {
+                CellResult::Invalid(_) if !attempted(&r.join("evidence/transcript.json"), tool) && outcome.evidence.exit.to_csv() == "0" => {
+                    CellResult::Skipped(format!("Claude Code {} does not offer {tool}", self.claude.version))
+                }
+                other => other,
+            },
+            None => CellResult::Invalid("session root was not kept".into()),
+        };
+        if let Some(r) = root {
+            let _ = std::fs::remove_dir_all(r);
+        }
+        Ok(result)
+    }
+}
+
+/// Whether the stand-in sent any call of `tool` (or the Read before it) in the session.
+fn attempted(transcript: &Path, tool: &str) -> bool {
+    let t: Option<crate::standin::Transcript> = std::fs::read(transcript).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    t.is_none_or(|t| t.tool_uses.iter().any(|u| u.name == tool || u.name == "Read"))
+}
+
+fn probe_entry() -> HookEntry {
+    HookEntry {
+        id: "probe".into(),
+        file: PathBuf::new(),
+        group: 0,
+        index: 0,
+        matcher: Some("Bash".into()),
+        kind: HookKind::Command { command: "/probe".into() },
+        timeout: Some(10.0),
+        on_failure: Some("block".into()),
+        raw: Value::Null,
+        project_dir: PathBuf::new(),
+    }
+}
+
+/// The settings of one session: the one hook under its matcher, plus a
+/// SessionStart hook that seeds the file an edit tool needs.
+pub fn settings_for(hook: &Value, matcher: Option<&str>, tool: &str) -> Value {
+    let mut group = json!({"hooks": [hook]});
+    if let Some(m) = matcher {
+        group["matcher"] = json!(m);
+    }
+    let mut settings = json!({"hooks": {"PreToolUse": [group]}});
+    let seed = match tool {
+        "Edit" | "MultiEdit" => Some(format!("printf '{}' > {NOTES_FILE}", SEED_TEXT.replace('\n', "\\n"))),
+        "NotebookEdit" => Some(format!("printf '%s' '{}' > {NOTEBOOK_FILE}", seed_notebook())),
+        _ => None,
+    };
+    if let Some(cmd) = seed {
+        settings["hooks"]["SessionStart"] = json!([{"hooks": [{"type": "command", "command": cmd, "timeout": 10}]}]);
+    }
+    settings
+}
+
+/// The baseline plan: every entry through every tool, no fault.
+pub fn baseline_plan(entries: &[HookEntry]) -> Vec<(usize, &'static str, Fault)> {
+    let mut plan = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        if matches!(e.kind, HookKind::Other { .. }) {
+            continue;
+        }
+        for tool in TOOLS {
+            plan.push((i, tool, Fault::None));
+        }
+    }
+    plan
+}
+
+/// Whether a baseline result means the guard is meant to stop this write
+/// (it blocked it, or it broke trying).
+pub fn should_block(result: &CellResult) -> bool {
+    matches!(result, CellResult::Blocked | CellResult::Wrote(WroteHow::GuardFailed))
+}
+
+/// The fault plan: each injected fault through [`FAULT_TOOLS`], for the
+/// tools whose baseline the guard is meant to stop. Others are skipped with
+/// the reason.
+pub fn fault_plan(entries: &[HookEntry], baseline: &[Cell]) -> (Vec<(usize, &'static str, Fault)>, Vec<Cell>) {
+    let mut plan = Vec::new();
+    let mut skipped = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        if matches!(e.kind, HookKind::Other { .. }) {
+            continue;
+        }
+        for tool in FAULT_TOOLS {
+            let base = baseline.iter().find(|c| c.hook == e.id && c.tool == tool).map(|c| &c.result);
+            for fault in Fault::INJECTED {
+                match base {
+                    Some(r) if should_block(r) => plan.push((i, tool, fault)),
+                    other => {
+                        let why = match other {
+                            Some(CellResult::Wrote(WroteHow::GuardNotRun)) => "the hook does not run for this tool",
+                            Some(CellResult::Wrote(_)) => "the guard allows this write",
+                            _ => "no valid baseline",
+                        };
+                        skipped.push(Cell { hook: e.id.clone(), tool: tool.into(), fault, result: CellResult::Skipped(why.into()) });
+                    }
+                }
+            }
+        }
+    }
+    (plan, skipped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_sessions_get_a_seed_and_the_matcher_is_kept() {
+        let s = settings_for(&json!({"type": "command", "command": "/g"}), Some("Bash"), "Edit");
+        assert_eq!(s["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+        assert_eq!(s["hooks"]["SessionStart"][0]["hooks"][0]["command"], "printf 'draft\\n' > notes.txt");
+        let s = settings_for(&json!({"type": "command", "command": "/g"}), None, "Bash");
+        assert!(s["hooks"].get("SessionStart").is_none());
+        assert!(s["hooks"]["PreToolUse"][0].get("matcher").is_none());
+    }
+}

@@ -1,0 +1,223 @@
+//! Injected faults, and the throwaway copy of a hook entry each session runs.
+//!
+//! A fault is injected by swapping the guard command in the copy: the
+//! whole command when it is bare, the command after `failopen seal ... --`
+//! when it is sealed (so it is seal's protection that gets tested).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::command::{self, ParsedCommand};
+use super::config::{HookEntry, HookKind};
+use super::static_checks::DEFAULT_TIMEOUT_SECS;
+
+/// What is done to the guard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fault {
+    /// The hook exactly as configured.
+    None,
+    /// The guard's script points at a path that does not exist.
+    Missing,
+    /// The guard exits 1 before deciding.
+    Crash,
+    /// The guard sleeps past the hook's timeout (then would exit 2).
+    Hang,
+    /// The guard is killed by SIGSEGV before deciding.
+    Signal,
+}
+
+impl Fault {
+    /// The injected faults, in report order.
+    pub const INJECTED: [Fault; 4] = [Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
+
+    /// Its name in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fault::None => "as-is",
+            Fault::Missing => "missing",
+            Fault::Crash => "crash",
+            Fault::Hang => "hang",
+            Fault::Signal => "signal",
+        }
+    }
+}
+
+/// A hang longer than this (hook timeout + 30 s) is not waited for.
+pub const MAX_HANG_TIMEOUT_SECS: f64 = 60.0;
+
+/// The fault scripts of one audit, in a throwaway directory.
+#[derive(Debug)]
+pub struct FaultScripts {
+    dir: PathBuf,
+}
+
+/// A path that does not exist, for the `missing` fault.
+pub const MISSING_DIR: &str = "/nonexistent/failopen-audit";
+
+impl FaultScripts {
+    /// Write the crash and signal scripts into `dir`.
+    pub fn create(dir: &Path) -> std::io::Result<FaultScripts> {
+        std::fs::create_dir_all(dir)?;
+        write_script(&dir.join("crash.sh"), "echo 'failopen audit: injected crash' >&2\nexit 1\n")?;
+        write_script(&dir.join("signal.sh"), "kill -SEGV $$\nsleep 5\nexit 1\n")?;
+        Ok(FaultScripts { dir: dir.to_path_buf() })
+    }
+
+    /// The script that hangs for `secs` then refuses (exit 2).
+    pub fn hang(&self, secs: u64) -> std::io::Result<PathBuf> {
+        let p = self.dir.join(format!("hang-{secs}.sh"));
+        if !p.exists() {
+            write_script(&p, &format!("sleep {secs}\necho 'failopen audit: hang ended' >&2\nexit 2\n"))?;
+        }
+        Ok(p)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+}
+
+fn write_script(path: &Path, body: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n# written by failopen audit: an injected fault\n{body}"))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+}
+
+/// The hook's effective timeout in seconds (Claude Code's default when unset).
+pub fn effective_timeout(e: &HookEntry) -> f64 {
+    e.timeout.filter(|t| *t > 0.0).unwrap_or(DEFAULT_TIMEOUT_SECS)
+}
+
+/// Why a fault cannot be injected into this entry, if it cannot.
+pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
+    match (&e.kind, fault) {
+        (_, Fault::None) => None,
+        (HookKind::Http { .. }, Fault::Missing) => None,
+        (HookKind::Http { .. }, _) => Some("not injected into HTTP hooks (only an unreachable URL is)".into()),
+        (HookKind::Other { .. }, _) => Some("hook type not audited".into()),
+        (HookKind::Command { .. }, Fault::Hang) if effective_timeout(e) > MAX_HANG_TIMEOUT_SECS => {
+            Some(format!("not waited for: timeout is {} s", effective_timeout(e)))
+        }
+        (HookKind::Command { .. }, _) => None,
+    }
+}
+
+/// The hook object for a session: `e` as configured, with
+/// `$CLAUDE_PROJECT_DIR`, `~` and relative script paths made absolute (the
+/// session runs elsewhere) and `fault` injected. `unreachable_url` is a
+/// loopback URL nothing listens on.
+pub fn hook_for(
+    e: &HookEntry,
+    fault: Fault,
+    scripts: &FaultScripts,
+    home: Option<&Path>,
+    unreachable_url: &str,
+) -> std::io::Result<Value> {
+    let mut hook = e.raw.clone();
+    match &e.kind {
+        HookKind::Command { command } => {
+            let cmd = match fault {
+                Fault::None => localize(command, &e.project_dir, home),
+                _ => inject(command, fault, scripts, effective_timeout(e))?,
+            };
+            hook["command"] = Value::String(cmd);
+        }
+        HookKind::Http { .. } if fault == Fault::Missing => hook["url"] = Value::String(unreachable_url.into()),
+        _ => {}
+    }
+    Ok(hook)
+}
+
+/// The command as configured, runnable from another directory.
+pub fn localize(command: &str, project_dir: &Path, home: Option<&Path>) -> String {
+    let parsed = command::parse(command);
+    let relative_script = parsed.guard.script.as_deref().filter(|s| s.contains('/') && !s.starts_with(['/', '$', '~']));
+    let mut out = command::expand(command, project_dir, home);
+    if let (Some(words), Some(script)) = (command::simple_words(&out), relative_script) {
+        let abs = project_dir.join(script).to_string_lossy().into_owned();
+        let words: Vec<String> = words.into_iter().map(|w| if w == script { abs.clone() } else { w }).collect();
+        if let Ok(joined) = shlex::try_join(words.iter().map(String::as_str)) {
+            out = joined;
+        }
+    }
+    out
+}
+
+fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> std::io::Result<String> {
+    let parsed: ParsedCommand = command::parse(command);
+    let guard: Vec<String> = match fault {
+        Fault::Missing => {
+            let name = parsed
+                .guard
+                .script
+                .as_deref()
+                .and_then(|s| Path::new(s).file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "guard".into());
+            let missing = format!("{MISSING_DIR}/{name}");
+            match &parsed.guard.interpreter {
+                Some(interp) if !parsed.guard.inline => vec![interp.clone(), missing],
+                _ => vec![missing],
+            }
+        }
+        Fault::Crash => vec![scripts.path("crash.sh").to_string_lossy().into_owned()],
+        Fault::Signal => vec![scripts.path("signal.sh").to_string_lossy().into_owned()],
+        Fault::Hang => vec![scripts.hang(timeout.ceil() as u64 + 30)?.to_string_lossy().into_owned()],
+        Fault::None => unreachable!("no fault to inject"),
+    };
+    let words: Vec<String> = parsed.seal_prefix.unwrap_or_default().into_iter().chain(guard).collect();
+    Ok(shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(raw: Value) -> HookEntry {
+        let f = super::super::config::SettingsFile {
+            path: "s.json".into(),
+            project_dir: "/proj".into(),
+            value: serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [raw]}]}}),
+        };
+        super::super::config::entries(&[f]).remove(0)
+    }
+
+    #[test]
+    fn faults_replace_a_bare_guard_and_keep_the_rest_of_the_hook() {
+        let d = tempfile::tempdir().unwrap();
+        let s = FaultScripts::create(d.path()).unwrap();
+        let e = entry(serde_json::json!({"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/g.py", "timeout": 5, "onFailure": "block"}));
+        let h = hook_for(&e, Fault::Missing, &s, None, "http://x").unwrap();
+        assert_eq!(h["command"], "python3 /nonexistent/failopen-audit/g.py");
+        assert_eq!(h["timeout"], 5);
+        assert_eq!(h["onFailure"], "block");
+        let h = hook_for(&e, Fault::Crash, &s, None, "http://x").unwrap();
+        assert_eq!(h["command"].as_str().unwrap(), d.path().join("crash.sh").to_str().unwrap());
+        let h = hook_for(&e, Fault::Hang, &s, None, "http://x").unwrap();
+        assert!(h["command"].as_str().unwrap().ends_with("hang-35.sh"));
+        let h = hook_for(&e, Fault::None, &s, None, "http://x").unwrap();
+        assert_eq!(h["command"], "python3 /proj/g.py");
+    }
+
+    #[test]
+    fn a_sealed_guard_keeps_seal_in_front() {
+        let d = tempfile::tempdir().unwrap();
+        let s = FaultScripts::create(d.path()).unwrap();
+        let e = entry(serde_json::json!({"type": "command", "command": "/b/failopen seal --deadline 4 -- /bin/sh -c '/g/deny.sh'", "timeout": 5}));
+        let h = hook_for(&e, Fault::Missing, &s, None, "").unwrap();
+        assert_eq!(h["command"], "/b/failopen seal --deadline 4 -- /nonexistent/failopen-audit/deny.sh");
+        let h = hook_for(&e, Fault::Signal, &s, None, "").unwrap();
+        assert!(h["command"].as_str().unwrap().starts_with("/b/failopen seal --deadline 4 -- /"));
+    }
+
+    #[test]
+    fn relative_scripts_become_absolute_and_long_hangs_are_skipped() {
+        assert_eq!(localize(".claude/hooks/g.sh --x", Path::new("/p"), None), "/p/.claude/hooks/g.sh --x");
+        let e = entry(serde_json::json!({"type": "command", "command": "/g.sh"}));
+        assert!(not_injectable(&e, Fault::Hang).is_some());
+        assert!(not_injectable(&e, Fault::Crash).is_none());
+    }
+}

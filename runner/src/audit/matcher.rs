@@ -1,0 +1,56 @@
+//! Which tools a PreToolUse matcher covers.
+//!
+//! Claude Code's rule: no matcher, `""` or `*` matches every tool; a
+//! matcher of plain words and `|` is a list of exact names; anything else
+//! is a regular expression tested against the tool name (unanchored, as
+//! JavaScript's `RegExp.test`).
+
+use crate::settings::WRITE_TOOLS;
+
+/// Whether `matcher` covers `tool`. An invalid regular expression covers nothing.
+pub fn covers(matcher: Option<&str>, tool: &str) -> bool {
+    let m = matcher.map(str::trim).unwrap_or("");
+    if m.is_empty() || m == "*" {
+        return true;
+    }
+    if m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == ' ') {
+        return m.split('|').any(|p| p.trim() == tool);
+    }
+    regex::Regex::new(m).map(|r| r.is_match(tool)).unwrap_or(false)
+}
+
+/// Whether `matcher` is a regular expression that does not compile.
+pub fn invalid_regex(matcher: Option<&str>) -> Option<String> {
+    let m = matcher.map(str::trim).unwrap_or("");
+    if m.is_empty() || m == "*" || m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == ' ') {
+        return None;
+    }
+    regex::Regex::new(m).err().map(|e| e.to_string())
+}
+
+/// The write-capable tools `matcher` leaves uncovered.
+pub fn uncovered_write_tools(matcher: Option<&str>) -> Vec<&'static str> {
+    WRITE_TOOLS.iter().copied().filter(|t| !covers(matcher, t)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_forms() {
+        for m in [None, Some(""), Some("*")] {
+            assert!(covers(m, "NotebookEdit"));
+        }
+        assert!(covers(Some("Bash|Write"), "Write"));
+        assert!(!covers(Some("Bash|Write"), "Edit"));
+        assert!(!covers(Some("Bash"), "BashOutput"));
+        assert!(covers(Some("Edit.*"), "MultiEdit"), "unanchored, like RegExp.test");
+        assert!(covers(Some("^(Bash|Write)$"), "Bash"));
+        assert!(!covers(Some("^(Bash|Write)$"), "MultiEdit"));
+        assert!(!covers(Some("(unclosed"), "Bash"));
+        assert!(invalid_regex(Some("(unclosed")).is_some());
+        assert_eq!(uncovered_write_tools(Some("Bash")), ["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+        assert!(uncovered_write_tools(Some("Bash|Write|Edit|MultiEdit|NotebookEdit")).is_empty());
+    }
+}

@@ -1,0 +1,265 @@
+//! `failopen audit`: does *my* guard fail closed?
+//!
+//! For the PreToolUse hooks in a user's Claude Code settings files:
+//! 1. static checks ([`static_checks`]) — script present and executable,
+//!    interpreter installed, timeout, failure policy, matcher coverage;
+//! 2. dynamic checks ([`dynamic`]) — each hook entry, exactly as configured,
+//!    in a throwaway settings file, runs real `claude -p` sessions against
+//!    the stand-in: one write through each write-capable tool, then the same
+//!    with the guard made missing, crashing, hanging, killed by a signal
+//!    ([`faults`]), judged by the file on disk ([`judge`]);
+//! 3. the holes that proves, the change that closes each ([`advice`]), and a
+//!    re-check of the hole cells on a copy wrapped by `failopen seal`.
+//!
+//! The user's files are only read. [`render`] prints the report.
+
+pub mod advice;
+pub mod command;
+pub mod config;
+pub mod dynamic;
+pub mod faults;
+pub mod judge;
+pub mod matcher;
+pub mod render;
+pub mod static_checks;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use crate::claude::ClaudeBin;
+use crate::standin::{Policy, StandIn};
+use advice::{Advice, Hole, HoleKind};
+use config::{HookEntry, HookKind};
+use dynamic::{Cell, Runner};
+use faults::{Fault, FaultScripts};
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// A likely hole.
+    Warning,
+    /// The hook cannot work as written.
+    Error,
+}
+
+impl Severity {
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One static finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// Hook id, when about one hook.
+    pub hook: Option<String>,
+    /// Severity.
+    pub severity: Severity,
+    /// Stable kebab-case code, e.g. `script-missing`.
+    pub code: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// Whether the audited Claude Code honours `"onFailure": "block"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnFailure {
+    /// Measured: a crashing guard with it set was refused.
+    Honoured,
+    /// Measured: a crashing guard with it set let the write through.
+    Ignored,
+    /// Not measured (static only, or the probe was inconclusive).
+    Unknown,
+}
+
+/// What to audit and with what (environment facts passed in).
+#[derive(Debug, Clone)]
+pub struct AuditOptions {
+    /// Settings files.
+    pub files: Vec<PathBuf>,
+    /// The directory the audit runs from (`$CLAUDE_PROJECT_DIR` for files outside a `.claude/`).
+    pub cwd: PathBuf,
+    /// `$HOME`.
+    pub home: Option<PathBuf>,
+    /// `$PATH`.
+    pub path_var: String,
+    /// Claude Code for the dynamic checks; `None`: static checks only.
+    pub claude: Option<ClaudeBin>,
+    /// Sessions at once.
+    pub jobs: usize,
+    /// The `failopen` executable seal advice and the sealed re-check use.
+    pub seal_exe: String,
+}
+
+/// The re-check of the hole cells with the hook wrapped by seal.
+#[derive(Debug, Clone, Serialize)]
+pub struct SealedRecheck {
+    /// Hook id.
+    pub hook: String,
+    /// The command as `seal --install` would write it.
+    pub command: String,
+    /// The re-run cells.
+    pub cells: Vec<Cell>,
+}
+
+/// The whole audit.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditReport {
+    /// Claude Code version of the dynamic checks.
+    pub claude_version: Option<String>,
+    /// onFailure support (measured or unknown).
+    pub on_failure: OnFailure,
+    /// Settings files audited.
+    pub files: Vec<PathBuf>,
+    /// Hook entries.
+    pub hooks: Vec<HookEntry>,
+    /// Static findings.
+    pub findings: Vec<Finding>,
+    /// Dynamic cells (empty with --static-only).
+    pub cells: Vec<Cell>,
+    /// Proven holes.
+    pub holes: Vec<Hole>,
+    /// Advice.
+    pub advice: Vec<Advice>,
+    /// Hole cells re-run on a sealed copy.
+    pub sealed_recheck: Vec<SealedRecheck>,
+    /// What the dynamic checks do not cover.
+    pub not_covered: Vec<String>,
+}
+
+impl AuditReport {
+    /// Exit code: 3 when a hole is proven (or, static only, when there is a
+    /// warning or error finding), else 0.
+    pub fn exit_code(&self) -> i32 {
+        let bad = if self.claude_version.is_some() {
+            !self.holes.is_empty() || self.findings.iter().any(|f| f.severity == Severity::Error)
+        } else {
+            self.findings.iter().any(|f| f.severity >= Severity::Warning)
+        };
+        if bad {
+            3
+        } else {
+            0
+        }
+    }
+}
+
+/// Run the audit. Errors: a settings file that cannot be read or parsed,
+/// or the dynamic checks cannot start.
+pub async fn audit(opts: &AuditOptions, cancel: CancellationToken) -> anyhow::Result<AuditReport> {
+    let mut files = Vec::new();
+    for p in &opts.files {
+        let project = config::project_dir_for(p, &opts.cwd, opts.home.as_deref());
+        files.push(config::load(p, project)?);
+    }
+    let hooks = config::entries(&files);
+    let env = static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref() };
+    let mut report = AuditReport {
+        claude_version: opts.claude.as_ref().map(|c| c.version.clone()),
+        on_failure: OnFailure::Unknown,
+        files: opts.files.clone(),
+        hooks,
+        findings: vec![],
+        cells: vec![],
+        holes: vec![],
+        advice: vec![],
+        sealed_recheck: vec![],
+        not_covered: vec![],
+    };
+    if let Some(claude) = &opts.claude {
+        if report.hooks.iter().any(|h| !matches!(h.kind, HookKind::Other { .. })) {
+            dynamic_checks(opts, claude, &mut report, cancel).await?;
+        }
+    }
+    report.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
+    if report.hooks.is_empty() {
+        report.findings.push(Finding {
+            hook: None,
+            severity: Severity::Warning,
+            code: "no-hooks".into(),
+            message: "no PreToolUse hooks: nothing guards writes".into(),
+        });
+    }
+    report.advice = advice::advise(&report.hooks, &report.holes, &report.findings, report.on_failure, &opts.seal_exe, report.claude_version.as_deref());
+    Ok(report)
+}
+
+async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut AuditReport, cancel: CancellationToken) -> anyhow::Result<()> {
+    let temp = tempfile::Builder::new().prefix("failopen-audit-").tempdir()?;
+    let standin = StandIn::start(Policy::Scripted, None).await?;
+    let runner = Runner {
+        claude,
+        standin: &standin,
+        jobs: opts.jobs,
+        temp: temp.path(),
+        home: opts.home.as_deref(),
+        cancel,
+        scripts: FaultScripts::create(&temp.path().join("faults"))?,
+        unreachable_url: unreachable_url()?,
+    };
+    report.on_failure = runner.probe_on_failure().await?;
+    let baseline = runner.run_cells(&report.hooks, &dynamic::baseline_plan(&report.hooks)).await?;
+    let (plan, skipped) = dynamic::fault_plan(&report.hooks, &baseline);
+    let faulted = runner.run_cells(&report.hooks, &plan).await?;
+    report.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
+    report.holes = advice::holes(&report.hooks, &report.cells);
+    report.sealed_recheck = sealed_recheck(&runner, &report.hooks, &report.holes, &opts.seal_exe).await?;
+    report.not_covered = vec![
+        format!("faults are injected through {} only", dynamic::FAULT_TOOLS.join(" and ")),
+        "HTTP hooks: only the unreachable-URL fault is injected".into(),
+        format!("a hang is not waited for when the hook's timeout is over {} s", faults::MAX_HANG_TIMEOUT_SECS),
+    ];
+    Ok(())
+}
+
+/// Re-run each unsealed command hook's fails-open cells with the hook
+/// wrapped as `seal --install` would wrap it.
+async fn sealed_recheck(runner: &Runner<'_>, hooks: &[HookEntry], holes: &[Hole], seal_exe: &str) -> anyhow::Result<Vec<SealedRecheck>> {
+    let mut out = Vec::new();
+    for (i, e) in hooks.iter().enumerate() {
+        let HookKind::Command { command } = &e.kind else { continue };
+        if command::parse(command).sealed() {
+            continue;
+        }
+        let cells: Vec<(usize, &'static str, Fault)> = holes
+            .iter()
+            .filter(|h| h.hook == e.id && matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured))
+            .filter_map(|h| dynamic::TOOLS.iter().find(|t| **t == h.tool).map(|t| (i, *t, h.fault)))
+            .collect();
+        if cells.is_empty() {
+            continue;
+        }
+        let wrapped = crate::seal::wrap::wrap_command(command, seal_exe, e.timeout.and_then(crate::seal::wrap::deadline_for_timeout));
+        let mut sealed = e.clone();
+        sealed.raw["command"] = serde_json::Value::String(wrapped.clone());
+        sealed.kind = HookKind::Command { command: wrapped.clone() };
+        let plan: Vec<(usize, &'static str, Fault)> = cells.iter().map(|&(_, t, f)| (0, t, f)).collect();
+        let rerun = runner.run_cells(std::slice::from_ref(&sealed), &plan).await?;
+        out.push(SealedRecheck { hook: e.id.clone(), command: wrapped, cells: rerun });
+    }
+    Ok(out)
+}
+
+/// A loopback URL nothing listens on (a port bound, then released).
+fn unreachable_url() -> std::io::Result<String> {
+    let l = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let port = l.local_addr()?.port();
+    drop(l);
+    Ok(format!("http://127.0.0.1:{port}/failopen-audit-unreachable"))
+}
+
+/// The settings files Claude Code would read from `cwd` (see [`config::default_paths`]).
+pub fn default_files(cwd: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    config::default_paths(cwd, home)
+}

@@ -1,0 +1,167 @@
+//! The audit report as text (a terminal table) or JSON (for CI).
+
+use std::fmt::Write;
+
+use super::config::HookKind;
+use super::dynamic::{Cell, TOOLS};
+use super::faults::Fault;
+use super::judge::{CellResult, WroteHow};
+use super::{AuditReport, OnFailure};
+
+/// The JSON report (pretty, trailing newline).
+pub fn json(r: &AuditReport) -> String {
+    let mut v = serde_json::to_value(r).unwrap_or_default();
+    v["exit_code"] = r.exit_code().into();
+    format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
+}
+
+/// The text report.
+pub fn text(r: &AuditReport) -> String {
+    let mut s = String::new();
+    let version = match &r.claude_version {
+        Some(v) => format!("Claude Code {v}"),
+        None => "static checks only".into(),
+    };
+    let of = match r.on_failure {
+        OnFailure::Honoured => "honoured (measured)",
+        OnFailure::Ignored => "ignored (measured)",
+        OnFailure::Unknown => "unknown",
+    };
+    let _ = writeln!(s, "failopen audit: {version}; \"onFailure\": \"block\" {of}");
+    let files: Vec<String> = r.files.iter().map(|f| f.display().to_string()).collect();
+    let _ = writeln!(s, "settings: {}", files.join(", "));
+    let _ = writeln!(s, "\nHooks");
+    if r.hooks.is_empty() {
+        let _ = writeln!(s, "  (no PreToolUse hooks)");
+    }
+    for h in &r.hooks {
+        let what = match &h.kind {
+            HookKind::Command { command } => format!("command {command}"),
+            HookKind::Http { url } => format!("http {url}"),
+            HookKind::Other { kind } => format!("type {kind}"),
+        };
+        let timeout = h.timeout.map(|t| format!("timeout {t}s")).unwrap_or_else(|| "no timeout".into());
+        let of = if h.on_failure_block() { ", onFailure block" } else { "" };
+        let m = h.matcher.as_deref().map(|m| format!("{m:?}")).unwrap_or_else(|| "(none: all tools)".into());
+        let _ = writeln!(s, "  {}  {}\n      matcher {m}, {timeout}{of}\n      {what}", h.id, h.location());
+    }
+    let _ = writeln!(s, "\nStatic findings");
+    if r.findings.is_empty() {
+        let _ = writeln!(s, "  none");
+    }
+    for f in &r.findings {
+        let _ = writeln!(s, "  {:<8} {:<4} {} ({})", f.severity.as_str(), f.hook.as_deref().unwrap_or("-"), f.message, f.code);
+    }
+    if r.claude_version.is_some() {
+        let _ = writeln!(s, "\nDynamic checks: a write attempt per tool, as configured and under injected faults");
+        s.push_str(&table(&r.cells));
+        let _ = writeln!(s, "  blocked = refused with evidence; WROTE = the file changed; invalid = cannot tell; - = not run");
+        for note in &r.not_covered {
+            let _ = writeln!(s, "  note: {note}");
+        }
+    }
+    if r.claude_version.is_some() {
+        let _ = writeln!(s, "\nHoles");
+        if r.holes.is_empty() {
+            let _ = writeln!(s, "  none: every guard held");
+        }
+        for h in &r.holes {
+            let what = match h.kind {
+                super::advice::HoleKind::FailsOpen => format!("fails open: the write through {} landed when the guard was made {}", h.tool, fault_words(h.fault)),
+                super::advice::HoleKind::BrokenAsConfigured => format!("broken as configured: the guard errored and the write through {} landed", h.tool),
+                super::advice::HoleKind::UncoveredTool => format!("uncovered: the matcher lets {} through and no other hook covers it", h.tool),
+            };
+            let _ = writeln!(s, "  {:<4} {what}", h.hook);
+        }
+    }
+    if !r.advice.is_empty() {
+        let _ = writeln!(s, "\nAdvice");
+        for a in &r.advice {
+            let _ = writeln!(s, "  {:<4} {}", a.hook, a.change);
+            if let Some(snippet) = &a.snippet {
+                let _ = writeln!(s, "         {snippet}");
+            }
+        }
+    }
+    for re in &r.sealed_recheck {
+        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
+        let _ = writeln!(s, "\nRe-check of {} wrapped as `failopen seal --install` would: {closed} of {} holes closed", re.hook, re.cells.len());
+        for c in &re.cells {
+            let _ = writeln!(s, "  {:<12} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
+        }
+    }
+    let code = r.exit_code();
+    let verdict = match (code, r.claude_version.is_some()) {
+        (0, true) => "every guard held".to_string(),
+        (0, false) => "no warnings (static checks only; run without --static-only to fault-inject)".to_string(),
+        (_, true) => format!("{} hole{} found", r.holes.len(), if r.holes.len() == 1 { "" } else { "s" }),
+        (_, false) => "warnings found (static checks only)".to_string(),
+    };
+    let _ = writeln!(s, "\nResult: {verdict} (exit {code})");
+    s
+}
+
+fn fault_words(f: Fault) -> &'static str {
+    match f {
+        Fault::None => "nothing",
+        Fault::Missing => "missing",
+        Fault::Crash => "crash (exit 1)",
+        Fault::Hang => "hang past its timeout",
+        Fault::Signal => "die by a signal",
+    }
+}
+
+fn describe(r: &CellResult) -> String {
+    match r {
+        CellResult::Blocked => "blocked".into(),
+        CellResult::Wrote(how) => format!(
+            "WROTE ({})",
+            match how {
+                WroteHow::GuardFailed => "guard broke",
+                WroteHow::GuardAllowed => "guard allowed",
+                WroteHow::GuardNotRun => "hook not run",
+            }
+        ),
+        CellResult::Invalid(why) => format!("invalid: {why}"),
+        CellResult::Skipped(why) => format!("- ({why})"),
+    }
+}
+
+/// hook x tool rows, one column per fault.
+fn table(cells: &[Cell]) -> String {
+    let mut s = String::new();
+    let faults = [Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
+    let _ = write!(s, "  {:<4} {:<12}", "hook", "tool");
+    for f in faults {
+        let _ = write!(s, " {:<8}", f.as_str());
+    }
+    s.push('\n');
+    let mut hooks: Vec<&str> = Vec::new();
+    for c in cells {
+        if !hooks.contains(&c.hook.as_str()) {
+            hooks.push(&c.hook);
+        }
+    }
+    let mut notes = Vec::new();
+    for h in hooks {
+        for tool in TOOLS {
+            let row: Vec<Option<&Cell>> = faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
+            if row.iter().all(Option::is_none) {
+                continue;
+            }
+            let _ = write!(s, "  {h:<4} {tool:<12}");
+            for c in &row {
+                let word = c.map(|c| c.result.word()).unwrap_or("-");
+                let _ = write!(s, " {word:<8}");
+                if let Some(Cell { result: CellResult::Invalid(why), fault, .. }) = c {
+                    notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str()));
+                }
+            }
+            s.push('\n');
+        }
+    }
+    for n in notes {
+        let _ = writeln!(s, "{n}");
+    }
+    s
+}

@@ -1,0 +1,253 @@
+//! Static checks of each PreToolUse hook entry: no Claude Code run needed.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use super::command::{self, ParsedCommand};
+use super::config::{HookEntry, HookKind};
+use super::matcher;
+use super::{Finding, OnFailure, Severity};
+
+/// Claude Code's hook timeout when none is set, in seconds.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
+/// A timeout above this many seconds earns a warning.
+pub const SENSIBLE_TIMEOUT_SECS: f64 = 60.0;
+
+/// Facts about the machine the checks need (passed in, not read here).
+#[derive(Debug, Clone)]
+pub struct Env<'a> {
+    /// `$PATH`.
+    pub path_var: &'a str,
+    /// `$HOME`.
+    pub home: Option<&'a Path>,
+}
+
+/// Every static finding for `entries`. `on_failure` says whether the Claude
+/// Code being audited honours `"onFailure": "block"`.
+pub fn check_all(entries: &[HookEntry], on_failure: OnFailure, env: &Env) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for e in entries {
+        out.extend(check_entry(e, on_failure, env));
+        out.extend(check_matcher(e, entries));
+    }
+    out
+}
+
+fn finding(e: &HookEntry, severity: Severity, code: &'static str, message: String) -> Finding {
+    Finding { hook: Some(e.id.clone()), severity, code: code.to_string(), message }
+}
+
+/// The checks that depend on this entry alone.
+pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Finding> {
+    let mut out = Vec::new();
+    match &e.kind {
+        HookKind::Command { command } => {
+            let parsed = command::parse(command);
+            out.extend(check_script(e, &parsed, env));
+            out.extend(check_timeout(e));
+            if !parsed.sealed() {
+                out.extend(check_protection(e, on_failure, "command"));
+            }
+        }
+        HookKind::Http { .. } => {
+            out.extend(check_timeout(e));
+            out.extend(check_protection(e, on_failure, "http"));
+        }
+        HookKind::Other { kind } => out.push(finding(
+            e,
+            Severity::Info,
+            "not-audited",
+            format!("hook type {kind:?} is not audited (only command and http hooks are)"),
+        )),
+    }
+    out
+}
+
+fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding> {
+    let g = &parsed.guard;
+    let mut out = Vec::new();
+    if g.words.is_none() {
+        out.push(finding(e, Severity::Info, "complex-command", "the command uses shell operators; its script was not checked".into()));
+        return out;
+    }
+    if let Some(interp) = &g.interpreter {
+        if command::resolve(interp, &e.project_dir, env.path_var).is_none_or(|p| !p.exists()) {
+            out.push(finding(e, Severity::Error, "interpreter-missing", format!("interpreter {interp:?} is not installed (not on PATH)")));
+        }
+    }
+    if g.inline {
+        return out;
+    }
+    let Some(word) = &g.script else { return out };
+    let expanded = command::expand(word, &e.project_dir, env.home);
+    let Some(path) = command::resolve(&expanded, &e.project_dir, env.path_var) else {
+        out.push(finding(e, Severity::Error, "script-missing", format!("program {word:?} is not on PATH")));
+        return out;
+    };
+    let Ok(meta) = path.metadata() else {
+        out.push(finding(e, Severity::Error, "script-missing", format!("script {} does not exist", path.display())));
+        return out;
+    };
+    if g.interpreter.is_none() {
+        if meta.permissions().mode() & 0o111 == 0 {
+            out.push(finding(e, Severity::Error, "not-executable", format!("script {} has no execute bit (chmod +x it)", path.display())));
+        }
+        if let Some(interp) = shebang_interpreter(&path) {
+            let found = if interp.contains('/') { Path::new(&interp).exists() } else { command::which(&interp, env.path_var).is_some() };
+            if !found {
+                out.push(finding(
+                    e,
+                    Severity::Error,
+                    "interpreter-missing",
+                    format!("the shebang of {} names {interp:?}, which is not installed", path.display()),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The program a script's `#!` line runs (`/usr/bin/env X` → `X`).
+pub fn shebang_interpreter(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head[..n]);
+    let line = text.strip_prefix("#!")?.lines().next()?.trim().to_string();
+    let mut words = line.split_whitespace();
+    let first = words.next()?.to_string();
+    if first.ends_with("/env") {
+        return words.find(|w| !w.starts_with('-') && !command::is_assignment(w)).map(str::to_string);
+    }
+    Some(first)
+}
+
+fn check_timeout(e: &HookEntry) -> Option<Finding> {
+    match e.timeout {
+        None => Some(finding(
+            e,
+            Severity::Warning,
+            "no-timeout",
+            format!("no timeout: Claude Code waits {DEFAULT_TIMEOUT_SECS:.0} s for a hung guard, then lets the call through"),
+        )),
+        Some(t) if t > SENSIBLE_TIMEOUT_SECS => Some(finding(
+            e,
+            Severity::Warning,
+            "long-timeout",
+            format!("timeout {t} s is longer than {SENSIBLE_TIMEOUT_SECS:.0} s: a hung guard stalls every tool call that long"),
+        )),
+        Some(t) if t <= 0.0 => Some(finding(e, Severity::Warning, "bad-timeout", format!("timeout {t} is not a positive number of seconds"))),
+        Some(_) => None,
+    }
+}
+
+fn check_protection(e: &HookEntry, on_failure: OnFailure, kind: &str) -> Option<Finding> {
+    let unprotected = |what: &str| {
+        let code = if kind == "http" { "http-no-failure-policy" } else { "unprotected" };
+        let fix = if kind == "http" { "" } else { " and not wrapped by failopen seal" };
+        finding(e, Severity::Warning, code, format!("{what}{fix}: when the guard breaks, the tool call goes through"))
+    };
+    match (e.on_failure_block(), on_failure) {
+        (false, _) => Some(unprotected("no \"onFailure\": \"block\"")),
+        (true, OnFailure::Honoured) => None,
+        (true, OnFailure::Ignored) => Some(unprotected("\"onFailure\": \"block\" is ignored by this Claude Code version")),
+        (true, OnFailure::Unknown) => Some(finding(
+            e,
+            Severity::Info,
+            "on-failure-unverified",
+            "relies on \"onFailure\": \"block\"; whether this Claude Code version honours it is unknown (--static-only)".into(),
+        )),
+    }
+}
+
+/// Write tools this entry leaves uncovered: a warning for a tool no
+/// PreToolUse entry in the audited files covers, else informational.
+fn check_matcher(e: &HookEntry, all: &[HookEntry]) -> Vec<Finding> {
+    if matches!(e.kind, HookKind::Other { .. }) {
+        return vec![];
+    }
+    if let Some(err) = matcher::invalid_regex(e.matcher.as_deref()) {
+        return vec![finding(e, Severity::Error, "bad-matcher", format!("matcher {:?} is not a valid regular expression: {err}", e.matcher.as_deref().unwrap_or("")))];
+    }
+    let uncovered = matcher::uncovered_write_tools(e.matcher.as_deref());
+    if uncovered.is_empty() {
+        return vec![];
+    }
+    let (nobody, elsewhere): (Vec<&str>, Vec<&str>) = uncovered.into_iter().partition(|t| {
+        !all.iter().any(|o| o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), t))
+    });
+    let m = e.matcher.as_deref().unwrap_or("");
+    let mut out = Vec::new();
+    if !nobody.is_empty() {
+        out.push(finding(
+            e,
+            Severity::Warning,
+            "uncovered-tools",
+            format!("matcher {m:?} leaves {} uncovered, and no other PreToolUse hook covers them", nobody.join(", ")),
+        ));
+    }
+    if !elsewhere.is_empty() {
+        out.push(finding(e, Severity::Info, "uncovered-tools-elsewhere", format!("matcher {m:?} leaves {} to other hooks", elsewhere.join(", "))));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::config::{entries, SettingsFile};
+    use super::*;
+    use serde_json::json;
+
+    fn audit(value: serde_json::Value, on_failure: OnFailure) -> Vec<(String, Severity)> {
+        let f = SettingsFile { path: "s.json".into(), project_dir: "/nonexistent-project".into(), value };
+        let env = Env { path_var: "/usr/bin:/bin", home: None };
+        check_all(&entries(&[f]), on_failure, &env).into_iter().map(|f| (f.code, f.severity)).collect()
+    }
+
+    fn codes(v: &[(String, Severity)]) -> Vec<&str> {
+        v.iter().map(|(c, _)| c.as_str()).collect()
+    }
+
+    #[test]
+    fn missing_script_no_timeout_unprotected_and_matcher() {
+        let v = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/nope/g.sh"}]}]}});
+        let f = audit(v, OnFailure::Honoured);
+        assert_eq!(codes(&f), ["script-missing", "no-timeout", "unprotected", "uncovered-tools"]);
+        assert_eq!(f[0].1, Severity::Error);
+    }
+
+    #[test]
+    fn on_failure_counts_only_where_honoured() {
+        let v = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/bin/true", "timeout": 5, "onFailure": "block"}]}]}});
+        assert!(audit(v.clone(), OnFailure::Honoured).is_empty());
+        assert_eq!(codes(&audit(v.clone(), OnFailure::Ignored)), ["unprotected"]);
+        assert_eq!(codes(&audit(v, OnFailure::Unknown)), ["on-failure-unverified"]);
+    }
+
+    #[test]
+    fn sealed_inline_guard_with_full_matcher_is_clean() {
+        let v = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
+            {"type": "command", "command": "/x/failopen seal -- /bin/sh -c 'exit 2'", "timeout": 10}]}]}});
+        assert!(audit(v, OnFailure::Ignored).is_empty());
+    }
+
+    #[test]
+    fn http_without_policy_and_missing_interpreter() {
+        let v = json!({"hooks": {"PreToolUse": [
+            {"hooks": [{"type": "http", "url": "http://127.0.0.1:9/", "timeout": 5}]},
+            {"hooks": [{"type": "command", "command": "no-such-interpreter-xyz /g.sh", "timeout": 5}]}
+        ]}});
+        let f = audit(v, OnFailure::Ignored);
+        assert_eq!(codes(&f), ["http-no-failure-policy", "script-missing", "unprotected"]);
+    }
+
+    #[test]
+    fn shebang_is_read() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("g");
+        std::fs::write(&p, "#!/usr/bin/env -S python9 -u\n").unwrap();
+        assert_eq!(shebang_interpreter(&p).as_deref(), Some("python9"));
+        std::fs::write(&p, "#!/bin/bash\n").unwrap();
+        assert_eq!(shebang_interpreter(&p).as_deref(), Some("/bin/bash"));
+    }
+}

@@ -1,0 +1,232 @@
+//! Compare two results files arm by arm: which summary verdicts changed.
+//!
+//! Each side is reduced to one Claude Code version: the file's only version,
+//! or, when a file holds several, its newest (compared numerically, see
+//! [`crate::report::grid::version_cmp`]); the [`Side::others`] list names the
+//! versions left out. Arms are matched by name across the two sides, so the
+//! usual use is "the same arm set on an old and a new Claude Code". An arm's
+//! summary verdict comes from its repeats ([`Tally::summary`]: blocked,
+//! wrote, invalid, or mixed).
+//!
+//! A change is an *opening* when the old summary was `blocked` and any new
+//! run wrote the file (new `wrote`, or `mixed` with a wrote run): a guard
+//! that used to hold now lets the write through. Every other change,
+//! including an arm present on one side only, is an *other* change.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::record::{read_rows, RecordError, Row};
+use crate::report::grid::{version_cmp, Tally};
+
+/// Exit code when a cell moved from blocked to wrote.
+pub const EXIT_OPENED: i32 = 3;
+/// Exit code when some other verdict changed.
+pub const EXIT_CHANGED: i32 = 4;
+
+/// What kind of change an arm went through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// Blocked before; some run wrote the file now.
+    Opened,
+    /// Any other verdict change, or the arm is on one side only.
+    Other,
+}
+
+/// One arm whose summary verdict differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArmChange {
+    /// Arm name.
+    pub arm: String,
+    /// Old tally (`None`: the arm is new).
+    pub old: Option<Tally>,
+    /// New tally (`None`: the arm was removed).
+    pub new: Option<Tally>,
+    /// Opening or other.
+    pub kind: ChangeKind,
+}
+
+/// One side of the comparison.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Side {
+    /// The version compared (`None`: the file has no rows).
+    pub version: Option<String>,
+    /// Versions in the file that were left out (older than `version`).
+    pub others: Vec<String>,
+    /// Arms of `version`, in order of first appearance.
+    pub arms: Vec<(String, Tally)>,
+}
+
+impl Side {
+    /// Reduce rows to their newest version's arms.
+    pub fn from_rows(rows: &[Row]) -> Side {
+        let mut versions: Vec<&str> = Vec::new();
+        for r in rows {
+            if !versions.contains(&r.claude_version.as_str()) {
+                versions.push(&r.claude_version);
+            }
+        }
+        versions.sort_by(|a, b| version_cmp(a, b));
+        let Some(newest) = versions.pop() else { return Side::default() };
+        let mut arms: Vec<(String, Tally)> = Vec::new();
+        for r in rows.iter().filter(|r| r.claude_version == newest) {
+            match arms.iter_mut().find(|(a, _)| *a == r.arm) {
+                Some((_, t)) => t.add(r),
+                None => {
+                    let mut t = Tally::default();
+                    t.add(r);
+                    arms.push((r.arm.clone(), t));
+                }
+            }
+        }
+        Side { version: Some(newest.to_string()), others: versions.iter().map(|v| v.to_string()).collect(), arms }
+    }
+
+    fn get(&self, arm: &str) -> Option<&Tally> {
+        self.arms.iter().find(|(a, _)| a == arm).map(|(_, t)| t)
+    }
+}
+
+/// The comparison of two sides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diff {
+    /// The old side.
+    pub old: Side,
+    /// The new side.
+    pub new: Side,
+    /// Arms whose summary changed, old order first, then arms only in new.
+    pub changes: Vec<ArmChange>,
+    /// Arms present on both sides with the same summary.
+    pub unchanged: usize,
+}
+
+impl Diff {
+    /// 0 when nothing changed, [`EXIT_OPENED`] when a guard opened (wins),
+    /// else [`EXIT_CHANGED`].
+    pub fn exit_code(&self) -> i32 {
+        if self.changes.iter().any(|c| c.kind == ChangeKind::Opened) {
+            EXIT_OPENED
+        } else if self.changes.is_empty() {
+            0
+        } else {
+            EXIT_CHANGED
+        }
+    }
+}
+
+/// Compare two sets of rows (see the module doc for the rules).
+pub fn diff_rows(old: &[Row], new: &[Row]) -> Diff {
+    let (old, new) = (Side::from_rows(old), Side::from_rows(new));
+    let mut changes = Vec::new();
+    let mut unchanged = 0;
+    for (arm, o) in &old.arms {
+        match new.get(arm) {
+            None => changes.push(ArmChange { arm: arm.clone(), old: Some(o.clone()), new: None, kind: ChangeKind::Other }),
+            Some(n) if n.summary() == o.summary() => unchanged += 1,
+            Some(n) => {
+                let opened = o.summary() == crate::report::grid::Summary::Blocked && n.any_wrote();
+                let kind = if opened { ChangeKind::Opened } else { ChangeKind::Other };
+                changes.push(ArmChange { arm: arm.clone(), old: Some(o.clone()), new: Some(n.clone()), kind });
+            }
+        }
+    }
+    for (arm, n) in &new.arms {
+        if old.get(arm).is_none() {
+            changes.push(ArmChange { arm: arm.clone(), old: None, new: Some(n.clone()), kind: ChangeKind::Other });
+        }
+    }
+    Diff { old, new, changes, unchanged }
+}
+
+/// Read and compare two results files (header checked; errors name the file).
+pub fn diff_files(old: &Path, new: &Path) -> Result<Diff, RecordError> {
+    Ok(diff_rows(&read_rows(old)?, &read_rows(new)?))
+}
+
+fn side_text(s: &Side) -> String {
+    match &s.version {
+        None => "no rows".to_string(),
+        Some(v) if s.others.is_empty() => format!("Claude Code {v}"),
+        Some(v) => format!("Claude Code {v} (newest; left out: {})", s.others.join(", ")),
+    }
+}
+
+impl fmt::Display for Diff {
+    /// `old: …`, `new: …`, then one `arm: old → new` line per change and a count.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "old: {}", side_text(&self.old))?;
+        writeln!(f, "new: {}", side_text(&self.new))?;
+        for c in &self.changes {
+            let label = |t: &Option<Tally>| t.as_ref().map(Tally::label);
+            match (label(&c.old), label(&c.new)) {
+                (Some(o), Some(n)) if c.kind == ChangeKind::Opened => writeln!(f, "{}: {o} → {n}   (guard opened)", c.arm)?,
+                (Some(o), Some(n)) => writeln!(f, "{}: {o} → {n}", c.arm)?,
+                (Some(o), None) => writeln!(f, "{}: {o} → (removed)", c.arm)?,
+                (None, Some(n)) => writeln!(f, "{}: (added) → {n}", c.arm)?,
+                (None, None) => {}
+            }
+        }
+        let opened = self.changes.iter().filter(|c| c.kind == ChangeKind::Opened).count();
+        match self.changes.len() {
+            0 => writeln!(f, "no verdict changed ({} arms compared)", self.unchanged),
+            n => writeln!(f, "{n} arm(s) changed, {opened} opened; {} unchanged", self.unchanged),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::grid::tests::row;
+    use crate::verdict::VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
+
+    #[test]
+    fn nothing_changed_is_exit_0() {
+        let a = [row("2.1.240", "deny/bare", 1, B, ""), row("2.1.240", "crash/bare", 1, W, "")];
+        let b = [row("2.1.328", "deny/bare", 1, B, ""), row("2.1.328", "crash/bare", 1, W, "")];
+        let d = diff_rows(&a, &b);
+        assert_eq!((d.exit_code(), d.unchanged), (0, 2));
+        assert!(d.to_string().contains("no verdict changed (2 arms compared)"), "{d}");
+    }
+
+    #[test]
+    fn blocked_to_wrote_or_mixed_with_wrote_is_an_opening_and_wins() {
+        let old = [row("1", "crash/native", 1, B, ""), row("1", "deny/bare", 1, W, ""), row("1", "hang/timed", 1, B, "")];
+        let new = [
+            row("2", "crash/native", 1, W, ""),
+            row("2", "deny/bare", 1, B, ""),
+            row("2", "hang/timed", 1, B, ""),
+            row("2", "hang/timed", 2, W, ""),
+        ];
+        let d = diff_rows(&old, &new);
+        let kinds: Vec<_> = d.changes.iter().map(|c| (c.arm.as_str(), c.kind)).collect();
+        assert_eq!(
+            kinds,
+            [("crash/native", ChangeKind::Opened), ("deny/bare", ChangeKind::Other), ("hang/timed", ChangeKind::Opened)]
+        );
+        assert_eq!(d.exit_code(), EXIT_OPENED);
+        assert!(d.to_string().contains("crash/native: blocked 1/1 → wrote 1/1   (guard opened)"), "{d}");
+    }
+
+    #[test]
+    fn blocked_to_invalid_and_added_removed_are_other_changes() {
+        let old = [row("1", "hang/timed", 1, B, ""), row("1", "gone/bare", 1, B, "")];
+        let new = [row("1", "hang/timed", 1, I, "session-timeout"), row("1", "new/bare", 1, W, "")];
+        let d = diff_rows(&old, &new);
+        assert_eq!(d.exit_code(), EXIT_CHANGED);
+        let text = d.to_string();
+        assert!(text.contains("hang/timed: blocked 1/1 → invalid 1/1 (session-timeout)"), "{text}");
+        assert!(text.contains("gone/bare: blocked 1/1 → (removed)"), "{text}");
+        assert!(text.contains("new/bare: (added) → wrote 1/1"), "{text}");
+    }
+
+    #[test]
+    fn several_versions_compare_the_newest() {
+        let old = [row("2.1.40", "x/bare", 1, W, ""), row("2.1.328", "x/bare", 1, B, "")];
+        let new = [row("2.1.328", "x/bare", 1, B, "")];
+        let d = diff_rows(&old, &new);
+        assert_eq!(d.old.version.as_deref(), Some("2.1.328"));
+        assert_eq!(d.old.others, ["2.1.40"]);
+        assert_eq!(d.exit_code(), 0);
+    }
+}
