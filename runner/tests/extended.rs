@@ -42,7 +42,7 @@ fn expected(guard: &str, wrapper: &str, honours_on_failure: bool) -> &'static st
         // on: garbage JSON stays "no objection", and the "ask" decision is lost.
         "plain" | "timed" if matches!(guard, "garbage-json" | "json-ask") => "wrote",
         // They turn the 5 MB of stdout into the refusal reason; Claude Code then
-        // stops with "Prompt is too long" and exits 1 before trying Write:
+        // gives up on the oversized request and exits 1 before trying Write:
         // no evidence either way (measured on both versions).
         "plain" | "timed" if guard == "big-output" => "invalid",
         // perl's `exec` of a file it cannot run fails and `perl -e` exits 0.
@@ -66,7 +66,8 @@ fn extended_matches_reasoning(version: &str, honours_on_failure: bool) {
             wrong.push(format!("{}: got {} {} [{}], expected {want}", r.arm, r.verdict, r.reason, r.flags));
         }
         if want == "invalid" {
-            assert!(r.flags.contains("claude-error:Prompt is too long"), "{}: {}", r.arm, r.flags);
+            // 2.1.328 says "Prompt is too long", 2.1.240 "Request too large (max 32MB)".
+            assert!(r.flags.contains("claude-error:"), "{}: {}", r.arm, r.flags);
         }
     }
     assert!(wrong.is_empty(), "{version}:\n{}", wrong.join("\n"));

@@ -65,13 +65,33 @@ pub fn text(r: &AuditReport) -> String {
         if r.holes.is_empty() {
             let _ = writeln!(s, "  none: every guard held");
         }
+        let mut groups: Vec<(&str, super::advice::HoleKind, Vec<&str>, Vec<Fault>)> = Vec::new();
         for h in &r.holes {
-            let what = match h.kind {
-                super::advice::HoleKind::FailsOpen => format!("fails open: the write through {} landed when the guard was made {}", h.tool, fault_words(h.fault)),
-                super::advice::HoleKind::BrokenAsConfigured => format!("broken as configured: the guard errored and the write through {} landed", h.tool),
-                super::advice::HoleKind::UncoveredTool => format!("uncovered: the matcher lets {} through and no other hook covers it", h.tool),
+            let g = match groups.iter_mut().find(|g| g.0 == h.hook && g.1 == h.kind) {
+                Some(g) => g,
+                None => {
+                    groups.push((&h.hook, h.kind, vec![], vec![]));
+                    groups.last_mut().expect("just pushed")
+                }
             };
-            let _ = writeln!(s, "  {:<4} {what}", h.hook);
+            if !g.2.contains(&h.tool.as_str()) {
+                g.2.push(&h.tool);
+            }
+            if !g.3.contains(&h.fault) {
+                g.3.push(h.fault);
+            }
+        }
+        for (hook, kind, tools, faults) in groups {
+            let tools = tools.join(", ");
+            let what = match kind {
+                super::advice::HoleKind::FailsOpen => {
+                    let f: Vec<&str> = faults.iter().map(|f| fault_words(*f)).collect();
+                    format!("fails open: writes through {tools} landed when the guard was made {}", f.join(" / "))
+                }
+                super::advice::HoleKind::BrokenAsConfigured => format!("broken as configured: the guard errors, and writes through {tools} landed"),
+                super::advice::HoleKind::UncoveredTool => format!("uncovered: the matcher lets {tools} through, and no other hook covers it"),
+            };
+            let _ = writeln!(s, "  {hook:<4} {what}");
         }
     }
     if !r.advice.is_empty() {
@@ -107,7 +127,7 @@ fn fault_words(f: Fault) -> &'static str {
         Fault::Missing => "missing",
         Fault::Crash => "crash (exit 1)",
         Fault::Hang => "hang past its timeout",
-        Fault::Signal => "die by a signal",
+        Fault::Signal => "killed by a signal",
     }
 }
 
@@ -153,8 +173,10 @@ fn table(cells: &[Cell]) -> String {
             for c in &row {
                 let word = c.map(|c| c.result.word()).unwrap_or("-");
                 let _ = write!(s, " {word:<8}");
-                if let Some(Cell { result: CellResult::Invalid(why), fault, .. }) = c {
-                    notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str()));
+                match c {
+                    Some(Cell { result: CellResult::Invalid(why), fault, .. }) => notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str())),
+                    Some(Cell { result: CellResult::Skipped(why), fault: Fault::None, .. }) => notes.push(format!("  {h} {tool}: not run: {why}")),
+                    _ => {}
                 }
             }
             s.push('\n');

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::grid::{Grid, Report, Summary};
+use super::grid::{Grid, Report, Summary, Tally};
 use super::Exporter;
 use crate::record::Row;
 use crate::verdict::VerdictKind;
@@ -83,13 +83,20 @@ pub fn table(grid: &Grid) -> String {
     s.push_str("| arm | blocked/runs | verdict |\n| --- | --- | --- |\n");
     for a in &grid.arms {
         let c = &a.tally;
-        let mut verdict = c.summary().to_string();
-        if c.invalid > 0 && c.summary() != Summary::Invalid {
-            verdict = format!("{verdict} ({} invalid)", c.invalid);
-        }
-        s.push_str(&format!("| {} | {}/{} | {verdict} |\n", md_escape(&a.arm), c.blocked, c.runs()));
+        s.push_str(&format!("| {} | {}/{} | {} |\n", md_escape(&a.arm), c.blocked, c.runs(), verdict_text(c)));
     }
     s
+}
+
+/// The article table's verdict: the summary word, plus `(N invalid)` when
+/// some but not all runs were invalid.
+pub fn verdict_text(c: &Tally) -> String {
+    let verdict = c.summary().to_string();
+    if c.invalid > 0 && c.summary() != Summary::Invalid {
+        format!("{verdict} ({} invalid)", c.invalid)
+    } else {
+        verdict
+    }
 }
 
 /// Escape text for a Markdown table cell.

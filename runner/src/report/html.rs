@@ -77,7 +77,7 @@ fn article_table(s: &mut String, g: &Grid) {
             esc(&a.arm),
             t.blocked,
             t.runs(),
-            esc(&t.label())
+            esc(&super::article::verdict_text(t))
         );
     }
     s.push_str("</table>\n");

@@ -6,6 +6,7 @@
 //! to, and keeps a [`Transcript`] per session as evidence.
 
 pub mod first_tool;
+pub mod policy;
 pub mod script;
 pub mod server;
 pub mod sse;
@@ -25,11 +26,20 @@ pub enum Policy {
     Scripted,
     /// Never calls a tool; ends the turn with text.
     Refuse,
+    /// Asks for the write through a tool the matcher does not cover ([`policy::WAYWARD_TOOL`]).
+    Wayward,
+    /// Every request fails: 529 `overloaded_error`, or a stream cut mid-message.
+    Flaky,
 }
 
 impl Policy {
     /// Every policy by name.
-    pub const ALL: [(&'static str, Policy); 2] = [("scripted", Policy::Scripted), ("refuse", Policy::Refuse)];
+    pub const ALL: [(&'static str, Policy); 4] = [
+        ("scripted", Policy::Scripted),
+        ("refuse", Policy::Refuse),
+        ("wayward", Policy::Wayward),
+        ("flaky", Policy::Flaky),
+    ];
 }
 
 #[derive(Debug, Default)]

@@ -69,15 +69,28 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
     let reply = {
         let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         let state = sessions.entry(session.to_string()).or_default();
-        if state.cwd.is_none() {
+        if session == DEFAULT_SESSION {
+            // Many `claude -p` processes share the plain base URL (live mode
+            // against `standin serve`): each request states its own directory,
+            // and nothing is kept between requests.
+            *state = super::SessionState { cwd: primary_working_directory(&request), ..Default::default() };
+        } else if state.cwd.is_none() {
             state.cwd = primary_working_directory(&request);
         }
         state.transcript.observe(&history);
+        if shared.policy == Policy::Flaky && state.first_tool.is_none() {
+            state.transcript.errors_sent += 1;
+            drop(sessions);
+            return super::policy::flaky_response(stream, &format!("msg_fo{n:08}"), &model);
+        }
         let step = match (state.first_tool, shared.policy) {
             (Some(tool), _) => super::first_tool::tool_step(&history, state.cwd.as_deref().unwrap_or("."), tool),
             (None, policy) => match policy {
             Policy::Scripted => scripted_step(&history, state.cwd.as_deref().unwrap_or(".")),
-            Policy::Refuse => Step::Text("I will not create that file.".into()),
+            Policy::Refuse => super::policy::refuse_step(),
+            Policy::Wayward => super::policy::wayward_step(&history, state.cwd.as_deref().unwrap_or(".")),
+            // Answered with an error above; a text if that ever changes.
+            Policy::Flaky => super::policy::refuse_step(),
             },
         };
         match step {
