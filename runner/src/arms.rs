@@ -59,7 +59,7 @@ pub struct Expectation {
 #[derive(Debug, Error)]
 pub enum ArmsError {
     /// The file could not be read.
-    #[error("{file}: cannot read: {source}")]
+    #[error("{file}: cannot read")]
     Read { file: String, source: std::io::Error },
     /// The JSON is malformed or has the wrong shape.
     #[error("{file}:{line}:{column}: {message}")]

@@ -85,7 +85,7 @@ impl Row {
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
     /// I/O trouble.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io { path: String, source: std::io::Error },
     /// The header is not failopen's.
     #[error("{path}: not a failopen results file: header is {found:?}, expected {expected:?}")]

@@ -29,10 +29,9 @@ fn check_out(out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The error's own message only: the library errors already name the file
-/// and quote their cause, so printing the cause chain would repeat it.
-fn flat(e: impl std::fmt::Display) -> anyhow::Error {
-    anyhow::anyhow!("{e}")
+/// The error with its cause chain on one line (`file: cause`).
+fn flat(e: impl std::error::Error + Send + Sync + 'static) -> anyhow::Error {
+    anyhow::anyhow!("{:#}", anyhow::Error::new(e))
 }
 
 /// Write to stdout; a closed pipe (`| head`) is not an error.

@@ -140,9 +140,9 @@ fn unwrapped_deny_guard_fails_open_under_every_fault_and_seal_closes_it() {
     assert_eq!(v["on_failure"], "honoured");
     // H1 (deny, no seal, no onFailure) blocks every offered tool as is...
     for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
-        assert_eq!(cell(&v, "H1", tool, "as-is")["result"], "blocked", "H1 {tool}");
+        assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "H1 {tool}");
     }
-    assert_eq!(cell(&v, "H1", "MultiEdit", "as-is")["result"], "skipped", "2.1.328 offers no MultiEdit");
+    assert_eq!(cell(&v, "H1", "MultiEdit", "none")["result"], "skipped", "2.1.328 offers no MultiEdit");
     // ...and fails open under each fault through each fault tool. H2 (exit 1
     // before deciding) lets every write through as configured, and under faults.
     let mut want = Vec::new();
@@ -173,7 +173,7 @@ fn missing_script_lets_every_write_through() {
     let got = holes(&v);
     for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
         assert!(got.contains(&("H1".into(), "broken-as-configured".into(), tool.into(), "none".into())), "{tool}: {got:?}");
-        assert_eq!(cell(&v, "H1", tool, "as-is")["detail"], "guard-failed");
+        assert_eq!(cell(&v, "H1", tool, "none")["detail"], "guard-failed");
     }
     assert!(findings(&v).contains(&("H1".into(), "script-missing".into())));
 }
@@ -219,7 +219,7 @@ fn bash_only_matcher_and_http_hook_without_policy() {
     let (out, v) = audit(&[settings.to_str().unwrap()]);
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     assert_eq!(out.status.code(), Some(3));
-    assert_eq!(cell(&v, "H2", "Bash", "as-is")["result"], "blocked", "the HTTP deny works as configured");
+    assert_eq!(cell(&v, "H2", "Bash", "none")["result"], "blocked", "the HTTP deny works as configured");
     let mut want = vec![("H2", "fails-open", "Bash", "missing")];
     for h in ["H1", "H2"] {
         for tool in ["Write", "Edit", "NotebookEdit"] {
@@ -254,6 +254,6 @@ fn sealed_deny_guard_covering_every_write_tool_holds() {
         }
     }
     for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
-        assert_eq!(cell(&v, "H1", tool, "as-is")["result"], "blocked", "{tool}");
+        assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}");
     }
 }

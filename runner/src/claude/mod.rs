@@ -43,6 +43,6 @@ pub enum ClaudeError {
     #[error("--claude {0:?}: expected a version like 2.1.328, `latest`, or a path to a claude binary")]
     BadSpec(String),
     /// Filesystem trouble in the cache.
-    #[error("cache {path}: {source}")]
+    #[error("cache {path}")]
     Io { path: String, source: std::io::Error },
 }
