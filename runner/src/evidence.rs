@@ -243,7 +243,10 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
                 facts.saw_result = true;
                 if v["is_error"].as_bool().unwrap_or(false) {
                     let text = v["result"].as_str().or(v["subtype"].as_str()).unwrap_or("error").to_string();
-                    if is_api_error_text(&text) {
+                    let structured = !v["api_error_status"].is_null()
+                        || v["api_error"].is_string()
+                        || v["terminal_reason"].as_str() == Some("api_error");
+                    if structured || is_api_error_text(&text) {
                         facts.api_error.get_or_insert_with(|| text.clone());
                     }
                     facts.result_error = Some(text);
@@ -320,6 +323,13 @@ mod tests {
     fn api_error_result_is_detected() {
         let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#);
         assert!(f.api_error.is_some());
+        // 2.1.328's structured fields, whatever the text says.
+        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"Server busy"}"#);
+        assert_eq!(f.api_error.as_deref(), Some("Server busy"));
+        let f = parse_stream(r#"{"type":"result","is_error":true,"terminal_reason":"api_error","api_error_status":null,"result":"x"}"#);
+        assert!(f.api_error.is_some());
+        let f = parse_stream(r#"{"type":"result","is_error":false,"api_error_status":null,"result":"done"}"#);
+        assert_eq!(f.api_error, None);
     }
 
     #[test]

@@ -11,12 +11,14 @@
 
 pub mod arms;
 pub mod audit;
+pub mod bisect;
 pub mod cells;
 pub mod claude;
 pub mod diff;
 pub mod evidence;
 pub mod guard_server;
 pub mod guards;
+pub mod live;
 pub mod merge;
 pub mod progress;
 pub mod reap;

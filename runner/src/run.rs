@@ -109,15 +109,15 @@ pub async fn resolve_versions(specs: &[ClaudeSpec], cache: &Cache) -> anyhow::Re
 /// Run the battery. Rows are appended to `opts.out` as sessions end.
 pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) -> anyhow::Result<RunSummary> {
     let versions = resolve_versions(&opts.claude, &opts.cache).await?;
-    let done: HashSet<(String, String, u32)> = if opts.resume && opts.out.exists() {
-        record::read_rows(&opts.out)?.iter().map(Row::cell_key).collect()
-    } else {
-        HashSet::new()
-    };
-    let all = cells::expand(&versions, &opts.arms, opts.repeats);
+    let prior: Vec<Row> = if opts.resume && opts.out.exists() { record::read_rows(&opts.out)? } else { Vec::new() };
+    let done: HashSet<(String, String, u32)> = prior.iter().map(Row::cell_key).collect();
+    // Live mode: a positive control per version, run before the rest (crate::live).
+    let arms = if opts.model == Model::Live { crate::live::with_control(&opts.arms) } else { opts.arms.clone() };
+    let all = cells::expand(&versions, &arms, opts.repeats);
     let owned = all.iter().filter(|c| opts.shard.is_none_or(|s| s.owns(c.index))).count();
     let planned = cells::plan(all, opts.shard, &done);
     let skipped = owned - planned.len();
+    let gate = (opts.model == Model::Live).then(|| Arc::new(crate::live::ControlGate::new(&planned, &prior)));
     let mut writer = RowWriter::open(&opts.out)?;
 
     let run_root = tempfile::Builder::new().prefix("failopen-run-").tempdir().context("creating the run's temp directory")?;
@@ -149,7 +149,14 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     let mut tasks = tokio::task::JoinSet::new();
     for cell in planned {
         let (ctx, semaphore, tx) = (ctx.clone(), semaphore.clone(), tx.clone());
+        let gate = gate.clone();
         tasks.spawn(async move {
+            if let Some(gate) = gate.as_ref().filter(|g| !g.is_control_cell(cell.index)) {
+                tokio::select! {
+                    _ = gate.wait(&cell.claude.version) => {}
+                    _ = ctx.cancel.cancelled() => return,
+                }
+            }
             let permit = tokio::select! {
                 p = semaphore.acquire_owned() => p,
                 _ = ctx.cancel.cancelled() => return,
@@ -167,22 +174,29 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     let mut rows: Vec<(usize, Row)> = Vec::new();
     let mut first_error = None;
     while let Some((index, result)) = rx.recv().await {
-        match result {
-            Ok(Some(row)) => {
-                writer.append(&row)?;
-                progress.finished(&row);
-                rows.push((index, row));
-            }
-            Ok(None) => {} // interrupted: nothing to record
+        // Live mode: rows are marked with the control's outcome, control rows held until it is known.
+        let ready = match result {
+            Ok(Some(row)) => crate::live::admit(gate.as_deref(), index, row),
+            Ok(None) => crate::live::abandon(gate.as_deref(), index), // interrupted: nothing to record
             Err(e) => {
                 if first_error.is_none() {
                     first_error = Some(e);
                     cancel.cancel();
                 }
+                crate::live::abandon(gate.as_deref(), index)
             }
+        };
+        for (index, row) in ready {
+            writer.append(&row)?;
+            progress.finished(&row);
+            rows.push((index, row));
         }
     }
     while tasks.join_next().await.is_some() {}
+    for (index, row) in crate::live::drain(gate.as_deref()) {
+        writer.append(&row)?;
+        rows.push((index, row));
+    }
     progress.done();
     let kept = if opts.keep { Some(run_root.keep()) } else { None };
     if let Some(e) = first_error {
@@ -250,6 +264,9 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
     }
     if let Some(err) = &e.result_error {
         flags.push(format!("claude-error:{}", truncate(err, 120).replace(';', ",")));
+    }
+    if model == Model::Live && crate::live::hook_blind(e) {
+        flags.push(crate::live::FLAG_HOOK_NEVER_SAW_WRITE.to_string());
     }
     if let Some(root) = &outcome.kept_root {
         flags.push(format!("kept:{}", root.display()));

@@ -20,6 +20,11 @@ const EXIT_INTERRUPTED: i32 = 130;
 
 pub async fn run(args: RunArgs) -> anyhow::Result<i32> {
     let opts = options(&args)?;
+    let model = opts.model;
+    if model == Model::Live && !confirm_live(args.yes, std::io::stdin().is_terminal())? {
+        eprintln!("failopen: live run not confirmed; nothing was run");
+        return Ok(1);
+    }
     let cancel = CancellationToken::new();
     let live: LiveGroups = Arc::new(Mutex::new(HashSet::new()));
     spawn_signal_handler(cancel.clone(), live.clone());
@@ -28,6 +33,11 @@ pub async fn run(args: RunArgs) -> anyhow::Result<i32> {
     let summary = failopen::run::run(opts, cancel, live).await?;
     let table = failopen::report::article::ArticleTable.render(&summary.rows)?;
     println!("{table}");
+    if model == Model::Live {
+        for line in failopen::live::control_report(&summary.rows) {
+            println!("{line}\n");
+        }
+    }
     let invalid = summary.rows.iter().filter(|r| r.verdict == failopen::verdict::VerdictKind::Invalid).count();
     println!(
         "{} sessions in {:.1} s{}{}; rows in {}",
@@ -45,6 +55,34 @@ pub async fn run(args: RunArgs) -> anyhow::Result<i32> {
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(0)
+}
+
+/// Live mode: check the credentials, print the warning, ask for confirmation.
+/// `Ok(false)`: the user said no.
+fn confirm_live(yes: bool, stdin_is_terminal: bool) -> anyhow::Result<bool> {
+    use failopen::live::{self, Confirmation};
+    let set = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
+    if let Some(problem) = live::credentials_problem(set("ANTHROPIC_API_KEY"), set("ANTHROPIC_AUTH_TOKEN")) {
+        anyhow::bail!(problem);
+    }
+    eprintln!("{}", live::WARNING);
+    let mut answer: Option<String> = None;
+    loop {
+        match live::confirm(yes, stdin_is_terminal, answer.as_deref()) {
+            Confirmation::Proceed => return Ok(true),
+            Confirmation::Declined => return Ok(false),
+            Confirmation::NoTerminal => anyhow::bail!(
+                "--model live asks for confirmation on a terminal, and stdin is not one; pass --yes to start without asking"
+            ),
+            Confirmation::Ask => {
+                eprint!("{}", live::QUESTION);
+                std::io::Write::flush(&mut std::io::stderr())?;
+                let mut line = String::new();
+                std::io::stdin().read_line(&mut line).context("reading the answer")?;
+                answer = Some(line); // end of input reads as "" (no)
+            }
+        }
+    }
 }
 
 fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {

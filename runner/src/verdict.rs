@@ -118,13 +118,12 @@ pub fn judge(e: &Evidence) -> Verdict {
     match &e.exit {
         SessionExit::Interrupted => return Verdict::invalid(InvalidReason::Interrupted),
         SessionExit::TimedOut => return Verdict::invalid(InvalidReason::SessionTimeout),
+        // Claude Code exits 1 after an API error it gave up on: say which error.
+        _ if e.api_error.is_some() => return Verdict::invalid(InvalidReason::ApiError),
         SessionExit::Code(0) => {}
         SessionExit::Code(_) | SessionExit::Signal(_) | SessionExit::SpawnFailed(_) => {
             return Verdict::invalid(InvalidReason::SessionError)
         }
-    }
-    if e.api_error.is_some() {
-        return Verdict::invalid(InvalidReason::ApiError);
     }
     let matched: Vec<_> = e.attempts.iter().filter(|a| a.matched).collect();
     if matched.is_empty() {
@@ -212,5 +211,11 @@ mod tests {
         let mut e = evidence(SessionExit::Code(0), vec![refused("Bash")]);
         e.api_error = Some("overloaded_error".into());
         assert_eq!(judge(&e).reason, Some(InvalidReason::ApiError));
+        // Claude Code 2.1.328 exits 1 when it gives up on a 529: still api-error, never blocked.
+        e.exit = SessionExit::Code(1);
+        assert_eq!(judge(&e).reason, Some(InvalidReason::ApiError));
+        // Our own wall timeout says more about the session than its last API error.
+        e.exit = SessionExit::TimedOut;
+        assert_eq!(judge(&e).reason, Some(InvalidReason::SessionTimeout));
     }
 }

@@ -10,6 +10,7 @@
 //! - a matcher of `Bash` alone lets Write/Edit/NotebookEdit through;
 //! - an HTTP hook with no failure policy lets the call through when its
 //!   endpoint is unreachable.
+//!
 //! The known-good configuration (a deny guard under `failopen seal`, matcher
 //! covering every write tool) must show no hole at all.
 //!

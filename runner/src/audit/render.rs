@@ -86,7 +86,7 @@ pub fn text(r: &AuditReport) -> String {
             let what = match kind {
                 super::advice::HoleKind::FailsOpen => {
                     let f: Vec<&str> = faults.iter().map(|f| fault_words(*f)).collect();
-                    format!("fails open: writes through {tools} landed when the guard was made {}", f.join(" / "))
+                    format!("fails open: writes through {tools} landed under fault {}", f.join(", "))
                 }
                 super::advice::HoleKind::BrokenAsConfigured => format!("broken as configured: the guard errors, and writes through {tools} landed"),
                 super::advice::HoleKind::UncoveredTool => format!("uncovered: the matcher lets {tools} through, and no other hook covers it"),

@@ -1,0 +1,201 @@
+//! `failopen bisect`: the first Claude Code release whose verdict on one arm
+//! differs from a known-good release's.
+//!
+//! The candidates are the versions the npm registry publishes between good
+//! and bad. Each probe installs the version (if needed) and runs the arm; a
+//! probe whose sessions are `invalid` or mixed cannot be placed on either
+//! side and is skipped, like `git bisect skip`.
+
+use std::path::Path;
+
+use crate::claude::cache::{version_key, Cache};
+use crate::claude::ClaudeSpec;
+use crate::record::Row;
+use crate::report::article::Counts;
+
+/// What one probe found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probe {
+    /// The version probed.
+    pub version: String,
+    /// Its summary verdict (`blocked`, `wrote`, `invalid`, `mixed`).
+    pub verdict: String,
+}
+
+/// The outcome of a bisection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bisection {
+    /// The good version's verdict.
+    pub good: Probe,
+    /// The bad version's verdict.
+    pub bad: Probe,
+    /// Every probe in order (good and bad first).
+    pub log: Vec<Probe>,
+    /// The first version whose verdict differs from the good one's (None if undecidable).
+    pub first_different: Option<String>,
+    /// The last version with the good verdict before it.
+    pub last_same: Option<String>,
+    /// Versions skipped because their verdict was invalid or mixed.
+    pub skipped: Vec<String>,
+}
+
+/// The published versions strictly between `good` and `bad` (by version
+/// number), in ascending order, with `good` first and `bad` last.
+pub fn candidates(published: &[String], good: &str, bad: &str) -> Result<Vec<String>, String> {
+    let (g, b) = (version_key(good), version_key(bad));
+    if g >= b {
+        return Err(format!("--good {good} must be older than --bad {bad}"));
+    }
+    for v in [good, bad] {
+        if !published.iter().any(|p| p == v) {
+            return Err(format!("version {v} is not published on the npm registry"));
+        }
+    }
+    let mut between: Vec<String> = published
+        .iter()
+        .filter(|v| !v.contains('-')) // no pre-releases
+        .filter(|v| {
+            let k = version_key(v);
+            k >= g && k <= b
+        })
+        .cloned()
+        .collect();
+    between.sort_by_key(|v| version_key(v));
+    between.dedup();
+    Ok(between)
+}
+
+/// The summary verdict of an arm's rows.
+pub fn summary(rows: &[Row]) -> String {
+    let mut c = Counts::default();
+    for r in rows {
+        match r.verdict {
+            crate::verdict::VerdictKind::Blocked => c.blocked += 1,
+            crate::verdict::VerdictKind::Wrote => c.wrote += 1,
+            crate::verdict::VerdictKind::Invalid => c.invalid += 1,
+        }
+    }
+    c.summary().to_string()
+}
+
+/// Binary search over `versions` (ascending; first is good, last is bad),
+/// calling `probe` for the versions it needs. `probe` returns the summary verdict.
+pub async fn search<F, Fut>(versions: &[String], mut probe: F) -> anyhow::Result<Bisection>
+where
+    F: FnMut(String) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<String>>,
+{
+    let first = versions.first().ok_or_else(|| anyhow::anyhow!("no versions to bisect"))?.clone();
+    let last = versions.last().cloned().unwrap_or_default();
+    let good = Probe { version: first.clone(), verdict: probe(first.clone()).await? };
+    let bad = Probe { version: last.clone(), verdict: probe(last.clone()).await? };
+    let mut log = vec![good.clone(), bad.clone()];
+    let mut skipped = Vec::new();
+    for p in [&good, &bad] {
+        if !decisive(&p.verdict) {
+            anyhow::bail!("{} gives {}: the endpoints must give a clear blocked or wrote", p.version, p.verdict);
+        }
+    }
+    if good.verdict == bad.verdict {
+        anyhow::bail!("{} and {} both give {}: nothing to bisect", good.version, bad.version, good.verdict);
+    }
+    // Invariant: versions[lo] has the good verdict, versions[hi] differs.
+    let (mut lo, mut hi) = (0usize, versions.len() - 1);
+    let mut untested: Vec<usize> = (1..hi).collect();
+    while hi - lo > 1 {
+        let inside: Vec<usize> = untested.iter().copied().filter(|&i| i > lo && i < hi).collect();
+        if inside.is_empty() {
+            break; // everything between was skipped
+        }
+        let mid = inside[inside.len() / 2];
+        untested.retain(|&i| i != mid);
+        let v = versions[mid].clone();
+        let verdict = probe(v.clone()).await?;
+        log.push(Probe { version: v.clone(), verdict: verdict.clone() });
+        if !decisive(&verdict) {
+            skipped.push(v);
+        } else if verdict == good.verdict {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let adjacent = versions[lo + 1..hi].iter().all(|v| skipped.contains(v));
+    Ok(Bisection {
+        first_different: adjacent.then(|| versions[hi].clone()),
+        last_same: Some(versions[lo].clone()),
+        good,
+        bad,
+        log,
+        skipped,
+    })
+}
+
+fn decisive(verdict: &str) -> bool {
+    verdict == "blocked" || verdict == "wrote"
+}
+
+/// Resolve a version spec to the exact published version (`latest` allowed).
+pub async fn exact_version(spec: &str, cache: &Cache) -> anyhow::Result<String> {
+    let _ = cache;
+    match ClaudeSpec::parse(spec)? {
+        ClaudeSpec::Version(v) => Ok(v),
+        ClaudeSpec::Latest => Ok(crate::claude::install::latest_version().await?),
+        ClaudeSpec::Path(p) => anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vs(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn candidates_are_sorted_and_bounded() {
+        let published = vs(&["2.1.9", "2.1.10", "2.1.100", "2.1.11", "2.2.0-beta", "2.1.12"]);
+        assert_eq!(candidates(&published, "2.1.10", "2.1.12").unwrap(), vs(&["2.1.10", "2.1.11", "2.1.12"]));
+        assert!(candidates(&published, "2.1.12", "2.1.10").is_err());
+        assert!(candidates(&published, "2.1.10", "9.9.9").is_err());
+    }
+
+    fn run_search(versions: &[String], flip_at: usize, skip: &[usize]) -> Bisection {
+        let versions_owned = versions.to_vec();
+        let skip = skip.to_vec();
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        rt.block_on(search(versions, move |v| {
+            let i = versions_owned.iter().position(|x| *x == v).unwrap();
+            let verdict = if skip.contains(&i) {
+                "invalid"
+            } else if i >= flip_at {
+                "blocked"
+            } else {
+                "wrote"
+            };
+            async move { Ok(verdict.to_string()) }
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn finds_the_first_version_that_differs() {
+        let versions: Vec<String> = (0..20).map(|i| format!("1.0.{i}")).collect();
+        for flip in 1..20 {
+            let b = run_search(&versions, flip, &[]);
+            assert_eq!(b.first_different.as_deref(), Some(versions[flip].as_str()), "flip at {flip}");
+            assert!(b.log.len() <= 2 + 5, "binary, not linear: {}", b.log.len());
+        }
+    }
+
+    #[test]
+    fn skipped_versions_widen_the_answer() {
+        let versions: Vec<String> = (0..10).map(|i| format!("1.0.{i}")).collect();
+        // 1.0.5 is the first blocked, 1.0.4 cannot be judged: the change is somewhere in 1.0.4..=1.0.5.
+        let b = run_search(&versions, 5, &[4]);
+        assert_eq!(b.first_different.as_deref(), Some("1.0.5"));
+        assert_eq!(b.last_same.as_deref(), Some("1.0.3"));
+        assert_eq!(b.skipped, vs(&["1.0.4"]));
+    }
+}
