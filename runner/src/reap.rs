@@ -23,6 +23,36 @@ pub fn kill_group(pgid: u32) {
 /// Zombies are not counted: they have exited and only await their parent.
 pub fn tagged_pids(tag: &str) -> Vec<u32> {
     let needle = format!("{TAG_VAR}={tag}");
+    pids_where(|var| var == needle.as_bytes())
+}
+
+/// The pids of live processes whose tag starts with `prefix` (every session
+/// of one run: tags are `<runner pid>-<cell index>`).
+pub fn tagged_pids_with_prefix(prefix: &str) -> Vec<u32> {
+    let needle = format!("{TAG_VAR}={prefix}");
+    pids_where(|var| var.starts_with(needle.as_bytes()))
+}
+
+/// Kill every process whose tag starts with `prefix`, repeating briefly
+/// until none is left (a hard stop of a whole run). Returns how many were killed.
+pub fn reap_prefix(prefix: &str) -> usize {
+    let mut killed = 0;
+    for _ in 0..50 {
+        let pids = tagged_pids_with_prefix(prefix);
+        if pids.is_empty() {
+            break;
+        }
+        for pid in pids {
+            if kill(Pid::from_raw(pid as i32), Signal::SIGKILL).is_ok() {
+                killed += 1;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    killed
+}
+
+fn pids_where(matches: impl Fn(&[u8]) -> bool) -> Vec<u32> {
     let me = std::process::id();
     let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
     let mut pids = Vec::new();
@@ -32,7 +62,7 @@ pub fn tagged_pids(tag: &str) -> Vec<u32> {
             continue;
         }
         let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else { continue };
-        if environ.split(|&b| b == 0).any(|var| var == needle.as_bytes()) {
+        if environ.split(|&b| b == 0).any(&matches) {
             pids.push(pid);
         }
     }

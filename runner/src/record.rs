@@ -126,13 +126,18 @@ impl RowWriter {
         Ok(RowWriter { path: path.to_path_buf(), file })
     }
 
-    /// Append one row and flush it to the OS.
+    /// Append one row and flush it to the OS. If the write fails (disk
+    /// full), the part of the row that got out is cut off again, so the file
+    /// still ends with a whole row.
     pub fn append(&mut self, row: &Row) -> Result<(), RecordError> {
         let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
         w.serialize(row).map_err(|e| RecordError::Io { path: self.path.display().to_string(), source: e.into() })?;
         let bytes = w.into_inner().unwrap_or_default();
-        self.file.write_all(&bytes).map_err(io_err(&self.path))?;
-        self.file.flush().map_err(io_err(&self.path))?;
+        let before = self.file.metadata().map_err(io_err(&self.path))?.len();
+        if let Err(e) = self.file.write_all(&bytes).and_then(|()| self.file.flush()) {
+            let _ = self.file.set_len(before);
+            return Err(io_err(&self.path)(e));
+        }
         Ok(())
     }
 

@@ -109,7 +109,9 @@ pub async fn resolve_versions(specs: &[ClaudeSpec], cache: &Cache) -> anyhow::Re
 /// Run the battery. Rows are appended to `opts.out` as sessions end.
 pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) -> anyhow::Result<RunSummary> {
     let versions = resolve_versions(&opts.claude, &opts.cache).await?;
-    let prior: Vec<Row> = if opts.resume && opts.out.exists() { record::read_rows(&opts.out)? } else { Vec::new() };
+    // Open first: a truncated last line (a writer killed mid-row) is cut before the rows are read.
+    let mut writer = RowWriter::open(&opts.out)?;
+    let prior: Vec<Row> = if opts.resume { record::read_rows(&opts.out)? } else { Vec::new() };
     let done: HashSet<(String, String, u32)> = prior.iter().map(Row::cell_key).collect();
     // Live mode: a positive control per version, run before the rest (crate::live).
     let arms = if opts.model == Model::Live { crate::live::with_control(&opts.arms) } else { opts.arms.clone() };
@@ -118,9 +120,8 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     let planned = cells::plan(all, opts.shard, &done);
     let skipped = owned - planned.len();
     let gate = (opts.model == Model::Live).then(|| Arc::new(crate::live::ControlGate::new(&planned, &prior)));
-    let mut writer = RowWriter::open(&opts.out)?;
 
-    let run_root = tempfile::Builder::new().prefix("failopen-run-").tempdir().context("creating the run's temp directory")?;
+    let run_root = tempfile::Builder::new().prefix(&format!("failopen-run-{}-", std::process::id())).tempdir().context("creating the run's temp directory")?;
     let guard_dir = GuardDir::create(&run_root.path().join("guards")).context("writing the guard scripts")?;
     let sessions_dir = run_root.path().join("sessions");
     std::fs::create_dir_all(&sessions_dir)?;
@@ -145,10 +146,16 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     });
     let progress = Progress::new(planned.len() as u64, opts.show_progress);
     let semaphore = Arc::new(Semaphore::new(opts.jobs.max(1)));
+    // Long, mostly idle cells get their own allowance beside the `jobs` slots.
+    let long_semaphore = long_slots(opts.model, opts.jobs).map(|n| Arc::new(Semaphore::new(n)));
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, anyhow::Result<Option<Row>>)>();
     let mut tasks = tokio::task::JoinSet::new();
     for cell in planned {
-        let (ctx, semaphore, tx) = (ctx.clone(), semaphore.clone(), tx.clone());
+        let semaphore = match &long_semaphore {
+            Some(long) if cell.arm.guard.long_running => long.clone(),
+            _ => semaphore.clone(),
+        };
+        let (ctx, tx) = (ctx.clone(), tx.clone());
         let gate = gate.clone();
         tasks.spawn(async move {
             if let Some(gate) = gate.as_ref().filter(|g| !g.is_control_cell(cell.index)) {
@@ -173,6 +180,7 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
 
     let mut rows: Vec<(usize, Row)> = Vec::new();
     let mut first_error = None;
+    let mut write_failed = false;
     while let Some((index, result)) = rx.recv().await {
         // Live mode: rows are marked with the control's outcome, control rows held until it is known.
         let ready = match result {
@@ -187,15 +195,20 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
             }
         };
         for (index, row) in ready {
-            writer.append(&row)?;
+            // A row that cannot be written (disk full) stops the run, but the
+            // sessions still running are cancelled and reaped, not abandoned.
+            if !append_or_stop(&mut writer, &row, &mut write_failed, &mut first_error, &cancel) {
+                continue;
+            }
             progress.finished(&row);
             rows.push((index, row));
         }
     }
     while tasks.join_next().await.is_some() {}
     for (index, row) in crate::live::drain(gate.as_deref()) {
-        writer.append(&row)?;
-        rows.push((index, row));
+        if append_or_stop(&mut writer, &row, &mut write_failed, &mut first_error, &cancel) {
+            rows.push((index, row));
+        }
     }
     progress.done();
     let kept = if opts.keep { Some(run_root.keep()) } else { None };
@@ -205,6 +218,48 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     rows.sort_by_key(|(index, _)| *index);
     let rows = rows.into_iter().map(|(_, row)| row).collect();
     Ok(RunSummary { rows, interrupted: cancel.is_cancelled(), out: opts.out.clone(), kept, skipped })
+}
+
+/// Sessions of long-running cells (hangs, sleeps: see
+/// [`crate::guards::Guard::long_running`]) allowed per `--jobs` slot.
+pub const LONG_SLOTS_PER_JOB: usize = 4;
+
+/// How many long-running cells may run beside the `jobs` ordinary sessions,
+/// or `None` when they share the `jobs` slots.
+///
+/// Such a session spends seconds waiting on a hook timeout and almost no
+/// CPU, so holding one of the `jobs` slots would leave a core idle while it
+/// waits (measured in `docs/performance.md`). Live mode keeps `--jobs` as a
+/// hard limit: every live session is a paid, rate-limited API client.
+pub fn long_slots(model: Model, jobs: usize) -> Option<usize> {
+    match model {
+        Model::Scripted => Some(jobs.max(1) * LONG_SLOTS_PER_JOB),
+        Model::Live => None,
+    }
+}
+
+/// Append `row` unless writing already failed; on failure, record the error
+/// and cancel the run. Returns whether the row is on disk.
+fn append_or_stop(
+    writer: &mut RowWriter,
+    row: &Row,
+    write_failed: &mut bool,
+    first_error: &mut Option<anyhow::Error>,
+    cancel: &CancellationToken,
+) -> bool {
+    if *write_failed {
+        return false;
+    }
+    match writer.append(row) {
+        Ok(()) => true,
+        Err(e) => {
+            let e = anyhow::Error::new(e).context(format!("writing a row to {}; run stopped", writer.path().display()));
+            *write_failed = true;
+            *first_error = Some(e);
+            cancel.cancel();
+            false
+        }
+    }
 }
 
 struct Shared {
@@ -257,7 +312,7 @@ async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
 /// Build the CSV row for a finished session.
 pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
     let e = &outcome.evidence;
-    let v = verdict::judge(e);
+    let v = verdict::judge_battery(e);
     let mut flags = Vec::new();
     if outcome.stragglers_killed > 0 {
         flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));
@@ -314,4 +369,18 @@ pub fn tally(rows: &[Row]) -> HashMap<(String, String), [u32; 3]> {
         slot[r.verdict as usize] += 1;
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_cells_get_their_own_slots_only_with_the_stand_in() {
+        // Scripted: idle hang cells must not take one of the `jobs` CPU slots.
+        assert_eq!(long_slots(Model::Scripted, 2), Some(2 * LONG_SLOTS_PER_JOB));
+        assert_eq!(long_slots(Model::Scripted, 0), Some(LONG_SLOTS_PER_JOB), "at least one slot's worth");
+        // Live: --jobs stays the limit on concurrent API clients.
+        assert_eq!(long_slots(Model::Live, 8), None);
+    }
 }

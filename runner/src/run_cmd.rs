@@ -27,7 +27,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<i32> {
     }
     let cancel = CancellationToken::new();
     let live: LiveGroups = Arc::new(Mutex::new(HashSet::new()));
-    spawn_signal_handler(cancel.clone(), live.clone());
+    spawn_signal_handler(cancel.clone(), live.clone(), opts.keep);
     let started = Instant::now();
     eprintln!("failopen: writing rows to {}", opts.out.display());
     let summary = failopen::run::run(opts, cancel, live).await?;
@@ -172,8 +172,9 @@ fn check_out_dir(out: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// First SIGINT/SIGTERM: stop launching, kill running sessions, keep rows.
-/// Second: kill every running session's group and exit at once.
-fn spawn_signal_handler(cancel: CancellationToken, live: LiveGroups) {
+/// Second: kill every running session's group and every process tagged as
+/// this run's, remove the run's temp root (unless `keep`), and exit at once.
+fn spawn_signal_handler(cancel: CancellationToken, live: LiveGroups, keep: bool) {
     tokio::spawn(async move {
         let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) else { return };
         let mut count = 0;
@@ -191,8 +192,25 @@ fn spawn_signal_handler(cancel: CancellationToken, live: LiveGroups) {
                 for g in groups {
                     failopen::reap::kill_group(g);
                 }
+                // Hooks run in their own process groups: find them by tag.
+                failopen::reap::reap_prefix(&format!("{}-", std::process::id()));
+                if !keep {
+                    remove_run_roots();
+                }
                 std::process::exit(EXIT_INTERRUPTED);
             }
         }
     });
+}
+
+/// Remove this process's run roots (`$TMPDIR/failopen-run-<pid>-*`, see
+/// `failopen::run::run`), for a hard stop that skips their normal cleanup.
+fn remove_run_roots() {
+    let prefix = format!("failopen-run-{}-", std::process::id());
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }

@@ -186,18 +186,29 @@ pub struct Report {
     pub wrappers: Vec<String>,
 }
 
+/// Where a row sorts: the guard's place in the catalogue, then the wrapper's.
+fn canonical_position(r: &Row) -> (usize, usize) {
+    let guard = crate::guards::catalog().iter().position(|g| g.name == r.guard).unwrap_or(usize::MAX);
+    let wrapper = WRAPPER_ORDER.iter().position(|w| *w == r.wrapper).unwrap_or(usize::MAX);
+    (guard, wrapper)
+}
+
 /// The row label of an arm: its name without a trailing `/<wrapper>`.
 fn row_label(arm: &str, wrapper: &str) -> String {
     arm.strip_suffix(&format!("/{wrapper}")).filter(|s| !s.is_empty()).unwrap_or(arm).to_string()
 }
 
 impl Report {
-    /// Group rows into grids.
+    /// Group rows into grids. Rows are taken in the guard catalogue's order,
+    /// then the wrappers' (results files hold them in completion order);
+    /// guards failopen does not know keep their order of first appearance, last.
     pub fn from_rows(rows: &[Row]) -> Report {
+        let mut sorted: Vec<&Row> = rows.iter().collect();
+        sorted.sort_by_key(|r| canonical_position(r));
         let mut grids: Vec<Grid> = Vec::new();
         let mut row_order: Vec<String> = Vec::new();
         let mut other_wrappers: Vec<String> = Vec::new();
-        for r in rows {
+        for r in sorted {
             let gi = match grids.iter().position(|g| g.version == r.claude_version) {
                 Some(i) => i,
                 None => {
@@ -351,7 +362,8 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn grid_rows_keep_first_appearance_and_wrappers_canonical_order() {
+    fn grid_rows_follow_the_catalogue_and_wrappers_canonical_order() {
+        // Completion order (hang first) is not report order: the catalogue's is.
         let rows = vec![
             row("2.1.328", "hang/sealed", 1, B, ""),
             row("2.1.328", "crash/native", 1, B, ""),
@@ -359,7 +371,7 @@ pub(crate) mod tests {
             row("2.1.40", "crash/native", 1, W, ""),
         ];
         let r = Report::from_rows(&rows);
-        assert_eq!(r.rows, ["hang", "crash"]);
+        assert_eq!(r.rows, ["crash", "hang"]);
         assert_eq!(r.wrappers, ["bare", "native", "sealed"]);
         assert_eq!(r.versions.iter().map(|g| g.version.as_str()).collect::<Vec<_>>(), ["2.1.40", "2.1.328"]);
         assert_eq!(r.versions[0].rows, ["crash"]);

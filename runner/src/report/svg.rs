@@ -14,7 +14,7 @@ pub struct Svg;
 
 const PAD: u32 = 20;
 const TITLE_H: u32 = 64;
-const LABEL_W: u32 = 110;
+const LABEL_W: u32 = 140;
 const CELL_W: u32 = 124;
 const CELL_H: u32 = 40;
 const VERSION_H: u32 = 26;
@@ -123,7 +123,7 @@ fn panel(s: &mut String, report: &Report, g: &Grid, x0: u32, y0: u32, several: b
             r##"<text x="{}" y="{}" text-anchor="end" font-weight="bold" fill="#333">{}</text>"##,
             x0 + LABEL_W - 8,
             y + CELL_H / 2 + 4,
-            esc(&fit(row, 14))
+            esc(&fit(row, 18))
         );
         for (c, w) in report.wrappers.iter().enumerate() {
             let x = x0 + LABEL_W + c as u32 * CELL_W;

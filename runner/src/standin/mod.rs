@@ -28,7 +28,7 @@ pub enum Policy {
     Refuse,
     /// Asks for the write through a tool the matcher does not cover ([`policy::WAYWARD_TOOL`]).
     Wayward,
-    /// Every request fails: 529 `overloaded_error`, or a stream cut mid-message.
+    /// Every message is cut: a stream ended by an `overloaded_error` event, or a dropped connection.
     Flaky,
 }
 

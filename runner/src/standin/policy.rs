@@ -25,15 +25,20 @@
 //!
 //! ## Why `flaky` fails the way it does
 //!
-//! Claude Code 2.1.328 retries a 529 and a reset connection 10 times with
-//! backoff (about 180 s) before giving up. The API's `x-should-retry: false`
-//! header stops the retries of a 529, so a session ends in about a second.
-//! A streamed request gets `message_start` and then the API's own mid-stream
-//! `error` event (`overloaded_error`): the stream breaks in the middle of a
-//! message. Claude Code then retries once without streaming, which gets the
-//! 529. Every request fails the same way: deterministic.
+//! Observed: Claude Code retries a plain 529 and a reset connection 10 times
+//! with backoff (about 180 s) before giving up. 2.1.328 honours the API's
+//! `x-should-retry: false` header on a 529; 2.1.240 ignores it. So `flaky`
+//! breaks messages instead, which both versions give up on within seconds:
+//! - a streamed request gets `message_start`, then the API's own mid-stream
+//!   `error` event (`overloaded_error`, the 529 body), and no more: the
+//!   message is cut in the middle;
+//! - Claude Code then retries without streaming: that request gets the first
+//!   bytes of a JSON message, and the connection is dropped.
+//!
+//! Claude Code ends with `API Error: ...` (exit 1) after 3-5 requests, in
+//! 2-6 s. Every request fails the same way: deterministic.
 
-use axum::http::{header, HeaderName, StatusCode};
+use axum::http::{header, HeaderName};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
@@ -83,11 +88,9 @@ pub fn wayward_step(history: &History, cwd: &str) -> Step {
     }
 }
 
-/// `flaky`'s answer to any Messages API request.
-///
-/// `stream`: 200 with `message_start`, then an `error` event, and no
-/// `message_stop`. Otherwise: 529 `overloaded_error`. Both carry
-/// `x-should-retry: false` (see the module docs).
+/// `flaky`'s answer to any Messages API request (see the module docs):
+/// a stream cut after `message_start` by an `overloaded_error` event, or a
+/// JSON message cut by a dropped connection. Both say `x-should-retry: false`.
 pub fn flaky_response(stream: bool, id: &str, model: &str) -> Response {
     let no_retry = (HeaderName::from_static("x-should-retry"), "false");
     if stream {
@@ -98,8 +101,14 @@ pub fn flaky_response(stream: bool, id: &str, model: &str) -> Response {
         let body = first + &error_event("overloaded_error", "Overloaded");
         ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache"), no_retry], body).into_response()
     } else {
-        let status = StatusCode::from_u16(529).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
-        (status, [no_retry], axum::Json(overloaded_body())).into_response()
+        let whole = json!({"id": id, "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": "cut"}]})
+        .to_string();
+        let cut = whole[..whole.len() / 2].to_string();
+        let chunks: Vec<Result<String, std::io::Error>> =
+            vec![Ok(cut), Err(std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "flaky: connection dropped"))];
+        let body = axum::body::Body::from_stream(futures::stream::iter(chunks));
+        ([(header::CONTENT_TYPE, "application/json")], [no_retry], body).into_response()
     }
 }
 
@@ -133,19 +142,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn flaky_answers_529_or_a_cut_stream_and_says_do_not_retry() {
-        let r = flaky_response(false, "msg_1", "m");
-        assert_eq!(r.status().as_u16(), 529);
-        assert_eq!(r.headers()["x-should-retry"], "false");
-        let body = axum::body::to_bytes(r.into_body(), 1 << 16).await.unwrap();
-        assert_eq!(serde_json::from_slice::<Value>(&body).unwrap(), overloaded_body());
-
+    async fn flaky_cuts_every_message_and_says_do_not_retry() {
         let r = flaky_response(true, "msg_2", "m");
         assert_eq!(r.status().as_u16(), 200);
         assert_eq!(r.headers()["x-should-retry"], "false");
         let body = String::from_utf8(axum::body::to_bytes(r.into_body(), 1 << 16).await.unwrap().to_vec()).unwrap();
         let events: Vec<&str> = body.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
         assert_eq!(events, ["message_start", "error"], "cut after message_start: {body}");
-        assert!(body.contains("\"overloaded_error\""));
+        let error: Value = serde_json::from_str(body.lines().filter_map(|l| l.strip_prefix("data: ")).last().unwrap()).unwrap();
+        assert_eq!(error, overloaded_body());
+
+        let r = flaky_response(false, "msg_1", "m");
+        assert_eq!(r.headers()["x-should-retry"], "false");
+        assert!(axum::body::to_bytes(r.into_body(), 1 << 16).await.is_err(), "the body must break off");
     }
 }

@@ -76,3 +76,22 @@ pub fn processes_mentioning(needle: &Path) -> Vec<(u32, String)> {
     }
     found
 }
+
+/// Hold this while a test runs sessions outside [`run_battery`], so that
+/// sessions of one test binary never compete for the two cores.
+pub fn battery_lock() -> std::sync::MutexGuard<'static, ()> {
+    BATTERY.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Live processes tagged as sessions of the failopen process `pid`
+/// (environment `FAILOPEN_SESSION_TAG=<pid>-<cell>`), found by scanning /proc.
+pub fn tagged_processes_of(pid: u32) -> Vec<(u32, String)> {
+    processes_mentioning(Path::new(&format!("{}={pid}-", failopen::reap::TAG_VAR)))
+}
+
+/// The installed `claude` of a version in failopen's cache.
+pub fn installed_claude(version: &str) -> PathBuf {
+    let path = failopen::claude::cache::Cache::from_env().binary(version);
+    assert!(path.exists(), "Claude Code {version} is not installed at {} (failopen claude install {version})", path.display());
+    path
+}

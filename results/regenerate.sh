@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerate the reports in results/ from the reference CSVs (the test
+# runner/tests/results.rs checks that the committed files match).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fo=(cargo run --quiet --release --)
+csvs=(results/claude-2.1.240.csv results/claude-2.1.328.csv)
+"${fo[@]}" report "${csvs[@]}" --format md --out results/REPORT.md
+"${fo[@]}" report "${csvs[@]}" --format svg --out results/grid.svg
+"${fo[@]}" report "${csvs[@]}" --format html --out results/grid.html
+"${fo[@]}" report "${csvs[@]}" --format json --out results/summary.json

@@ -1,0 +1,49 @@
+//! The reports in results/ regenerate identically from the reference CSVs.
+
+use std::path::{Path, PathBuf};
+
+fn results_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results")
+}
+
+fn regenerated(format: &str) -> String {
+    let dir = results_dir();
+    let out = tempfile::NamedTempFile::new().unwrap();
+    assert_cmd::Command::cargo_bin("failopen")
+        .unwrap()
+        .arg("report")
+        .arg(dir.join("claude-2.1.240.csv"))
+        .arg(dir.join("claude-2.1.328.csv"))
+        .args(["--format", format, "--out"])
+        .arg(out.path())
+        .assert()
+        .success();
+    std::fs::read_to_string(out.path()).unwrap()
+}
+
+#[test]
+fn committed_reports_match_the_reference_csvs() {
+    for (format, file) in [("md", "REPORT.md"), ("svg", "grid.svg"), ("html", "grid.html"), ("json", "summary.json")] {
+        let committed = std::fs::read_to_string(results_dir().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(
+            committed == regenerated(format),
+            "results/{file} differs from what `failopen report --format {format}` makes of the reference CSVs; run results/regenerate.sh"
+        );
+    }
+}
+
+#[test]
+fn reference_csvs_hold_both_versions_and_no_invalid_outside_the_known_cells() {
+    for (file, version) in [("claude-2.1.240.csv", "2.1.240"), ("claude-2.1.328.csv", "2.1.328")] {
+        let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
+        assert!(rows.len() >= 103, "{file}: {} rows", rows.len());
+        for r in &rows {
+            assert_eq!(r.claude_version, version);
+            if r.verdict == failopen::verdict::VerdictKind::Invalid {
+                // The article's wrappers turn big-output's 5 MB into the refusal
+                // text and Claude Code gives up on the request (see tests/extended.rs).
+                assert!(r.guard == "big-output" && (r.wrapper == "plain" || r.wrapper == "timed"), "{file}: {r:?}");
+            }
+        }
+    }
+}
