@@ -105,9 +105,20 @@ pub fn flaky_response(stream: bool, id: &str, model: &str) -> Response {
             "content": [{"type": "text", "text": "cut"}]})
         .to_string();
         let cut = whole[..whole.len() / 2].to_string();
-        let chunks: Vec<Result<String, std::io::Error>> =
-            vec![Ok(cut), Err(std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "flaky: connection dropped"))];
-        let body = axum::body::Body::from_stream(futures::stream::iter(chunks));
+        // The headers and the first half go out; a moment later the connection
+        // is dropped. (Failing at once would drop it before any byte is sent,
+        // which Claude Code retries for minutes like a refused connection.)
+        let chunks = futures::stream::unfold(Some(cut), |state| async move {
+            match state {
+                Some(cut) => Some((Ok::<String, std::io::Error>(cut), None)),
+                None => {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    let dropped = std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "flaky: connection dropped");
+                    Some((Err(dropped), None))
+                }
+            }
+        });
+        let body = axum::body::Body::from_stream(chunks);
         ([(header::CONTENT_TYPE, "application/json")], [no_retry], body).into_response()
     }
 }
