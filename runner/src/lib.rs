@@ -28,6 +28,7 @@ pub mod run;
 pub mod seal;
 pub mod session;
 pub mod settings;
+pub mod shell;
 pub mod standin;
 pub mod verdict;
 pub mod wrappers;

@@ -36,9 +36,14 @@ pub fn tagged_pids_with_prefix(prefix: &str) -> Vec<u32> {
 /// Kill every process whose tag starts with `prefix`, repeating briefly
 /// until none is left (a hard stop of a whole run). Returns how many were killed.
 pub fn reap_prefix(prefix: &str) -> usize {
+    kill_until_gone(|| tagged_pids_with_prefix(prefix))
+}
+
+/// SIGKILL whatever `find` returns until it returns nothing (at most ~0.5 s).
+fn kill_until_gone(find: impl Fn() -> Vec<u32>) -> usize {
     let mut killed = 0;
     for _ in 0..50 {
-        let pids = tagged_pids_with_prefix(prefix);
+        let pids = find();
         if pids.is_empty() {
             break;
         }
@@ -82,20 +87,7 @@ pub fn reap_session(pgid: Option<u32>, tag: &str) -> usize {
     if let Some(pgid) = pgid {
         kill_group(pgid);
     }
-    let mut killed = 0;
-    for _ in 0..50 {
-        let pids = tagged_pids(tag);
-        if pids.is_empty() {
-            break;
-        }
-        for pid in pids {
-            if kill(Pid::from_raw(pid as i32), Signal::SIGKILL).is_ok() {
-                killed += 1;
-            }
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    killed
+    kill_until_gone(|| tagged_pids(tag))
 }
 
 #[cfg(test)]

@@ -111,17 +111,7 @@ fn file_name(word: &str) -> String {
     Path::new(word).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// `NAME=value` as a shell assignment word.
-pub fn is_assignment(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((name, _)) => {
-            !name.is_empty()
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }
-        None => false,
-    }
-}
+pub use crate::shell::is_assignment;
 
 /// Expand what Claude Code's shell would expand in a path word:
 /// `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}`, `$HOME`, `~/`.

@@ -120,22 +120,12 @@ fn fmt_secs(secs: f64) -> String {
 /// word is `seal`.
 pub fn is_sealed(command: &str, seal_exe: &str) -> bool {
     let words = shell_words(command, 8);
-    let mut words = words.iter().skip_while(|w| is_assignment(w));
+    let mut words = words.iter().skip_while(|w| crate::shell::is_assignment(w));
     let (Some(program), Some(sub)) = (words.next(), words.next()) else { return false };
     let named_failopen = std::path::Path::new(program).file_name().is_some_and(|n| n == "failopen");
     (program == seal_exe || named_failopen) && sub == "seal"
 }
 
-fn is_assignment(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((name, _)) => {
-            !name.is_empty()
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }
-        None => false,
-    }
-}
 
 /// The first `max` words of a POSIX shell command (quotes and backslashes
 /// removed; no expansions). Good enough to recognise a seal invocation.

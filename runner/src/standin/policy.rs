@@ -160,7 +160,7 @@ mod tests {
         let body = String::from_utf8(axum::body::to_bytes(r.into_body(), 1 << 16).await.unwrap().to_vec()).unwrap();
         let events: Vec<&str> = body.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
         assert_eq!(events, ["message_start", "error"], "cut after message_start: {body}");
-        let error: Value = serde_json::from_str(body.lines().filter_map(|l| l.strip_prefix("data: ")).last().unwrap()).unwrap();
+        let error: Value = serde_json::from_str(body.lines().filter_map(|l| l.strip_prefix("data: ")).next_back().unwrap()).unwrap();
         assert_eq!(error, overloaded_body());
 
         let r = flaky_response(false, "msg_1", "m");

@@ -1,0 +1,13 @@
+//! Small facts about POSIX shell command words, shared by seal and audit.
+
+/// `NAME=value` as a shell assignment word.
+pub fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        None => false,
+    }
+}
