@@ -13,10 +13,8 @@ use crate::cli::BisectArgs;
 
 pub async fn run(args: BisectArgs) -> anyhow::Result<i32> {
     let cache = Cache::from_env();
-    let arms = failopen::arms::filter(failopen::arms::load(&args.arms)?, &[args.arm.clone()])?;
-    let arm = match arms.as_slice() {
-        [one] if one.name == args.arm => one.clone(),
-        _ => anyhow::bail!("--arm {:?} is not an arm of {}; arm names look like crash/native", args.arm, args.arms),
+    let Some(arm) = failopen::arms::load(&args.arms)?.into_iter().find(|a| a.name == args.arm) else {
+        anyhow::bail!("--arm {:?} is not an arm of {}; arm names look like crash/native", args.arm, args.arms);
     };
     if args.repeats == 0 {
         anyhow::bail!("--repeats must be at least 1");

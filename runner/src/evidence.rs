@@ -199,16 +199,16 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
     for line in stdout.lines() {
         let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
         match (v["type"].as_str(), v["subtype"].as_str()) {
-            (Some("system"), Some("hook_response")) => {
-                if v["hook_name"].as_str().is_some_and(|n| n.starts_with("PreToolUse")) {
-                    let outcome = v["outcome"].as_str().unwrap_or("?");
-                    let code = match &v["exit_code"] {
-                        Value::String(s) => s.clone(),
-                        Value::Number(n) => n.to_string(),
-                        _ => String::new(),
-                    };
-                    facts.hook_outcomes.push(if code.is_empty() { outcome.to_string() } else { format!("{outcome}:{code}") });
-                }
+            (Some("system"), Some("hook_response"))
+                if v["hook_name"].as_str().is_some_and(|n| n.starts_with("PreToolUse")) =>
+            {
+                let outcome = v["outcome"].as_str().unwrap_or("?");
+                let code = match &v["exit_code"] {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    _ => String::new(),
+                };
+                facts.hook_outcomes.push(if code.is_empty() { outcome.to_string() } else { format!("{outcome}:{code}") });
             }
             (Some("assistant"), _) => {
                 for block in v["message"]["content"].as_array().into_iter().flatten() {
