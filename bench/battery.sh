@@ -83,7 +83,7 @@ tck=$(getconf CLK_TCK)
 bench="$(mktemp -d /tmp/failopen-bench-XXXXXX)"
 standin_pid="" prep_root="" tags=()
 cleanup() {
-    [[ -n "$standin_pid" ]] && kill "$standin_pid" 2>/dev/null && wait "$standin_pid" 2>/dev/null
+    [[ -n "$standin_pid" ]] && kill "$standin_pid" 2>/dev/null && wait "$standin_pid" 2>/dev/null || true
     for t in "${tags[@]}"; do sweep "$t"; done
     if [[ $keep == 1 ]]; then
         echo "kept: $bench (prep root $prep_root)" >&2

@@ -42,7 +42,7 @@ fi
 bench="$(mktemp -d /tmp/failopen-session-bench-XXXXXX)"
 standin_pid="" prep_root=""
 cleanup() {
-    [[ -n "$standin_pid" ]] && kill "$standin_pid" 2>/dev/null && wait "$standin_pid" 2>/dev/null
+    [[ -n "$standin_pid" ]] && kill "$standin_pid" 2>/dev/null && wait "$standin_pid" 2>/dev/null || true
     rm -rf "$bench"
     [[ -n "$prep_root" && -d "$prep_root" ]] && rm -rf "$prep_root"
 }

@@ -41,7 +41,7 @@ cbin="${FAILOPEN_CACHE:-$HOME/.cache/failopen}/claude-code/$version/node_modules
 bench="$(mktemp -d /tmp/failopen-standin-bench-XXXXXX)"
 pids=()
 cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done
     rm -rf "$bench"
 }
 trap cleanup EXIT

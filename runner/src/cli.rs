@@ -145,7 +145,8 @@ pub struct RunArgs {
     /// Sessions per arm (default: 1 with the scripted stand-in, 3 live).
     #[arg(long)]
     pub repeats: Option<u32>,
-    /// Sessions running at once (default: the CPU count).
+    /// Sessions running at once (default: the CPU count). With the stand-in,
+    /// long idle cells (hangs) wait beside them, up to 4 per job.
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
     /// CSV file to write (default: results/<timestamp>-<version>.csv).
