@@ -52,28 +52,10 @@ fn control_is_added_once_and_first() {
 }
 
 fn row(version: &str, arm: &str, verdict: VerdictKind) -> Row {
-    let (guard, wrapper) = arm.split_once('/').unwrap();
-    Row {
-        claude_version: version.into(),
-        model: "live".into(),
-        arm: arm.into(),
-        guard: guard.into(),
-        wrapper: wrapper.into(),
-        repeat: 1,
-        verdict,
-        reason: String::new(),
-        file_bytes: None,
-        hook_invocations: 0,
-        hook_outcomes: String::new(),
-        attempts: String::new(),
-        session_exit: "0".into(),
-        session_secs: 1.0,
-        harness_said: String::new(),
-        file_ready: None,
-        hook_timeout: 5.0,
-        deadline: 3.0,
-        flags: String::new(),
-    }
+    let mut row = crate::report::grid::tests::row(version, arm, 1, verdict, "");
+    row.model = "live".into();
+    row.hook_invocations = 0;
+    row
 }
 
 fn cells(versions: &[&str], repeats: u32) -> Vec<Cell> {
