@@ -128,7 +128,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
         file: file.to_string(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        message: crate::json_error::message_without_position(&e),
     })?;
     let mut arms: Vec<Arm> = Vec::with_capacity(set.arms.len());
     for (i, entry) in set.arms.into_iter().enumerate() {

@@ -18,6 +18,7 @@ pub mod diff;
 pub mod evidence;
 pub mod guard_server;
 pub mod guards;
+pub mod json_error;
 pub mod live;
 pub mod merge;
 pub mod progress;

@@ -135,7 +135,7 @@ pub fn load(path: &Path, project_dir: PathBuf) -> Result<SettingsFile, ConfigErr
         path: shown.clone(),
         line: e.line(),
         column: e.column(),
-        message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
+        message: crate::json_error::message_without_position(&e),
     })?;
     if !value.is_object() {
         return Err(ConfigError::Shape { path: shown, message: "the top level is not a JSON object".into() });

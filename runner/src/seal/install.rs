@@ -90,9 +90,7 @@ pub fn install_file_with(path: &Path, seal_exe: &str) -> Result<InstallReport> {
 }
 
 fn parse_error(path: &Path, e: &serde_json::Error) -> anyhow::Error {
-    let msg = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+    let msg = crate::json_error::message_without_position(e);
     anyhow!(
         "cannot parse {} as JSON: {msg} at line {}, column {}; left it untouched",
         path.display(),
