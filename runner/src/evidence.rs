@@ -89,6 +89,9 @@ pub struct Evidence {
     pub hook_outcomes: Vec<String>,
     /// The error Claude Code's final result reported (e.g. `Prompt is too long`).
     pub result_error: Option<String>,
+    /// Times Claude Code compacted the conversation (`compact_boundary`
+    /// events): a refusal too big for the context window was summarised away.
+    pub compactions: u32,
 }
 
 impl Evidence {
@@ -189,6 +192,8 @@ pub struct StreamFacts {
     pub saw_result: bool,
     /// tool_use ids Claude Code reported as not executed (`tool_result_meta`).
     pub not_executed: HashSet<String>,
+    /// `compact_boundary` events: the conversation was compacted.
+    pub compactions: u32,
 }
 
 /// Read the stream-json lines Claude Code printed.
@@ -210,6 +215,7 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
                 };
                 facts.hook_outcomes.push(if code.is_empty() { outcome.to_string() } else { format!("{outcome}:{code}") });
             }
+            (Some("system"), Some("compact_boundary")) => facts.compactions += 1,
             (Some("assistant"), _) => {
                 for block in v["message"]["content"].as_array().into_iter().flatten() {
                     if block["type"] == "tool_use" {
@@ -294,6 +300,7 @@ mod tests {
             r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"PreToolUse:Bash hook error: [x]: no"}]}}"#,
             r#"{"type":"system","subtype":"hook_response","hook_name":"PreToolUse:Write","exit_code":"0","outcome":"success"}"#,
             r#"{"type":"system","subtype":"hook_response","hook_name":"SessionStart","outcome":"success"}"#,
+            r#"{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":1310789}}"#,
             "not json",
             r#"{"type":"result","subtype":"success","is_error":false,"result":"done"}"#,
         ]
@@ -305,6 +312,7 @@ mod tests {
         assert!(f.saw_result);
         assert_eq!(f.result_error, None);
         assert_eq!(f.api_error, None);
+        assert_eq!(f.compactions, 1);
     }
 
     #[test]

@@ -317,6 +317,9 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
     if outcome.stragglers_killed > 0 {
         flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));
     }
+    if e.compactions > 0 {
+        flags.push(format!("compacted:{}", e.compactions));
+    }
     if let Some(err) = &e.result_error {
         flags.push(format!("claude-error:{}", truncate(err, 120).replace(';', ",")));
     }

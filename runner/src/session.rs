@@ -187,6 +187,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
         hook_invocations: evidence::count_trace(&dirs.evidence.join("trace.jsonl")),
         hook_outcomes: facts.hook_outcomes,
         result_error: facts.result_error,
+        compactions: facts.compactions,
     };
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })

@@ -41,13 +41,11 @@ fn expected(guard: &str, wrapper: &str, honours_on_failure: bool) -> &'static st
         // The article's wrappers move the guard's stdout to stderr and pass exit 0
         // on: garbage JSON stays "no objection", and the "ask" decision is lost.
         "plain" | "timed" if matches!(guard, "garbage-json" | "json-ask") => "wrote",
-        // They turn the 5 MB of stdout into the refusal reason; Claude Code then
-        // gives up on the oversized request and exits 1 before trying Write:
-        // no evidence either way (measured on both versions).
-        "plain" | "timed" if guard == "big-output" => "invalid",
         // perl's `exec` of a file it cannot run fails and `perl -e` exits 0.
         "timed" if matches!(guard, "no-exec" | "bad-interpreter") => "wrote",
-        // Every other exit (126, 127, 139, 1) becomes 2; exit 2 passes on.
+        // Every other exit (126, 127, 139, 1) becomes 2; exit 2 passes on. For
+        // big-output that makes the 5 MB of stdout the refusal reason: still a
+        // refusal (see `oversized_refusals_are_compacted_away`).
         "plain" | "timed" => "blocked",
         // seal refuses every failure to decide (with --expect-json for JSON guards).
         "sealed" => "blocked",
@@ -65,10 +63,6 @@ fn extended_matches_reasoning(version: &str, honours_on_failure: bool) {
         if verdict_of(r) != want {
             wrong.push(format!("{}: got {} {} [{}], expected {want}", r.arm, r.verdict, r.reason, r.flags));
         }
-        if want == "invalid" {
-            // 2.1.328 says "Prompt is too long", 2.1.240 "Request too large (max 32MB)".
-            assert!(r.flags.contains("claude-error:"), "{}: {}", r.arm, r.flags);
-        }
     }
     assert!(wrong.is_empty(), "{version}:\n{}", wrong.join("\n"));
     // The sealed column blocks every failure guard.
@@ -85,4 +79,24 @@ fn extended_and_http_on_the_pinned_version() {
 #[test]
 fn extended_and_http_on_2_1_240() {
     extended_matches_reasoning(OLD, false);
+}
+
+/// The article's wrappers put big-output's 5 MB into the refusal text, past
+/// the context window (2.1.328 counts 1.3 M tokens). 2.1.328 then compacts
+/// the conversation before going on: it asks the model for a summary, which
+/// the stand-in gives as a model would (a stand-in that answered with a tool
+/// call instead, or one that turned away bodies over 2 MB, made these
+/// sessions end in "Prompt is too long": `invalid`). The summary is real
+/// evidence that the refusal reached the model: checked here in the flags.
+#[test]
+fn oversized_refusals_are_compacted_away() {
+    let (rows, _dir) = run_battery(&["--arms", &arms_file("extended.json"), "--only", "big-output/*", "--claude", PINNED]);
+    assert_eq!(rows.len(), 5);
+    for r in &rows {
+        assert_eq!(verdict_of(r), "blocked", "{}: {} [{}]", r.arm, r.reason, r.flags);
+        assert_eq!(r.attempts, "Bash:refused;Write:refused", "{}", r.arm);
+        let wrapped = r.wrapper == "plain" || r.wrapper == "timed";
+        // Bare, native and sealed, Claude Code keeps only the stderr reason (one line), not the 5 MB.
+        assert_eq!(r.flags.contains("compacted:"), wrapped, "{}: {}", r.arm, r.flags);
+    }
 }

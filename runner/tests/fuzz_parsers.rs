@@ -202,3 +202,61 @@ fn stand_in_server_answers_every_body_and_keeps_serving() {
     assert_eq!(rt.block_on(post(addr, "/s/after/v1/messages", real.to_string().as_bytes())), Some(200));
     drop(standin);
 }
+
+/// Post `body` while reading the answer (a server may answer before it has
+/// read everything); the status line and the body of the answer.
+async fn post_large(addr: std::net::SocketAddr, path: &str, body: Vec<u8>) -> (Option<u16>, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (mut read, mut write) = stream.into_split();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    // The writer hands its half back instead of dropping it: dropping it
+    // half-closes the connection, and hyper drops a connection whose client
+    // half-closed before the answer is written (a real client never does).
+    let writer = tokio::spawn(async move {
+        let _ = write.write_all(head.as_bytes()).await;
+        let _ = write.write_all(&body).await;
+        write
+    });
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(30), read.read_to_end(&mut answer)).await;
+    drop(writer.await);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text.strip_prefix("HTTP/1.1 ").and_then(|t| t.get(..3)).and_then(|s| s.parse().ok());
+    (status, text)
+}
+
+/// The stand-in takes what the Messages API takes (32 MB), so a guard's
+/// 5 MB refusal sent back to the model is answered, not turned away: axum's
+/// default 2 MB limit made Claude Code report "Request too large" for
+/// big-output under the article's wrappers. Past 32 MB, the API's answer.
+#[test]
+fn stand_in_reads_bodies_up_to_the_api_limit() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let standin = rt.block_on(StandIn::start(Policy::Scripted, None)).unwrap();
+    let request = |refusal_bytes: usize| {
+        json!({"model": "m", "tools": [{"name": "Bash"}, {"name": "Write"}], "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": true,
+                "content": format!("PreToolUse:Bash hook error: {}", "x".repeat(refusal_bytes))}]}
+        ]})
+        .to_string()
+        .into_bytes()
+    };
+    let (status, text) = rt.block_on(post_large(standin.addr(), "/s/big/v1/messages", request(10 << 20)));
+    assert_eq!(status, Some(200), "{}", &text[..text.len().min(300)]);
+    assert!(text.contains(r#""name":"Write""#), "the refused Bash leads to Write: {}", &text[..text.len().min(600)]);
+    let transcript = standin.take_transcript("big");
+    assert_eq!((transcript.requests, transcript.errors_sent), (1, 0));
+
+    let (status, text) = rt.block_on(post_large(standin.addr(), "/s/huge/v1/messages", request(33 << 20)));
+    assert_eq!(status, Some(413));
+    assert!(text.contains("request_too_large"), "{text}");
+    let transcript = standin.take_transcript("huge");
+    assert_eq!((transcript.requests, transcript.errors_sent), (0, 1));
+    drop(standin);
+}

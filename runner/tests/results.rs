@@ -33,17 +33,17 @@ fn committed_reports_match_the_reference_csvs() {
 }
 
 #[test]
-fn reference_csvs_hold_both_versions_and_no_invalid_outside_the_known_cells() {
+fn reference_csvs_hold_both_versions_every_arm_and_no_invalid() {
+    let arms = failopen::arms::load("all").unwrap();
     for (file, version) in [("claude-2.1.240.csv", "2.1.240"), ("claude-2.1.328.csv", "2.1.328")] {
         let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
-        assert!(rows.len() >= 103, "{file}: {} rows", rows.len());
+        for arm in &arms {
+            let sessions = rows.iter().filter(|r| r.arm == arm.name).count();
+            assert!(sessions >= 3, "{file}: {} has {sessions} sessions", arm.name);
+        }
         for r in &rows {
             assert_eq!(r.claude_version, version);
-            if r.verdict == failopen::verdict::VerdictKind::Invalid {
-                // The article's wrappers turn big-output's 5 MB into the refusal
-                // text and Claude Code gives up on the request (see tests/extended.rs).
-                assert!(r.guard == "big-output" && (r.wrapper == "plain" || r.wrapper == "timed"), "{file}: {r:?}");
-            }
+            assert_ne!(r.verdict, failopen::verdict::VerdictKind::Invalid, "{file}: {r:?}");
         }
     }
 }

@@ -5,6 +5,7 @@
 //! the server knows which session and working directory a request belongs
 //! to, and keeps a [`Transcript`] per session as evidence.
 
+pub mod compaction;
 pub mod first_tool;
 pub mod policy;
 pub mod script;

@@ -6,7 +6,9 @@
 //! 3. a final text quoting the last tool_result.
 //!
 //! The script is a pure function of the request's message history, so a
-//! retried or duplicated request gets the same answer.
+//! retried or duplicated request gets the same answer. After Claude Code
+//! compacts the conversation, the history is the summary's ledger
+//! ([`super::compaction`]).
 
 use serde_json::{json, Value};
 
@@ -62,6 +64,9 @@ pub struct SeenToolResult {
     pub is_error: bool,
     /// Its text.
     pub text: String,
+    /// Read back from the stand-in's own compaction summary, not sent by
+    /// Claude Code as a tool_result: it steers the script, never the evidence.
+    pub from_summary: bool,
 }
 
 /// The facts of a request the script needs.
@@ -91,6 +96,16 @@ impl History {
         let mut h = History { has_tools: !tool_names.is_empty(), tool_names, ..History::default() };
         let messages = body.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
         for message in messages {
+            // After a compaction, the calls before it are in the summary's ledger.
+            for text in super::compaction::text_blocks(message.get("content")) {
+                for (call, result) in super::compaction::read_ledger(text) {
+                    if h.tool_uses.iter().any(|u| u.id == call.id) {
+                        continue;
+                    }
+                    h.tool_results.extend(result);
+                    h.tool_uses.push(call);
+                }
+            }
             let Some(blocks) = message.get("content").and_then(Value::as_array) else { continue };
             for block in blocks {
                 match block.get("type").and_then(Value::as_str) {
@@ -103,6 +118,7 @@ impl History {
                         tool_use_id: str_field(block, "tool_use_id"),
                         is_error: block.get("is_error").and_then(Value::as_bool).unwrap_or(false),
                         text: result_text(block.get("content")),
+                        from_summary: false,
                     }),
                     _ => {}
                 }

@@ -4,7 +4,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -18,6 +19,12 @@ use super::{Policy, Shared};
 /// The session key used when a request carries no `/s/<session>` prefix.
 pub const DEFAULT_SESSION: &str = "default";
 
+/// The largest request body the stand-in reads: the Messages API's own limit
+/// (Claude Code words a 413 as "Request too large (max 32MB)"). axum's default
+/// of 2 MB would turn a large but legal request (a guard's 5 MB refusal sent
+/// back to the model) into an error the real API never gives.
+pub const MAX_REQUEST_BYTES: usize = 32 * 1024 * 1024;
+
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/s/{session}/v1/messages", post(messages_in_session))
@@ -26,15 +33,44 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/messages/count_tokens", post(count_tokens_default))
         // HEAD /api/hello and any other probe: a harmless 200.
         .fallback(|| async { (StatusCode::OK, axum::Json(json!({}))) })
+        .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .with_state(shared)
 }
 
-async fn messages_in_session(State(shared): State<Arc<Shared>>, Path(session): Path<String>, body: Bytes) -> Response {
-    answer(&shared, &session, &body)
+async fn messages_in_session(
+    State(shared): State<Arc<Shared>>,
+    Path(session): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    match body {
+        Ok(body) => answer(&shared, &session, &body),
+        Err(rejection) => unreadable_body(&shared, &session, rejection),
+    }
 }
 
-async fn messages_default(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
-    answer(&shared, DEFAULT_SESSION, &body)
+async fn messages_default(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Response {
+    match body {
+        Ok(body) => answer(&shared, DEFAULT_SESSION, &body),
+        Err(rejection) => unreadable_body(&shared, DEFAULT_SESSION, rejection),
+    }
+}
+
+/// A body over [`MAX_REQUEST_BYTES`] (or one that could not be read): the
+/// API's answer, counted in the session's transcript as an error sent, so
+/// the evidence shows the model was never asked.
+fn unreadable_body(shared: &Shared, session: &str, rejection: BytesRejection) -> Response {
+    {
+        let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().transcript.errors_sent += 1;
+    }
+    let status = rejection.status();
+    let (kind, message) = if status == StatusCode::PAYLOAD_TOO_LARGE {
+        ("request_too_large", format!("Request exceeds the maximum allowed number of bytes ({MAX_REQUEST_BYTES})"))
+    } else {
+        ("invalid_request_error", rejection.body_text())
+    };
+    let body = json!({"type": "error", "error": {"type": kind, "message": message}});
+    (status, axum::Json(body)).into_response()
 }
 
 async fn count_tokens(Path(_session): Path<String>, body: Bytes) -> Response {
@@ -83,16 +119,7 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
             drop(sessions);
             return super::policy::flaky_response(stream, &format!("msg_fo{n:08}"), &model);
         }
-        let step = match (state.first_tool, shared.policy) {
-            (Some(tool), _) => super::first_tool::tool_step(&history, state.cwd.as_deref().unwrap_or("."), tool),
-            (None, policy) => match policy {
-            Policy::Scripted => scripted_step(&history, state.cwd.as_deref().unwrap_or(".")),
-            Policy::Refuse => super::policy::refuse_step(),
-            Policy::Wayward => super::policy::wayward_step(&history, state.cwd.as_deref().unwrap_or(".")),
-            // Answered with an error above; a text if that ever changes.
-            Policy::Flaky => super::policy::refuse_step(),
-            },
-        };
+        let step = next_step(shared.policy, state, &request, &history);
         match step {
             Step::Text(text) => Reply::Text(text),
             Step::Tool { name, input } => {
@@ -111,13 +138,44 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
     }
 }
 
+/// What the model does next in this session.
+fn next_step(policy: Policy, state: &mut super::SessionState, request: &Value, history: &History) -> Step {
+    if super::compaction::is_summary_request(request) {
+        // Whatever the policy: a model asked to summarise answers with text.
+        state.transcript.summaries_sent += 1;
+        return Step::Text(super::compaction::summary(history));
+    }
+    let cwd = state.cwd.as_deref().unwrap_or(".");
+    if let Some(tool) = state.first_tool {
+        return super::first_tool::tool_step(history, cwd, tool);
+    }
+    match policy {
+        Policy::Scripted => scripted_step(history, cwd),
+        Policy::Refuse => super::policy::refuse_step(),
+        Policy::Wayward => super::policy::wayward_step(history, cwd),
+        // Answered with an error before this; a text if that ever changes.
+        Policy::Flaky => super::policy::refuse_step(),
+    }
+}
+
 /// The working directory Claude Code states in its system prompt, if any.
+/// 2.1.328 moved it from the `system` field into a `system` entry of the
+/// messages, so both are searched.
 fn primary_working_directory(request: &Value) -> Option<String> {
-    let text = request.get("system").map(Value::to_string).unwrap_or_default();
-    let start = text.find("Primary working directory: ")? + "Primary working directory: ".len();
-    let rest = &text[start..];
-    let end = rest.find(['\\', '"', '\n']).unwrap_or(rest.len());
-    Some(rest[..end].trim().to_string())
+    const MARK: &str = "Primary working directory: ";
+    let system_entries = request
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|m| m.get("role").and_then(Value::as_str) == Some("system"));
+    request.get("system").into_iter().chain(system_entries).find_map(|part| {
+        let text = part.to_string();
+        let start = text.find(MARK)? + MARK.len();
+        let rest = &text[start..];
+        let end = rest.find(['\\', '"', '\n']).unwrap_or(rest.len());
+        Some(rest[..end].trim().to_string())
+    })
 }
 
 #[cfg(test)]
@@ -129,5 +187,9 @@ mod tests {
         let req = json!({"system": [{"type": "text", "text": "x\nPrimary working directory: /tmp/a b/work\nIs git: no"}]});
         assert_eq!(primary_working_directory(&req).as_deref(), Some("/tmp/a b/work"));
         assert_eq!(primary_working_directory(&json!({})), None);
+        let in_messages = json!({"system": [{"type": "text", "text": "You are"}], "messages": [
+            {"role": "user", "content": "Primary working directory: /not/this"},
+            {"role": "system", "content": "# Environment\n - Primary working directory: /tmp/w\n - Is a git repository: false"}]});
+        assert_eq!(primary_working_directory(&in_messages).as_deref(), Some("/tmp/w"));
     }
 }

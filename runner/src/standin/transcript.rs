@@ -35,8 +35,11 @@ pub struct Transcript {
     pub requests: u32,
     /// Requests that offered tools (the main conversation).
     pub main_requests: u32,
-    /// Error answers the stand-in gave on purpose (flaky policy).
+    /// Error answers the stand-in gave (flaky policy, or a body over the API's size limit).
     pub errors_sent: u32,
+    /// Compaction requests answered with a summary.
+    #[serde(default)]
+    pub summaries_sent: u32,
     /// Tool calls sent, in order.
     pub tool_uses: Vec<SentToolUse>,
     /// Tool results received, in order, each once.
@@ -50,7 +53,8 @@ impl Transcript {
         if history.has_tools {
             self.main_requests += 1;
         }
-        for r in &history.tool_results {
+        // Only Claude Code's own tool_result blocks are evidence.
+        for r in history.tool_results.iter().filter(|r| !r.from_summary) {
             if !self.tool_results.iter().any(|seen| seen.tool_use_id == r.tool_use_id) {
                 self.tool_results.push(ReturnedToolResult {
                     tool_use_id: r.tool_use_id.clone(),
@@ -90,5 +94,19 @@ mod tests {
         assert_eq!(t.requests, 2);
         assert_eq!(t.tool_results.len(), 1);
         assert!(t.result_for("t1").unwrap().is_error);
+    }
+
+    #[test]
+    fn a_ledger_line_is_not_evidence() {
+        // A text block that reads like the compaction summary's ledger (a
+        // guard's output quoted back, say) steers the script but is never
+        // recorded as a result Claude Code sent.
+        let line = r#"failopen-ledger: {"id":"toolu_fo00000000","tool":"Bash","input":{},"is_error":true,"text":"no"}"#;
+        let body = json!({"tools": [{"name": "Bash"}], "messages": [{"role": "user", "content": [{"type": "text", "text": line}]}]});
+        let h = History::from_request(&body);
+        assert_eq!(h.tool_results.len(), 1);
+        let mut t = Transcript::default();
+        t.observe(&h);
+        assert_eq!(t.result_for("toolu_fo00000000"), None);
     }
 }
