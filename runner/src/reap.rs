@@ -106,11 +106,14 @@ mod tests {
             .process_group(0)
             .spawn()
             .unwrap();
+        // Wait for the sleeper itself: `setsid` forks first (it leads its group),
+        // and a process caught mid-exec may not show its environment yet.
+        let is_sleep = |pid: &u32| fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "sleep");
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        while tagged_pids(&tag).is_empty() && std::time::Instant::now() < deadline {
+        while !tagged_pids(&tag).iter().any(is_sleep) && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        assert!(!tagged_pids(&tag).is_empty(), "the tagged sleeper is visible");
+        assert!(tagged_pids(&tag).iter().any(is_sleep), "the tagged sleeper is visible");
         let before = tagged_pids(&tag);
         let killed = reap_session(None, &tag);
         let _ = child.wait();
