@@ -11,7 +11,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use crate::guards::{self, Guard};
-use crate::verdict::VerdictKind;
+use crate::verdict::{InvalidReason, VerdictKind};
 use crate::wrappers::Wrapper;
 
 /// The hook `timeout` when an arm does not say (the article's 5 s).
@@ -25,6 +25,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("full", include_str!("../../arms/full.json")),
     ("extended", include_str!("../../arms/extended.json")),
     ("http", include_str!("../../arms/http.json")),
+    ("trust", include_str!("../../arms/trust.json")),
     ("all", include_str!("../../arms/all.json")),
 ];
 
@@ -43,14 +44,21 @@ pub struct Arm {
     pub deadline_secs: f64,
     /// A published or reasoned expectation, if the file carries one.
     pub expect: Option<Expectation>,
+    /// Settings merged into the session's settings beside the hook under
+    /// test (objects merged, arrays appended after failopen's own entries):
+    /// a permission rule, another hook, a broken sibling entry.
+    pub extra_settings: Option<serde_json::Value>,
 }
 
 /// What an arm is expected to give, and where that expectation comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expectation {
-    /// `blocked` or `wrote`.
+    /// `blocked`, `wrote`, or `invalid` (then with a `reason`).
     pub verdict: VerdictKind,
+    /// The invalid reason expected (only with `invalid`), e.g. `foreign-refusal`.
+    #[serde(default)]
+    pub reason: Option<String>,
     /// Where it comes from (e.g. the article's table row).
     pub source: String,
 }
@@ -100,6 +108,8 @@ struct ArmEntry {
     deadline: Option<f64>,
     #[serde(default)]
     expect: Option<Expectation>,
+    #[serde(default)]
+    extra_settings: Option<serde_json::Value>,
 }
 
 /// Load an arm set from a path, or from a built-in set by name.
@@ -150,16 +160,41 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
             .map_err(|m| field("hook_timeout", m))?;
         let deadline_secs = positive(entry.deadline, DEFAULT_DEADLINE_SECS).map_err(|m| field("deadline", m))?;
         if let Some(exp) = &entry.expect {
-            if exp.verdict == VerdictKind::Invalid {
-                return Err(field("expect", "an expectation is `blocked` or `wrote`, never `invalid`".into()));
+            check_expectation(exp).map_err(|m| field("expect", m))?;
+        }
+        if let Some(extra) = &entry.extra_settings {
+            if !extra.is_object() {
+                return Err(field("extra_settings", "must be a JSON object (merged into the session's settings)".into()));
             }
         }
         if let Some(first) = arms.iter().position(|a| a.name == name) {
             return Err(ArmsError::Duplicate { file: file.to_string(), name, first: first + 1, second: index });
         }
-        arms.push(Arm { name, guard, wrapper, hook_timeout_secs, deadline_secs, expect: entry.expect });
+        arms.push(Arm {
+            name,
+            guard,
+            wrapper,
+            hook_timeout_secs,
+            deadline_secs,
+            expect: entry.expect,
+            extra_settings: entry.extra_settings,
+        });
     }
     Ok(arms)
+}
+
+/// An expected `invalid` must say why (a reason failopen writes); `blocked`
+/// and `wrote` take no reason.
+fn check_expectation(exp: &Expectation) -> Result<(), String> {
+    match (exp.verdict, exp.reason.as_deref()) {
+        (VerdictKind::Invalid, Some(r)) => r.parse::<InvalidReason>().map(|_| ()),
+        (VerdictKind::Invalid, None) => Err(format!(
+            "an expected `invalid` needs a `reason`; valid reasons: {}",
+            InvalidReason::ALL.map(InvalidReason::as_str).join(", ")
+        )),
+        (_, Some(_)) => Err("`reason` goes with an expected `invalid` only".into()),
+        (_, None) => Ok(()),
+    }
 }
 
 fn positive(value: Option<f64>, default: f64) -> Result<f64, String> {
@@ -242,6 +277,26 @@ mod tests {
             let err = parse(&text, "t.json").unwrap_err().to_string();
             assert!(err.contains("field `hook_timeout`"), "{err}");
         }
+    }
+
+    #[test]
+    fn expectations_of_invalid_name_a_reason_and_extra_settings_is_an_object() {
+        let ok = r#"{"arms":[{"guard":"crash","wrapper":"bare","name":"c","extra_settings":{"permissions":{"deny":["Write"]}},
+            "expect":{"verdict":"invalid","reason":"foreign-refusal","source":"s"}}]}"#;
+        let arms = parse(ok, "x.json").unwrap();
+        assert_eq!(arms[0].expect.as_ref().unwrap().reason.as_deref(), Some("foreign-refusal"));
+        assert!(arms[0].extra_settings.is_some());
+        for (bad, field) in [
+            (r#"{"verdict":"invalid","source":"s"}"#, "valid reasons: session-error"),
+            (r#"{"verdict":"invalid","reason":"nope","source":"s"}"#, "unknown invalid reason"),
+            (r#"{"verdict":"wrote","reason":"no-attempt","source":"s"}"#, "with an expected `invalid` only"),
+        ] {
+            let text = format!(r#"{{"arms":[{{"guard":"crash","wrapper":"bare","expect":{bad}}}]}}"#);
+            let err = parse(&text, "x.json").unwrap_err().to_string();
+            assert!(err.contains("field `expect`") && err.contains(field), "{err}");
+        }
+        let err = parse(r#"{"arms":[{"guard":"crash","wrapper":"bare","extra_settings":[1]}]}"#, "x.json").unwrap_err();
+        assert!(err.to_string().contains("field `extra_settings`"), "{err}");
     }
 
     #[test]

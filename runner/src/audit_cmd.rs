@@ -3,6 +3,7 @@
 use anyhow::Context;
 use failopen::audit::{self, render, AuditOptions};
 use failopen::claude::{cache::Cache, ClaudeSpec, PINNED_VERSION};
+use failopen::run::LiveGroups;
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::{AuditArgs, AuditFormat};
@@ -40,18 +41,20 @@ pub async fn run(args: AuditArgs) -> anyhow::Result<i32> {
         claude,
         jobs,
         seal_exe,
+        managed: crate::run_cmd::managed_settings(),
+        live_groups: LiveGroups::default(),
     };
     let cancel = CancellationToken::new();
-    let on_signal = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_signal.cancel();
-        }
-    });
+    // As in `run`: the first SIGINT/SIGTERM stops the sessions, a second one is a hard stop.
+    crate::signals::spawn_handler(cancel.clone(), opts.live_groups.clone(), false);
     if opts.claude.is_some() && args.format == AuditFormat::Text {
         eprintln!("failopen audit: running Claude Code sessions in throwaway directories...");
     }
-    let report = audit::audit(&opts, cancel).await?;
+    let report = audit::audit(&opts, cancel.clone()).await?;
+    if cancel.is_cancelled() {
+        eprintln!("failopen audit: interrupted; the report is incomplete");
+        return Ok(crate::signals::EXIT_INTERRUPTED);
+    }
     match args.format {
         AuditFormat::Text => print!("{}", render::text(&report)),
         AuditFormat::Json => print!("{}", render::json(&report)),

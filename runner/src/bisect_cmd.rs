@@ -46,6 +46,7 @@ pub async fn run(args: BisectArgs) -> anyhow::Result<i32> {
             show_progress: false,
             failopen_exe: failopen_exe.clone(),
             cache: cache.clone(),
+            managed: crate::run_cmd::managed_settings(),
         };
         async move {
             let summary =

@@ -20,10 +20,43 @@ pub struct Cell {
 }
 
 impl Cell {
-    /// (version, arm, repeat): what identifies a cell in a results file.
-    pub fn key(&self) -> (String, String, u32) {
-        (self.claude.version.clone(), self.arm.name.clone(), self.repeat)
+    /// What identifies this cell in a results file, run with `model`.
+    pub fn key(&self, model: &str) -> CellKey {
+        CellKey {
+            claude_version: self.claude.version.clone(),
+            model: model.to_string(),
+            arm: self.arm.name.clone(),
+            guard: self.arm.guard.name.to_string(),
+            wrapper: self.arm.wrapper.name().to_string(),
+            hook_timeout_bits: self.arm.hook_timeout_secs.to_bits(),
+            deadline_bits: self.arm.deadline_secs.to_bits(),
+            repeat: self.repeat,
+        }
     }
+}
+
+/// The whole identity of a cell in a results file: everything that changes
+/// what a session measures. `--resume` skips a cell only when a row has the
+/// same key, so a scripted row never stands in for a live one, nor a row of
+/// an arm whose guard, wrapper, timeout or deadline has since been edited.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellKey {
+    /// Claude Code version.
+    pub claude_version: String,
+    /// `scripted` or `live`.
+    pub model: String,
+    /// Arm name.
+    pub arm: String,
+    /// Guard name.
+    pub guard: String,
+    /// Wrapper name.
+    pub wrapper: String,
+    /// The hook timeout in seconds, as `f64` bits (exact, hashable).
+    pub hook_timeout_bits: u64,
+    /// The wrapper deadline in seconds, as `f64` bits.
+    pub deadline_bits: u64,
+    /// Repeat number, from 1.
+    pub repeat: u32,
 }
 
 /// Every (version, arm, repeat) in a fixed order.
@@ -66,14 +99,14 @@ impl Shard {
     }
 }
 
-/// Keep this shard's cells, drop the ones already done, and order the rest
-/// so long-running cells start first (they mostly wait, so they overlap
-/// with the short ones instead of trailing at the end).
-pub fn plan(cells: Vec<Cell>, shard: Option<Shard>, done: &HashSet<(String, String, u32)>) -> Vec<Cell> {
+/// Keep this shard's cells, drop the ones already done (run with `model`),
+/// and order the rest so long-running cells start first (they mostly wait,
+/// so they overlap with the short ones instead of trailing at the end).
+pub fn plan(cells: Vec<Cell>, shard: Option<Shard>, done: &HashSet<CellKey>, model: &str) -> Vec<Cell> {
     let mut kept: Vec<Cell> = cells
         .into_iter()
         .filter(|c| shard.is_none_or(|s| s.owns(c.index)))
-        .filter(|c| !done.contains(&c.key()))
+        .filter(|c| !done.contains(&c.key(model)))
         .collect();
     kept.sort_by_key(|c| (!c.arm.guard.long_running, c.index));
     kept
@@ -95,7 +128,7 @@ mod tests {
         let total = cells.len();
         let mut seen = vec![0; total];
         for k in 1..=4 {
-            for c in plan(cells.clone(), Some(Shard { k, n: 4 }), &HashSet::new()) {
+            for c in plan(cells.clone(), Some(Shard { k, n: 4 }), &HashSet::new(), "scripted") {
                 seen[c.index] += 1;
             }
         }
@@ -114,10 +147,18 @@ mod tests {
     fn long_running_first_and_done_skipped() {
         let arms = crate::arms::load("article").unwrap();
         let cells = expand(&bins()[..1], &arms, 1);
-        let done: HashSet<_> = [("2.1.240".to_string(), "deny/bare".to_string(), 1)].into();
-        let planned = plan(cells, None, &done);
+        let deny = cells.iter().find(|c| c.arm.name == "deny/bare").unwrap().clone();
+        let done: HashSet<_> = [deny.key("scripted")].into();
+        let planned = plan(cells.clone(), None, &done, "scripted");
         assert_eq!(planned.len(), 8);
         assert!(planned[..3].iter().all(|c| c.arm.guard.name == "hang"));
         assert!(!planned.iter().any(|c| c.arm.name == "deny/bare"));
+        // A scripted row does not stand in for a live session.
+        assert_eq!(plan(cells.clone(), None, &done, "live").len(), 9);
+        // Nor a row of the arm before its hook timeout was edited.
+        let mut edited = deny.clone();
+        edited.arm.hook_timeout_secs = 7.0;
+        let done: HashSet<_> = [edited.key("scripted")].into();
+        assert_eq!(plan(cells, None, &done, "scripted").len(), 9);
     }
 }

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::attribution::{self, HookIdentity, Refuser};
 use crate::settings::WRITE_TOOLS;
 use crate::standin::Transcript;
 
@@ -51,8 +52,16 @@ pub struct FileFound {
 /// How one tool call came back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttemptResult {
-    /// An error result that is a hook's refusal.
+    /// Refused by the hook under test (see [`crate::attribution`]), with the text.
     Refused(String),
+    /// Refused, but not by the hook under test: a permission rule, another
+    /// hook, a managed policy, or nothing that can be tied to the hook.
+    ForeignRefused {
+        /// Who refused it.
+        by: Refuser,
+        /// The refusal text.
+        text: String,
+    },
     /// An error result that is not a hook's refusal (the tool itself failed).
     Failed(String),
     /// A success result.
@@ -102,6 +111,7 @@ impl Evidence {
             .map(|a| {
                 let r = match a.result {
                     AttemptResult::Refused(_) => "refused",
+                    AttemptResult::ForeignRefused { .. } => "foreign-refused",
                     AttemptResult::Failed(_) => "failed",
                     AttemptResult::Allowed(_) => "allowed",
                     AttemptResult::NoResult => "no-result",
@@ -112,12 +122,24 @@ impl Evidence {
             .join(";")
     }
 
-    /// The text of the last refusal the harness sent back.
+    /// The text of the last refusal the harness sent back (whoever refused).
     pub fn last_refusal(&self) -> Option<&str> {
         self.attempts.iter().rev().find_map(|a| match &a.result {
-            AttemptResult::Refused(t) => Some(t.as_str()),
+            AttemptResult::Refused(t) | AttemptResult::ForeignRefused { text: t, .. } => Some(t.as_str()),
             _ => None,
         })
+    }
+
+    /// `Tool=refuser` for each attempt something other than the hook under
+    /// test refused, e.g. `Bash=permission-rule`.
+    pub fn foreign_refusers(&self) -> Vec<String> {
+        self.attempts
+            .iter()
+            .filter_map(|a| match &a.result {
+                AttemptResult::ForeignRefused { by, .. } => Some(format!("{}={}", a.tool, by.describe())),
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -144,20 +166,37 @@ pub fn names_pretooluse_hook(text: &str) -> bool {
     text.contains("PreToolUse")
 }
 
+/// What the hook under test is, and what the session showed of hook
+/// decisions: what [`classify`] needs to attribute a refusal.
+#[derive(Debug, Clone, Copy)]
+pub struct Attribution<'a> {
+    /// The hook under test.
+    pub hook: &'a HookIdentity,
+    /// Reasons of the JSON decisions seen in the session's PreToolUse hook events.
+    pub decided_reasons: &'a [String],
+}
+
 /// Classify one tool result. `not_executed` is Claude Code's own word, from
 /// the stream's `tool_result_meta.non_execution_kind`, that the tool never
-/// ran (it was refused before execution).
-pub fn classify(is_error: bool, text: &str, not_executed: bool) -> AttemptResult {
-    match (is_error, names_pretooluse_hook(text) || not_executed) {
-        (true, true) => AttemptResult::Refused(text.to_string()),
-        (true, false) => AttemptResult::Failed(text.to_string()),
-        (false, _) => AttemptResult::Allowed(text.to_string()),
+/// ran (it was refused before execution). A refusal counts as the hook
+/// under test's only when [`attribution::refuser`] ties it to that hook.
+pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution<'_>) -> AttemptResult {
+    if !is_error {
+        return AttemptResult::Allowed(text.to_string());
+    }
+    if !(names_pretooluse_hook(text) || not_executed || attribution::is_permission_rule_text(text)) {
+        return AttemptResult::Failed(text.to_string());
+    }
+    match attribution::refuser(text, who.hook, who.decided_reasons) {
+        Refuser::HookUnderTest => AttemptResult::Refused(text.to_string()),
+        by => AttemptResult::ForeignRefused { by, text: text.to_string() },
     }
 }
 
-/// The write attempts the stand-in sent, with the results that came back.
-/// `not_executed` holds the tool_use ids Claude Code reported as never run.
-pub fn attempts_from_transcript(t: &Transcript, not_executed: &HashSet<String>) -> Vec<Attempt> {
+/// The write attempts the stand-in sent, with the results that came back,
+/// attributed with what the session's stream showed (`facts`).
+pub fn attempts_from_transcript(t: &Transcript, facts: &StreamFacts, hook: &HookIdentity) -> Vec<Attempt> {
+    let who = Attribution { hook, decided_reasons: &facts.decided_reasons };
     t.tool_uses
         .iter()
         .filter(|u| is_write_capable(&u.name))
@@ -166,7 +205,7 @@ pub fn attempts_from_transcript(t: &Transcript, not_executed: &HashSet<String>) 
             matched: is_matched_tool(&u.name),
             result: t
                 .result_for(&u.id)
-                .map(|r| classify(r.is_error, &r.text, not_executed.contains(&u.id)))
+                .map(|r| classify(r.is_error, &r.text, facts.not_executed.contains(&u.id), who))
                 .unwrap_or(AttemptResult::NoResult),
         })
         .collect()
@@ -194,10 +233,13 @@ pub struct StreamFacts {
     pub not_executed: HashSet<String>,
     /// `compact_boundary` events: the conversation was compacted.
     pub compactions: u32,
+    /// Reasons of the JSON decisions (deny or ask) in PreToolUse hook events.
+    pub decided_reasons: Vec<String>,
 }
 
-/// Read the stream-json lines Claude Code printed.
-pub fn parse_stream(stdout: &str) -> StreamFacts {
+/// Read the stream-json lines Claude Code printed; attempts are attributed
+/// to `hook` or not (see [`classify`]).
+pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
     let mut facts = StreamFacts::default();
     let mut uses: Vec<(String, String)> = Vec::new();
     let mut results: Vec<(String, bool, String)> = Vec::new();
@@ -214,6 +256,9 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
                     _ => String::new(),
                 };
                 facts.hook_outcomes.push(if code.is_empty() { outcome.to_string() } else { format!("{outcome}:{code}") });
+                if let Some(reason) = v["stdout"].as_str().and_then(attribution::decision_reason) {
+                    facts.decided_reasons.push(reason);
+                }
             }
             (Some("system"), Some("compact_boundary")) => facts.compactions += 1,
             (Some("assistant"), _) => {
@@ -261,7 +306,8 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
             _ => {}
         }
     }
-    facts.attempts = uses
+    let who = Attribution { hook, decided_reasons: &facts.decided_reasons };
+    let attempts = uses
         .into_iter()
         .filter(|(_, name)| is_write_capable(name))
         .map(|(id, name)| Attempt {
@@ -269,11 +315,12 @@ pub fn parse_stream(stdout: &str) -> StreamFacts {
             result: results
                 .iter()
                 .find(|(rid, _, _)| *rid == id)
-                .map(|(rid, e, t)| classify(*e, t, facts.not_executed.contains(rid)))
+                .map(|(rid, e, t)| classify(*e, t, facts.not_executed.contains(rid), who))
                 .unwrap_or(AttemptResult::NoResult),
             tool: name,
         })
         .collect();
+    facts.attempts = attempts;
     facts
 }
 
@@ -291,6 +338,14 @@ pub fn count_trace(path: &Path) -> u32 {
 mod tests {
     use super::*;
 
+    fn hook() -> HookIdentity {
+        HookIdentity::new("x", vec!["this session may not write files".into()])
+    }
+
+    fn who(h: &HookIdentity) -> Attribution<'_> {
+        Attribution { hook: h, decided_reasons: &[] }
+    }
+
     #[test]
     fn stream_hook_events_and_attempts() {
         let out = [
@@ -305,7 +360,7 @@ mod tests {
             r#"{"type":"result","subtype":"success","is_error":false,"result":"done"}"#,
         ]
         .join("\n");
-        let f = parse_stream(&out);
+        let f = parse_stream(&out, &hook());
         assert_eq!(f.hook_outcomes, ["error:2", "success:0"]);
         assert_eq!(f.attempts.len(), 1);
         assert!(matches!(f.attempts[0].result, AttemptResult::Refused(_)));
@@ -319,36 +374,64 @@ mod tests {
     fn non_execution_meta_marks_a_bare_reason_as_refused() {
         let out = [
             r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{}}]}}"#,
-            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"no writes"}]},"tool_result_meta":[{"id":"t1","non_execution_kind":"permission-rule"}]}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"this session may not write files"}]},"tool_result_meta":[{"id":"t1","non_execution_kind":"permission-rule"}]}"#,
         ]
         .join("\n");
-        let f = parse_stream(&out);
+        let f = parse_stream(&out, &hook());
         assert!(f.not_executed.contains("t1"));
-        assert_eq!(f.attempts[0].result, AttemptResult::Refused("no writes".into()));
+        assert_eq!(f.attempts[0].result, AttemptResult::Refused("this session may not write files".into()));
+        // The same meta on a reason the hook under test never gives: someone else refused.
+        let f = parse_stream(&out.replace("this session may not write files", "no writes here"), &hook());
+        assert!(matches!(&f.attempts[0].result, AttemptResult::ForeignRefused { by: Refuser::Unattributed, .. }));
     }
 
     #[test]
     fn api_error_result_is_detected() {
-        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#);
+        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#, &hook());
         assert!(f.api_error.is_some());
         // 2.1.328's structured fields, whatever the text says.
-        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"Server busy"}"#);
+        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"Server busy"}"#, &hook());
         assert_eq!(f.api_error.as_deref(), Some("Server busy"));
-        let f = parse_stream(r#"{"type":"result","is_error":true,"terminal_reason":"api_error","api_error_status":null,"result":"x"}"#);
+        let f = parse_stream(r#"{"type":"result","is_error":true,"terminal_reason":"api_error","api_error_status":null,"result":"x"}"#, &hook());
         assert!(f.api_error.is_some());
-        let f = parse_stream(r#"{"type":"result","is_error":false,"api_error_status":null,"result":"done"}"#);
+        let f = parse_stream(r#"{"type":"result","is_error":false,"api_error_status":null,"result":"done"}"#, &hook());
         assert_eq!(f.api_error, None);
     }
 
     #[test]
     fn tool_failure_is_not_a_refusal() {
-        assert!(matches!(classify(true, "EACCES: permission denied", false), AttemptResult::Failed(_)));
-        assert!(matches!(classify(true, "PreToolUse:Write hook error: x", false), AttemptResult::Refused(_)));
+        let h = hook();
+        assert!(matches!(classify(true, "EACCES: permission denied", false, who(&h)), AttemptResult::Failed(_)));
+        assert!(matches!(classify(true, "PreToolUse:Write hook error: [x]: no", false, who(&h)), AttemptResult::Refused(_)));
         // 2.1.240's JSON deny: bare reason text, but the stream says the tool never ran.
-        assert!(matches!(classify(true, "this session may not write files", true), AttemptResult::Refused(_)));
-        assert!(matches!(classify(false, "(Bash completed with no output)", false), AttemptResult::Allowed(_)));
+        assert!(matches!(classify(true, "this session may not write files", true, who(&h)), AttemptResult::Refused(_)));
+        assert!(matches!(classify(false, "(Bash completed with no output)", false, who(&h)), AttemptResult::Allowed(_)));
         // A success is a success even if it mentions hooks.
-        assert!(matches!(classify(false, "PreToolUse hook ran", true), AttemptResult::Allowed(_)));
+        assert!(matches!(classify(false, "PreToolUse hook ran", true, who(&h)), AttemptResult::Allowed(_)));
+    }
+
+    #[test]
+    fn refusals_by_someone_else_are_foreign() {
+        let h = hook();
+        // Another hook beside ours (or a managed one) names its own command.
+        let other = classify(true, "PreToolUse:Write hook error: [/etc/company.sh]: no", false, who(&h));
+        assert_eq!(
+            other,
+            AttemptResult::ForeignRefused {
+                by: Refuser::OtherHook("/etc/company.sh".into()),
+                text: "PreToolUse:Write hook error: [/etc/company.sh]: no".into()
+            }
+        );
+        // A permission rule's refusal (settings or managed `permissions.deny`).
+        let rule = "Permission to use Bash with command printf 'ready\\n' > notes.txt has been denied.";
+        assert!(matches!(classify(true, rule, true, who(&h)), AttemptResult::ForeignRefused { by: Refuser::PermissionRule, .. }));
+        let e = Evidence {
+            attempts: vec![Attempt { tool: "Bash".into(), matched: true, result: classify(true, rule, true, who(&h)) }],
+            ..Evidence::default()
+        };
+        assert_eq!(e.attempts_csv(), "Bash:foreign-refused");
+        assert_eq!(e.foreign_refusers(), ["Bash=permission-rule"]);
+        assert_eq!(e.last_refusal(), Some(rule));
     }
 
     #[test]

@@ -85,11 +85,11 @@ async fn answer(State(traces): State<Traces>, Path((session, endpoint)): Path<(S
         *n += 1;
     }
     match endpoint.as_str() {
-        "deny" => axum::Json(deny_body("failopen http-deny guard")).into_response(),
+        "deny" => axum::Json(deny_body("deny")).into_response(),
         "allow" => axum::Json(json!({})).into_response(),
         "hang" => {
             tokio::time::sleep(HANG).await;
-            axum::Json(deny_body("failopen http-hang guard")).into_response()
+            axum::Json(deny_body("hang")).into_response()
         }
         "status-500" => (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({"error": "policy server failed"}))).into_response(),
         "garbage" => (StatusCode::OK, "<html>policy server maintenance</html>").into_response(),
@@ -97,10 +97,15 @@ async fn answer(State(traces): State<Traces>, Path((session, endpoint)): Path<(S
     }
 }
 
-fn deny_body(who: &str) -> serde_json::Value {
+/// The reason of the JSON deny an endpoint answers with (`deny`, and `hang` once it wakes).
+pub fn deny_reason(endpoint: &str) -> String {
+    format!("this session may not write files (failopen http-{endpoint} guard)")
+}
+
+fn deny_body(endpoint: &str) -> serde_json::Value {
     json!({"hookSpecificOutput": {
         "hookEventName": "PreToolUse",
         "permissionDecision": "deny",
-        "permissionDecisionReason": format!("this session may not write files ({who})"),
+        "permissionDecisionReason": deny_reason(endpoint),
     }})
 }

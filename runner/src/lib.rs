@@ -10,6 +10,7 @@
 //! [`record`] → [`report`].
 
 pub mod arms;
+pub mod attribution;
 pub mod audit;
 pub mod bisect;
 pub mod cells;
@@ -20,6 +21,7 @@ pub mod guard_server;
 pub mod guards;
 pub mod json_error;
 pub mod live;
+pub mod managed;
 pub mod merge;
 pub mod progress;
 pub mod reap;

@@ -110,8 +110,10 @@ pub fn control_arm() -> Option<Arm> {
         deadline_secs: DEFAULT_DEADLINE_SECS,
         expect: Some(Expectation {
             verdict: VerdictKind::Wrote,
+            reason: None,
             source: "positive control: a guard that allows everything must let the model write".to_string(),
         }),
+        extra_settings: None,
     })
 }
 

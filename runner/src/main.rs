@@ -6,11 +6,13 @@ mod bisect_cmd;
 mod commands;
 mod report_cmd;
 mod run_cmd;
+mod signals;
 mod standin_cmd;
 
 use clap::Parser;
 
 fn main() {
+    signals::install_panic_reaper();
     let cli = cli::Cli::parse();
     let code = commands::dispatch(cli);
     std::process::exit(code);

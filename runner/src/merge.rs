@@ -57,15 +57,14 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Read the inputs in order, refusing foreign headers and duplicate cells.
 pub fn collect(inputs: &[PathBuf]) -> Result<Vec<Row>, MergeError> {
-    let mut seen: HashMap<(String, String, u32), String> = HashMap::new();
+    let mut seen: HashMap<crate::cells::CellKey, String> = HashMap::new();
     let mut rows = Vec::new();
     for path in inputs {
         let name = path.display().to_string();
         for row in read_rows(path)? {
             let key = row.cell_key();
             if let Some(first) = seen.get(&key) {
-                let (version, arm, repeat) = key;
-                return Err(MergeError::Duplicate { version, arm, repeat, first: first.clone(), second: name });
+                return Err(MergeError::Duplicate { version: key.claude_version, arm: key.arm, repeat: key.repeat, first: first.clone(), second: name });
             }
             seen.insert(key, name.clone());
             rows.push(row);

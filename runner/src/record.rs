@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::cells::CellKey;
 use crate::verdict::VerdictKind;
 
 /// The columns, in order. The first fifteen are the contract; the rest are extras.
@@ -75,9 +76,18 @@ pub struct Row {
 }
 
 impl Row {
-    /// The cell this row belongs to: (version, arm, repeat).
-    pub fn cell_key(&self) -> (String, String, u32) {
-        (self.claude_version.clone(), self.arm.clone(), self.repeat)
+    /// The cell this row belongs to.
+    pub fn cell_key(&self) -> CellKey {
+        CellKey {
+            claude_version: self.claude_version.clone(),
+            model: self.model.clone(),
+            arm: self.arm.clone(),
+            guard: self.guard.clone(),
+            wrapper: self.wrapper.clone(),
+            hook_timeout_bits: self.hook_timeout.to_bits(),
+            deadline_bits: self.deadline.to_bits(),
+            repeat: self.repeat,
+        }
     }
 }
 

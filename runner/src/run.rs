@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use crate::arms::Arm;
+use crate::attribution::HookIdentity;
 use crate::cells::{self, Cell, Shard};
 use crate::claude::{cache::Cache, spec, ClaudeBin, ClaudeSpec};
 use crate::evidence::SessionExit;
@@ -74,6 +75,8 @@ pub struct RunOptions {
     pub failopen_exe: PathBuf,
     /// Cache for Claude Code installs.
     pub cache: Cache,
+    /// Managed settings found on this machine (they run in every session).
+    pub managed: crate::managed::ManagedSettings,
 }
 
 /// What a run produced.
@@ -94,6 +97,12 @@ pub struct RunSummary {
 /// Process groups of the sessions running now (for a hard stop).
 pub type LiveGroups = Arc<Mutex<HashSet<u32>>>;
 
+/// The name prefix of this process's temp roots, `failopen-run-<pid>-`
+/// (a hard stop removes every directory under TMPDIR that starts with it).
+pub fn temp_root_prefix() -> String {
+    format!("failopen-run-{}-", std::process::id())
+}
+
 /// Resolve every `--claude` spec, installing versions as needed.
 pub async fn resolve_versions(specs: &[ClaudeSpec], cache: &Cache) -> anyhow::Result<Vec<ClaudeBin>> {
     let mut bins: Vec<ClaudeBin> = Vec::new();
@@ -112,16 +121,16 @@ pub async fn run(opts: RunOptions, cancel: CancellationToken, live: LiveGroups) 
     // Open first: a truncated last line (a writer killed mid-row) is cut before the rows are read.
     let mut writer = RowWriter::open(&opts.out)?;
     let prior: Vec<Row> = if opts.resume { record::read_rows(&opts.out)? } else { Vec::new() };
-    let done: HashSet<(String, String, u32)> = prior.iter().map(Row::cell_key).collect();
+    let done: HashSet<crate::cells::CellKey> = prior.iter().map(Row::cell_key).collect();
     // Live mode: a positive control per version, run before the rest (crate::live).
     let arms = if opts.model == Model::Live { crate::live::with_control(&opts.arms) } else { opts.arms.clone() };
     let all = cells::expand(&versions, &arms, opts.repeats);
     let owned = all.iter().filter(|c| opts.shard.is_none_or(|s| s.owns(c.index))).count();
-    let planned = cells::plan(all, opts.shard, &done);
+    let planned = cells::plan(all, opts.shard, &done, opts.model.as_str());
     let skipped = owned - planned.len();
     let gate = (opts.model == Model::Live).then(|| Arc::new(crate::live::ControlGate::new(&planned, &prior)));
 
-    let run_root = tempfile::Builder::new().prefix(&format!("failopen-run-{}-", std::process::id())).tempdir().context("creating the run's temp directory")?;
+    let run_root = tempfile::Builder::new().prefix(&temp_root_prefix()).tempdir().context("creating the run's temp directory")?;
     let guard_dir = GuardDir::create(&run_root.path().join("guards")).context("writing the guard scripts")?;
     let sessions_dir = run_root.path().join("sessions");
     std::fs::create_dir_all(&sessions_dir)?;
@@ -284,11 +293,18 @@ async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
     };
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
+    let identity = hook_identity(arm.guard, &target);
     let hook = HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
+    let mut session_settings = settings::settings_json(&hook);
+    if let Some(extra) = &arm.extra_settings {
+        settings::merge(&mut session_settings, extra);
+    }
     let spec = SessionSpec {
         id,
         claude: &cell.claude,
-        settings: settings::settings_json(&hook),
+        settings: session_settings,
+        hook: identity,
+        env: Vec::new(),
         backend: match &ctx.standin {
             Some(s) => Backend::StandIn(s),
             None => Backend::Live,
@@ -306,7 +322,27 @@ async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
     if outcome.evidence.exit == SessionExit::Interrupted {
         return Ok(None);
     }
-    Ok(Some(to_row(cell, ctx.opts.model, &outcome)))
+    let mut row = to_row(cell, ctx.opts.model, &outcome);
+    if let Some(flag) = ctx.opts.managed.flag() {
+        row.flags = if row.flags.is_empty() { flag } else { format!("{};{flag}", row.flags) };
+    }
+    Ok(Some(row))
+}
+
+/// What the session's refusals must show to be this arm's: the hook entry's
+/// command line or URL, and the reasons the guard's JSON decisions carry.
+pub fn hook_identity(guard: &crate::guards::Guard, target: &wrappers::HookTarget) -> HookIdentity {
+    use crate::guards::GuardKind;
+    let label = match target {
+        wrappers::HookTarget::Command(c) => c.clone(),
+        wrappers::HookTarget::Http(u) => u.clone(),
+    };
+    let reasons = match guard.kind {
+        GuardKind::Script { body, .. } => crate::attribution::reasons_in_script(body),
+        GuardKind::Http { endpoint } => vec![crate::guard_server::deny_reason(endpoint)],
+        GuardKind::MissingScript | GuardKind::MissingThroughInterpreter { .. } => Vec::new(),
+    };
+    HookIdentity::new(label, reasons)
 }
 
 /// Build the CSV row for a finished session.
@@ -319,6 +355,10 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
     }
     if e.compactions > 0 {
         flags.push(format!("compacted:{}", e.compactions));
+    }
+    let foreign = e.foreign_refusers();
+    if !foreign.is_empty() {
+        flags.push(format!("refused-by:{}", truncate(&foreign.join(","), 160).replace(';', ",")));
     }
     if let Some(err) = &e.result_error {
         flags.push(format!("claude-error:{}", truncate(err, 120).replace(';', ",")));

@@ -15,8 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::cli::{ModelArg, RunArgs};
 
-/// Exit code after an interrupt (128 + SIGINT).
-const EXIT_INTERRUPTED: i32 = 130;
+use crate::signals::EXIT_INTERRUPTED;
 
 pub async fn run(args: RunArgs) -> anyhow::Result<i32> {
     let opts = options(&args)?;
@@ -27,8 +26,11 @@ pub async fn run(args: RunArgs) -> anyhow::Result<i32> {
     }
     let cancel = CancellationToken::new();
     let live: LiveGroups = Arc::new(Mutex::new(HashSet::new()));
-    spawn_signal_handler(cancel.clone(), live.clone(), opts.keep);
+    crate::signals::spawn_handler(cancel.clone(), live.clone(), opts.keep);
     let started = Instant::now();
+    if let Some(warning) = opts.managed.warning() {
+        eprintln!("failopen: {warning}");
+    }
     eprintln!("failopen: writing rows to {}", opts.out.display());
     let summary = failopen::run::run(opts, cancel, live).await?;
     let table = failopen::report::article::ArticleTable.render(&summary.rows)?;
@@ -143,7 +145,16 @@ fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {
         ),
         failopen_exe,
         cache: Cache::from_env(),
+        managed: managed_settings(),
     })
+}
+
+/// The managed settings Claude Code will read on this machine
+/// (`FAILOPEN_MANAGED_SETTINGS_DIR` looks elsewhere, for tests).
+pub fn managed_settings() -> failopen::managed::ManagedSettings {
+    use failopen::managed::{ManagedSettings, DIR_VAR};
+    let dirs = ManagedSettings::dirs(std::env::var_os(DIR_VAR).map(PathBuf::from), std::env::consts::OS);
+    ManagedSettings::detect(&dirs)
 }
 
 fn default_out(claude: &str) -> PathBuf {
@@ -171,46 +182,3 @@ fn check_out_dir(out: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// First SIGINT/SIGTERM: stop launching, kill running sessions, keep rows.
-/// Second: kill every running session's group and every process tagged as
-/// this run's, remove the run's temp root (unless `keep`), and exit at once.
-fn spawn_signal_handler(cancel: CancellationToken, live: LiveGroups, keep: bool) {
-    tokio::spawn(async move {
-        let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) else { return };
-        let mut count = 0;
-        loop {
-            tokio::select! {
-                r = tokio::signal::ctrl_c() => { if r.is_err() { return; } }
-                _ = term.recv() => {}
-            }
-            count += 1;
-            if count == 1 {
-                eprintln!("\nfailopen: interrupted; stopping sessions (again to quit at once)");
-                cancel.cancel();
-            } else {
-                let groups: Vec<u32> = live.lock().unwrap_or_else(|p| p.into_inner()).iter().copied().collect();
-                for g in groups {
-                    failopen::reap::kill_group(g);
-                }
-                // Hooks run in their own process groups: find them by tag.
-                failopen::reap::reap_prefix(&format!("{}-", std::process::id()));
-                if !keep {
-                    remove_run_roots();
-                }
-                std::process::exit(EXIT_INTERRUPTED);
-            }
-        }
-    });
-}
-
-/// Remove this process's run roots (`$TMPDIR/failopen-run-<pid>-*`, see
-/// `failopen::run::run`), for a hard stop that skips their normal cleanup.
-fn remove_run_roots() {
-    let prefix = format!("failopen-run-{}-", std::process::id());
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
-    for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(&prefix) {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
-}

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::attribution::HookIdentity;
 use crate::claude::ClaudeBin;
 use crate::evidence::{self, Evidence, SessionExit};
 use crate::reap;
@@ -44,6 +45,10 @@ pub struct SessionSpec<'a> {
     pub claude: &'a ClaudeBin,
     /// The settings JSON.
     pub settings: Value,
+    /// The hook under test, to tell its refusals from anyone else's.
+    pub hook: HookIdentity,
+    /// More environment for Claude Code (and so for its hooks).
+    pub env: Vec<(String, String)>,
     /// The model backend.
     pub backend: Backend<'a>,
     /// Wall timeout.
@@ -118,7 +123,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
         .env_clear()
         .process_group(0)
         .kill_on_drop(true);
-    for (k, v) in base_env(&dirs, &spec.id) {
+    for (k, v) in base_env(&dirs, &spec.id).into_iter().chain(spec.env.iter().cloned()) {
         cmd.env(k, v);
     }
     match spec.backend {
@@ -141,6 +146,8 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
         Err(e) => (SessionExit::SpawnFailed(e.to_string()), None),
         Ok(mut child) => {
             let pgid = child.id();
+            // Kills the group however this future ends: done, dropped, or unwound by a panic.
+            let _group = GroupKill(pgid);
             if let (Some(groups), Some(pgid)) = (spec.live_groups, pgid) {
                 groups.lock().unwrap_or_else(|p| p.into_inner()).insert(pgid);
             }
@@ -167,7 +174,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
     }
 
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    let facts = evidence::parse_stream(&stdout);
+    let facts = evidence::parse_stream(&stdout, &spec.hook);
     let attempts = match spec.backend {
         Backend::StandIn(standin) => {
             let transcript = standin.take_transcript(&spec.id);
@@ -175,7 +182,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
                 dirs.evidence.join("transcript.json"),
                 serde_json::to_vec_pretty(&transcript).unwrap_or_default(),
             );
-            evidence::attempts_from_transcript(&transcript, &facts.not_executed)
+            evidence::attempts_from_transcript(&transcript, &facts, &spec.hook)
         }
         Backend::Live => facts.attempts.clone(),
     };
@@ -191,6 +198,17 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
     };
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })
+}
+
+/// SIGKILLs a session's process group when dropped.
+struct GroupKill(Option<u32>);
+
+impl Drop for GroupKill {
+    fn drop(&mut self) {
+        if let Some(pgid) = self.0 {
+            reap::kill_group(pgid);
+        }
+    }
 }
 
 struct Dirs {
@@ -247,5 +265,41 @@ fn exit_of(status: std::process::ExitStatus) -> SessionExit {
         (Some(c), _) => SessionExit::Code(c),
         (None, Some(s)) => SessionExit::Signal(s),
         (None, None) => SessionExit::Code(-1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+
+    /// A panic while a session runs unwinds through its [`GroupKill`]: the
+    /// whole process group (here a shell and its background child) dies.
+    #[test]
+    fn a_panic_kills_the_session_group() {
+        let tag = format!("groupkill-test-{}", std::process::id());
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 30 & sleep 30"])
+            .env(reap::TAG_VAR, &tag)
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let pgid = child.id();
+        let until = Instant::now() + Duration::from_secs(5);
+        while reap::tagged_pids(&tag).len() < 2 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(reap::tagged_pids(&tag).len() >= 2, "the shell (or its exec'd sleep) and the background sleep");
+        let unwound = std::panic::catch_unwind(|| {
+            let _group = GroupKill(Some(pgid));
+            panic!("a bug while the session runs");
+        });
+        assert!(unwound.is_err());
+        let _ = child.wait();
+        let until = Instant::now() + Duration::from_secs(5);
+        while !reap::tagged_pids(&tag).is_empty() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(reap::tagged_pids(&tag).is_empty(), "left: {:?}", reap::tagged_pids(&tag));
     }
 }

@@ -42,6 +42,26 @@ pub fn settings_json(hook: &HookSpec) -> Value {
     })
 }
 
+/// Merge `extra` into `settings`: objects key by key, arrays appended after
+/// what `settings` already holds (so failopen's own hook entry stays first),
+/// anything else replaced.
+pub fn merge(settings: &mut Value, extra: &Value) {
+    match (settings, extra) {
+        (Value::Object(base), Value::Object(more)) => {
+            for (k, v) in more {
+                match base.get_mut(k) {
+                    Some(slot) => merge(slot, v),
+                    None => {
+                        base.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (Value::Array(base), Value::Array(more)) => base.extend(more.iter().cloned()),
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
 /// Whole seconds are written as integers, as people write them.
 fn timeout_value(secs: f64) -> Value {
     if secs.fract() == 0.0 && secs < u32::MAX as f64 {
@@ -66,6 +86,23 @@ mod tests {
             v.to_string(),
             r#"{"hooks":{"PreToolUse":[{"matcher":"Bash|Write|Edit|MultiEdit|NotebookEdit","hooks":[{"type":"command","command":"/g/deny.sh","timeout":5}]}]}}"#
         );
+    }
+
+    #[test]
+    fn extra_settings_go_beside_the_hook_under_test() {
+        let mut v = settings_json(&HookSpec {
+            target: HookTarget::Command("/g/crash.sh".into()),
+            timeout_secs: 5.0,
+            on_failure_block: false,
+        });
+        let extra = json!({"permissions": {"deny": ["Write(*)"]},
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}});
+        merge(&mut v, &extra);
+        let groups = v["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0]["hooks"][0]["command"], "/g/crash.sh", "ours stays first");
+        assert_eq!(groups[1]["hooks"][0]["command"], "exit 2");
+        assert_eq!(v["permissions"]["deny"][0], "Write(*)");
     }
 
     #[test]

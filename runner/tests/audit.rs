@@ -17,6 +17,8 @@
 //! Faults are injected through Bash and Write only (the audit's own choice,
 //! to keep the session count down); MultiEdit is not offered by 2.1.328.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -241,8 +243,9 @@ fn sealed_deny_guard_covering_every_write_tool_holds() {
     let seal = assert_cmd::cargo::cargo_bin("failopen");
     let guard = fixtures().join("guards/deny.sh");
     let command = format!("{} seal --deadline 4 -- {}", seal.display(), guard.display());
+    // onFailure too: 2.1.328 honours it, so even a missing seal binary blocks.
     let v = serde_json::json!({"hooks": {"PreToolUse": [
-        {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": command, "timeout": 5}]}
+        {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": command, "timeout": 5, "onFailure": "block"}]}
     ]}});
     std::fs::write(&settings, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
     let (out, v) = audit(&[settings.to_str().unwrap()]);
@@ -250,11 +253,222 @@ fn sealed_deny_guard_covering_every_write_tool_holds() {
     assert!(holes(&v).is_empty());
     assert!(findings(&v).is_empty(), "{:?}", findings(&v));
     for tool in ["Bash", "Write"] {
-        for f in FAULTS {
+        for f in FAULTS.iter().chain(&["no-seal"]) {
             assert_eq!(cell(&v, "H1", tool, f)["result"], "blocked", "{tool} {f}");
         }
     }
     for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
         assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}");
     }
+}
+
+/// Write `value` as a settings file in a fresh temp dir and return both.
+fn settings_file(value: &Value) -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let settings = d.path().join("settings.json");
+    std::fs::write(&settings, serde_json::to_vec_pretty(value).unwrap()).unwrap();
+    (d, settings)
+}
+
+/// A sealed hook without onFailure: when the `failopen` binary it names is
+/// gone (a `cargo clean`, a moved checkout), the command exits 127 before
+/// seal runs, and Claude Code lets the call through. That is a hole.
+#[test]
+fn a_sealed_hook_fails_open_when_its_seal_binary_goes_missing() {
+    let seal = assert_cmd::cargo::cargo_bin("failopen");
+    let guard = fixtures().join("guards/deny.sh");
+    let command = format!("{} seal --deadline 4 -- {}", seal.display(), guard.display());
+    let (_d, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": command, "timeout": 5}]}
+    ]}}));
+    let (out, v) = audit(&[settings.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    let want = set(&[("H1", "fails-open", "Bash", "no-seal"), ("H1", "fails-open", "Write", "no-seal")]);
+    assert_eq!(holes(&v), want);
+    for f in FAULTS {
+        assert_eq!(cell(&v, "H1", "Bash", f)["result"], "blocked", "seal itself holds under {f}");
+    }
+}
+
+/// `python3 ~/.claude/hooks/g.py` is a common hook shape. The audit must run
+/// it with the user's HOME, so `~` reaches the user's file. The guard here
+/// allows (exit 0): if `~` pointed into the session's throwaway HOME, python
+/// would exit 2 on the missing file and the as-is cell would read "blocked"
+/// for a guard that never ran.
+#[test]
+fn tilde_and_home_reach_the_users_own_files() {
+    let d = tempfile::tempdir().unwrap();
+    let home = d.path().join("home");
+    std::fs::create_dir_all(home.join(".claude/hooks")).unwrap();
+    std::fs::write(home.join(".claude/hooks/g.py"), "import sys\nsys.stdin.read()\nsys.exit(0)\n").unwrap();
+    let value = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
+        {"type": "command", "command": "python3 ~/.claude/hooks/g.py", "timeout": 5},
+        {"type": "command", "command": "python3 \"${HOME}\"/.claude/hooks/g.py", "timeout": 5}
+    ]}]}});
+    let settings = d.path().join("settings.json");
+    std::fs::write(&settings, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    let out = Command::cargo_bin("failopen")
+        .unwrap()
+        .current_dir(d.path())
+        .env("HOME", &home)
+        .args(["audit", settings.to_str().unwrap(), "--format", "json", "-j", "2"])
+        .timeout(std::time::Duration::from_secs(600))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    for h in ["H1", "H2"] {
+        for tool in ["Bash", "Write"] {
+            let c = cell(&v, h, tool, "none");
+            assert_eq!((c["result"].as_str(), c["detail"].as_str()), (Some("wrote"), Some("guard-allowed")), "{h} {tool}: {c}");
+        }
+    }
+}
+
+/// `$CLAUDE_PROJECT_DIR` reaches the hook through the environment: a project
+/// path holding `"`, backticks and `$(...)` is never re-parsed by a shell.
+#[test]
+fn a_hostile_project_path_is_data_not_shell() {
+    let d = tempfile::tempdir().unwrap();
+    let project = d.path().join("p \"q\" `touch BACKTICK` $(touch DOLLAR)");
+    std::fs::create_dir_all(project.join(".claude/hooks")).unwrap();
+    let guard = project.join(".claude/hooks/deny.sh");
+    std::fs::copy(fixtures().join("guards/deny.sh"), &guard).unwrap();
+    let value = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/deny.sh", "timeout": 5, "onFailure": "block"}
+    ]}]}});
+    std::fs::write(project.join(".claude/settings.json"), serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    let out = Command::cargo_bin("failopen")
+        .unwrap()
+        .current_dir(&project)
+        .args(["audit", "--format", "json", "-j", "2"])
+        .timeout(std::time::Duration::from_secs(600))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    for tool in ["Bash", "Write"] {
+        assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}: the guard ran from the project");
+    }
+    for stray in ["BACKTICK", "DOLLAR"] {
+        let found: Vec<_> = walk(d.path()).into_iter().filter(|p| p.file_name().is_some_and(|n| n == stray)).collect();
+        assert!(found.is_empty(), "the project path was run as shell: {found:?}");
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// A hostile `timeout` (1e20 seconds) is a finding, not a panic.
+#[test]
+fn a_huge_timeout_does_not_panic() {
+    let guard = fixtures().join("guards/deny.sh");
+    let (_d, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": guard, "timeout": 1e20}]}
+    ]}}));
+    let (out, v) = audit(&[settings.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert_eq!(cell(&v, "H1", "Bash", "none")["result"], "blocked");
+    assert!(findings(&v).contains(&("H1".into(), "long-timeout".into())));
+}
+
+/// Managed settings (a company's, read by every Claude Code on the machine)
+/// are listed as a source with their hooks, and statically checked.
+#[test]
+fn managed_settings_are_listed_as_a_source() {
+    let d = tempfile::tempdir().unwrap();
+    let managed = d.path().join("managed");
+    std::fs::create_dir_all(managed.join("managed-settings.d")).unwrap();
+    std::fs::write(managed.join("managed-settings.d/10-guard.json"), r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/opt/company/guard.sh"}]}]}}"#).unwrap();
+    let guard = fixtures().join("guards/deny.sh");
+    let (_s, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": guard, "timeout": 5}]}
+    ]}}));
+    let out = Command::cargo_bin("failopen")
+        .unwrap()
+        .env("FAILOPEN_MANAGED_SETTINGS_DIR", &managed)
+        .args(["audit", settings.to_str().unwrap(), "--static-only"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("managed settings (read by Claude Code in every session):"), "{text}");
+    assert!(text.contains("10-guard.json PreToolUse[0].hooks[0] (managed"), "{text}");
+    assert!(text.contains("script-missing"), "the managed hook is checked too: {text}");
+}
+
+/// An audit in the background, interrupted: SIGTERM once stops its sessions
+/// and exits 130; two signals exit at once. Either way no session, hook or
+/// temp directory is left.
+fn interrupt_audit(sig: nix::sys::signal::Signal, twice: bool) {
+    use std::time::{Duration, Instant};
+    let _lock = common::battery_lock();
+    let d = tempfile::tempdir().unwrap();
+    let tmp = d.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let guard = d.path().join("slow-deny.sh");
+    std::fs::write(&guard, "#!/bin/sh\ncat >/dev/null\nsleep 4\necho no >&2\nexit 2\n").unwrap();
+    std::fs::set_permissions(&guard, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (_s, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": guard, "timeout": 10}]}
+    ]}}));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("failopen"))
+        .args(["audit", settings.to_str().unwrap(), "-j", "2"])
+        .env("TMPDIR", &tmp)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let until = Instant::now() + Duration::from_secs(120);
+    while !common::tagged_processes_of(pid).iter().any(|(_, cmd)| cmd.contains("slow-deny.sh")) {
+        assert!(Instant::now() < until, "no guard ever ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let send = || nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), sig);
+    send().unwrap();
+    let signalled = Instant::now();
+    if twice {
+        std::thread::sleep(Duration::from_millis(100));
+        let _ = send();
+    }
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if signalled.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("audit did not stop within 60 s of {sig:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130), "{sig:?} twice={twice}");
+    if twice {
+        assert!(signalled.elapsed() < Duration::from_secs(3), "a second signal is a hard stop: {:?}", signalled.elapsed());
+    }
+    let give_up = Instant::now() + Duration::from_secs(3);
+    while !common::tagged_processes_of(pid).is_empty() && Instant::now() < give_up {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    common::assert_no_leftovers(&tmp);
+    assert!(common::tagged_processes_of(pid).is_empty(), "{:?}", common::tagged_processes_of(pid));
+}
+
+#[test]
+fn sigterm_stops_an_audit_and_leaves_nothing() {
+    interrupt_audit(nix::sys::signal::Signal::SIGTERM, false);
+}
+
+#[test]
+fn a_second_sigint_is_a_hard_stop_of_an_audit() {
+    interrupt_audit(nix::sys::signal::Signal::SIGINT, true);
 }

@@ -9,27 +9,76 @@ mod common;
 
 use common::{arms_file, run_battery, verdict_of, OLD, PINNED};
 
-/// Every arm of arms/article.json must give the article's published outcome.
-fn article_reproduces(version: &str) {
-    let (rows, _dir) = run_battery(&["--arms", &arms_file("article.json"), "--claude", version]);
-    let arms = failopen::arms::load(&arms_file("article.json")).unwrap();
+/// Every arm of an arm set gives the `expect` written next to it (verdict,
+/// and the reason of an expected `invalid`).
+fn expectations_hold(set: &str, version: &str) {
+    let (rows, _dir) = run_battery(&["--arms", &arms_file(set), "--claude", version]);
+    let arms = failopen::arms::load(&arms_file(set)).unwrap();
     assert_eq!(rows.len(), arms.len(), "one row per arm");
     for arm in &arms {
-        let expect = arm.expect.as_ref().expect("article arms carry the article's outcome");
+        let expect = arm.expect.as_ref().unwrap_or_else(|| panic!("{set}: {} carries no expectation", arm.name));
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
         assert_eq!(row.claude_version, version);
         assert_eq!(row.verdict, expect.verdict, "{} on {version}: row {row:?}\nexpected from {}", arm.name, expect.source);
+        if let Some(reason) = &expect.reason {
+            assert_eq!(&row.reason, reason, "{} on {version}: row {row:?}\nexpected from {}", arm.name, expect.source);
+        }
     }
 }
 
+/// Every arm of arms/article.json must give the article's published outcome.
 #[test]
 fn article_table_reproduces_on_2_1_240() {
-    article_reproduces(OLD);
+    expectations_hold("article.json", OLD);
 }
 
 #[test]
 fn article_table_reproduces_on_the_pinned_version() {
-    article_reproduces(PINNED);
+    expectations_hold("article.json", PINNED);
+}
+
+/// A write refused by a permission rule or by another hook beside a broken
+/// guard is `invalid foreign-refusal`, never `blocked` (arms/trust.json
+/// gives the reasoning per arm); the guard's own refusals beside an
+/// allowing hook still count.
+#[test]
+fn foreign_refusals_are_never_blocked_on_the_pinned_version() {
+    expectations_hold("trust.json", PINNED);
+}
+
+#[test]
+fn foreign_refusals_are_never_blocked_on_2_1_240() {
+    expectations_hold("trust.json", OLD);
+}
+
+/// Managed settings on the machine are named once before the run and flag
+/// every row (the directory is injected: no test writes to /etc).
+#[test]
+fn managed_settings_are_named_and_flag_every_row() {
+    let _lock = common::battery_lock();
+    let d = tempfile::tempdir().unwrap();
+    let managed = d.path().join("managed");
+    std::fs::create_dir_all(&managed).unwrap();
+    std::fs::write(managed.join("managed-settings.json"), r#"{"permissions": {"deny": []}}"#).unwrap();
+    let out = d.path().join("rows.csv");
+    let output = assert_cmd::Command::cargo_bin("failopen")
+        .unwrap()
+        .args(["run", "--arms", "article", "--only", "deny/bare", "--only", "crash/bare", "--out"])
+        .arg(&out)
+        .env("FAILOPEN_MANAGED_SETTINGS_DIR", &managed)
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let file = managed.join("managed-settings.json").display().to_string();
+    assert_eq!(stderr.matches("warning: managed settings found").count(), 1, "{stderr}");
+    assert!(stderr.contains(&file), "{stderr}");
+    let rows = common::read_csv(&out);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert!(r.flags.split(';').any(|f| f == format!("managed-settings:{file}")), "{r:?}");
+    }
 }
 
 /// The expected verdict of each full.json cell, with the reasoning.

@@ -128,7 +128,7 @@ fn assert_unique_cells(rows: &[Row]) {
     keys.sort();
     let before = keys.len();
     keys.dedup();
-    assert_eq!(keys.len(), before, "a (version, arm, repeat) cell appears twice: {rows:#?}");
+    assert_eq!(keys.len(), before, "a cell appears twice: {rows:#?}");
 }
 
 fn row<'a>(rows: &'a [Row], arm: &str) -> &'a Row {
@@ -250,6 +250,45 @@ fn resume_repairs_a_truncated_last_line() {
     assert_unique_cells(&rows);
     assert_eq!(rows[0], first[0]);
     assert!(rows.iter().any(|r| r.cell_key() == first[1].cell_key()), "the cut cell ran again");
+}
+
+/// `--resume` keys on the whole cell: a row of the same arm name run with
+/// another hook timeout or deadline (an edited arm) is not "done".
+#[test]
+fn resume_reruns_an_edited_arm() {
+    let dir = tempfile::tempdir().unwrap();
+    let arms = dir.path().join("arms.json");
+    let write_arms = |timeout: u32| {
+        let text = format!(r#"{{"arms":[{{"guard":"deny","wrapper":"bare","hook_timeout":{timeout}}}]}}"#);
+        std::fs::write(&arms, text).unwrap();
+    };
+    write_arms(5);
+    let (first, out_dir) = run_battery(&["--arms", arms.to_str().unwrap()]);
+    assert_eq!(first.len(), 1);
+    let path = out_dir.path().join("rows.csv");
+    let resume_with = |path: &Path| {
+        let _lock = battery_lock();
+        let tmp = tempfile::tempdir().unwrap();
+        let output = std::process::Command::new(bin())
+            .args(["run", "--arms", arms.to_str().unwrap(), "--resume"])
+            .arg(path)
+            .env("TMPDIR", tmp.path())
+            .env("CI", "true")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    // Unchanged: nothing to run.
+    let stdout = resume_with(&path);
+    assert!(stdout.contains("0 sessions in") && stdout.contains("1 already done"), "{stdout}");
+    // Edited: the arm runs again, and both rows are kept, told apart by their timeout.
+    write_arms(7);
+    let stdout = resume_with(&path);
+    assert!(stdout.contains("1 sessions in"), "{stdout}");
+    let rows = read_csv(&path);
+    assert_eq!(rows.iter().map(|r| r.hook_timeout).collect::<Vec<_>>(), [5.0, 7.0]);
+    assert_unique_cells(&rows);
 }
 
 /// `failopen run --resume PATH SMALL EXTRA` with a private TMPDIR; checks it

@@ -87,11 +87,23 @@ pub fn advise(entries: &[HookEntry], holes: &[Hole], findings: &[Finding], on_fa
             add(format!("fix the guard: {}", f.message), None);
         }
         match &e.kind {
-            HookKind::Command { command } if breaks || has("unprotected") => {
+            HookKind::Command { command } if breaks || has("unprotected") || has("seal-missing") => {
                 let parsed = command::parse(command);
                 if parsed.sealed() {
-                    let d = e.timeout.and_then(deadline_for_timeout).map(|d| format!("--deadline {d}")).unwrap_or_else(|| "a --deadline".into());
-                    add(format!("seal is there but the guard still fails open: give seal {d} below the hook's timeout"), None);
+                    let seal_gone = mine.iter().any(|h| h.fault == Fault::SealMissing) || has("seal-missing");
+                    if seal_gone {
+                        add(
+                            "a missing seal binary fails open: point the hook at a failopen that stays put (the one on PATH, not a build directory)".into(),
+                            None,
+                        );
+                        if on_failure == OnFailure::Honoured && !e.on_failure_block() {
+                            add(format!("and add onFailure, so a missing seal still blocks (Claude Code {version} honours it)"), Some("\"onFailure\": \"block\"".into()));
+                        }
+                    }
+                    if mine.iter().any(|h| h.fault != Fault::SealMissing && matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured)) {
+                        let d = e.timeout.and_then(deadline_for_timeout).map(|d| format!("--deadline {d}")).unwrap_or_else(|| "a --deadline".into());
+                        add(format!("seal is there but the guard still fails open: give seal {d} below the hook's timeout"), None);
+                    }
                 } else {
                     let deadline = e.timeout.and_then(deadline_for_timeout);
                     add(

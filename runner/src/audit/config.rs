@@ -29,6 +29,8 @@ pub struct SettingsFile {
     pub project_dir: PathBuf,
     /// The JSON.
     pub value: Value,
+    /// A machine-wide managed settings file (Claude Code reads it in every session).
+    pub managed: bool,
 }
 
 /// The kind of hook.
@@ -77,6 +79,9 @@ pub struct HookEntry {
     /// `$CLAUDE_PROJECT_DIR` for this file.
     #[serde(skip)]
     pub project_dir: PathBuf,
+    /// It comes from a managed settings file: it runs beside every audited
+    /// hook in every session, and is checked statically only.
+    pub managed: bool,
 }
 
 impl HookEntry {
@@ -145,7 +150,7 @@ pub fn load(path: &Path, project_dir: PathBuf) -> Result<SettingsFile, ConfigErr
             return Err(ConfigError::Shape { path: shown, message: "hooks.PreToolUse is not an array".into() });
         }
     }
-    Ok(SettingsFile { path: path.to_path_buf(), project_dir, value })
+    Ok(SettingsFile { path: path.to_path_buf(), project_dir, value, managed: false })
 }
 
 /// The PreToolUse hook entries of several files, numbered `H1`, `H2`, ...
@@ -173,6 +178,7 @@ pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
                     on_failure: h.get("onFailure").and_then(Value::as_str).map(str::to_string),
                     raw: h.clone(),
                     project_dir: f.project_dir.clone(),
+                    managed: f.managed,
                 });
             }
         }
@@ -203,7 +209,7 @@ mod tests {
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "a", "timeout": 5}, {"type": "http", "url": "u"}]},
             {"hooks": [{"type": "prompt"}]}
         ]}});
-        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value: v };
+        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value: v, managed: false };
         let e = entries(&[f]);
         assert_eq!(e.len(), 3);
         assert_eq!(e[1].id, "H2");

@@ -16,6 +16,7 @@ use super::config::{HookEntry, HookKind};
 use super::faults::{self, Fault, FaultScripts};
 use super::judge::{self, CellResult, WroteHow};
 use super::OnFailure;
+use crate::attribution::HookIdentity;
 use crate::claude::ClaudeBin;
 use crate::session::{self, Backend, SessionSpec};
 use crate::standin::first_tool::{seed_notebook, NOTEBOOK_FILE, SEED_TEXT};
@@ -52,7 +53,7 @@ pub struct Runner<'a> {
     pub jobs: usize,
     /// Throwaway directory for fault scripts and session roots.
     pub temp: &'a Path,
-    /// HOME (to expand `~` and `$HOME` in commands).
+    /// The user's HOME: hooks run with it, so `~` and `$HOME` reach the user's files.
     pub home: Option<&'a Path>,
     /// Stops sessions early.
     pub cancel: CancellationToken,
@@ -60,6 +61,12 @@ pub struct Runner<'a> {
     pub scripts: FaultScripts,
     /// A loopback URL nothing listens on.
     pub unreachable_url: String,
+    /// Process groups of the sessions running now, for a hard stop.
+    pub live_groups: crate::run::LiveGroups,
+    /// Another PreToolUse hook may run beside the audited one (a managed
+    /// policy's): then a JSON decision in the hook events is not enough to
+    /// call a refusal the audited hook's.
+    pub other_hooks_may_run: bool,
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -69,7 +76,7 @@ impl Runner<'_> {
     /// whose guard crashes? One session with a crashing guard.
     pub async fn probe_on_failure(&self) -> anyhow::Result<OnFailure> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
-        let r = self.session(&hook, Some("Bash"), "Bash", "probe").await?;
+        let r = self.session(&hook, Some("Bash"), "Bash", "probe", Path::new("/")).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,
             CellResult::Wrote(_) => OnFailure::Ignored,
@@ -78,7 +85,7 @@ impl Runner<'_> {
     }
 
     fn scripts_crash(&self) -> String {
-        faults::hook_for(&probe_entry(), Fault::Crash, &self.scripts, None, "")
+        faults::hook_for(&probe_entry(), Fault::Crash, &self.scripts, false, "")
             .ok()
             .and_then(|h| h["command"].as_str().map(str::to_string))
             .unwrap_or_default()
@@ -98,9 +105,9 @@ impl Runner<'_> {
                         if self.cancel.is_cancelled() {
                             CellResult::Invalid("interrupted".into())
                         } else {
-                            let hook = faults::hook_for(e, fault, &self.scripts, self.home, &self.unreachable_url)?;
+                            let hook = faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
                             let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
-                            self.session(&hook, e.matcher.as_deref(), tool, &tag).await?
+                            self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir).await?
                         }
                     }
                 };
@@ -110,10 +117,24 @@ impl Runner<'_> {
         futures::future::join_all(futures).await.into_iter().collect()
     }
 
-    /// One session: settings holding only `hook` under `matcher`, a write through `tool`.
-    async fn session(&self, hook: &Value, matcher: Option<&str>, tool: &str, tag: &str) -> anyhow::Result<CellResult> {
-        let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0);
-        let id = format!("audit-{}-{}-{tag}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
+    /// One session: settings holding only `hook` under `matcher`, a write
+    /// through `tool`, the hook seeing `project_dir` and the user's HOME.
+    async fn session(
+        &self,
+        hook: &Value,
+        matcher: Option<&str>,
+        tool: &str,
+        tag: &str,
+        project_dir: &Path,
+    ) -> anyhow::Result<CellResult> {
+        // A hostile `timeout` (1e20) must not overflow the wall clock: past a day is a day.
+        let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0).min(86_400.0);
+        // `<pid>-` first, as every session tag of this process: a hard stop reaps them by that prefix.
+        let id = format!("{}-audit-{}-{tag}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
+        let mut env = vec![(faults::PROJECT_VAR.to_string(), project_dir.to_string_lossy().into_owned())];
+        if let Some(home) = self.home {
+            env.push((faults::HOME_VAR.to_string(), home.to_string_lossy().into_owned()));
+        }
         if !self.standin.set_first_tool(&id, tool) {
             anyhow::bail!("the stand-in cannot attempt a write with {tool}");
         }
@@ -121,12 +142,14 @@ impl Runner<'_> {
             id: id.clone(),
             claude: self.claude,
             settings: settings_for(hook, matcher, tool),
+            hook: self.identity(hook),
+            env,
             backend: Backend::StandIn(self.standin),
             wall_timeout: Duration::from_secs_f64(timeout + 60.0),
             extra_args: vec![],
             temp_parent: self.temp,
             keep: true,
-            live_groups: None,
+            live_groups: Some(&self.live_groups),
         };
         let outcome = session::run(&spec, &self.cancel).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
@@ -143,6 +166,18 @@ impl Runner<'_> {
             let _ = std::fs::remove_dir_all(r);
         }
         Ok(result)
+    }
+}
+
+impl Runner<'_> {
+    /// What a refusal must show to be the audited hook's: its command or
+    /// URL in the bracket of an exit-code refusal, or a JSON decision the
+    /// session's hook events show, when it is the session's only PreToolUse hook.
+    fn identity(&self, hook: &Value) -> HookIdentity {
+        let label = hook.get("command").or_else(|| hook.get("url")).and_then(Value::as_str).unwrap_or_default();
+        let mut id = HookIdentity::new(label, Vec::new());
+        id.sole_pretooluse_hook = !self.other_hooks_may_run;
+        id
     }
 }
 
@@ -164,6 +199,7 @@ fn probe_entry() -> HookEntry {
         on_failure: Some("block".into()),
         raw: Value::Null,
         project_dir: PathBuf::new(),
+        managed: false,
     }
 }
 
@@ -190,7 +226,7 @@ pub fn settings_for(hook: &Value, matcher: Option<&str>, tool: &str) -> Value {
 pub fn baseline_plan(entries: &[HookEntry]) -> Vec<(usize, &'static str, Fault)> {
     let mut plan = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        if matches!(e.kind, HookKind::Other { .. }) {
+        if e.managed || matches!(e.kind, HookKind::Other { .. }) {
             continue;
         }
         for tool in TOOLS {
@@ -213,7 +249,7 @@ pub fn fault_plan(entries: &[HookEntry], baseline: &[Cell]) -> (Vec<(usize, &'st
     let mut plan = Vec::new();
     let mut skipped = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        if matches!(e.kind, HookKind::Other { .. }) {
+        if e.managed || matches!(e.kind, HookKind::Other { .. }) {
             continue;
         }
         for tool in FAULT_TOOLS {

@@ -27,11 +27,15 @@ pub enum Fault {
     Hang,
     /// The guard is killed by SIGSEGV before deciding.
     Signal,
+    /// A sealed hook's `failopen` binary is gone (a `cargo clean`, a moved
+    /// checkout, an upgrade): the command exits 127 before seal can refuse.
+    #[serde(rename = "no-seal")]
+    SealMissing,
 }
 
 impl Fault {
     /// The injected faults, in report order.
-    pub const INJECTED: [Fault; 4] = [Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
+    pub const INJECTED: [Fault; 5] = [Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal, Fault::SealMissing];
 
     /// Its name in reports.
     pub fn as_str(self) -> &'static str {
@@ -41,6 +45,7 @@ impl Fault {
             Fault::Crash => "crash",
             Fault::Hang => "hang",
             Fault::Signal => "signal",
+            Fault::SealMissing => "no-seal",
         }
     }
 }
@@ -56,6 +61,13 @@ pub struct FaultScripts {
 
 /// A path that does not exist, for the `missing` fault.
 pub const MISSING_DIR: &str = "/nonexistent/failopen-audit";
+
+/// The variable holding the user's real HOME in an audit session (the
+/// session's own HOME is a throwaway one).
+pub const HOME_VAR: &str = "FAILOPEN_AUDIT_HOME";
+/// The variable holding the project directory the hook's settings file
+/// belongs to (Claude Code would set `CLAUDE_PROJECT_DIR` to it).
+pub const PROJECT_VAR: &str = "FAILOPEN_AUDIT_PROJECT_DIR";
 
 impl FaultScripts {
     /// Write the crash and signal scripts into `dir`.
@@ -98,6 +110,9 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
         (HookKind::Http { .. }, Fault::Missing) => None,
         (HookKind::Http { .. }, _) => Some("not injected into HTTP hooks (only an unreachable URL is)".into()),
         (HookKind::Other { .. }, _) => Some("hook type not audited".into()),
+        (HookKind::Command { command }, Fault::SealMissing) if !command::parse(command).sealed() => {
+            Some("not sealed: no seal binary to remove".into())
+        }
         (HookKind::Command { .. }, Fault::Hang) if effective_timeout(e) > MAX_HANG_TIMEOUT_SECS => {
             Some(format!("not waited for: timeout is {} s", effective_timeout(e)))
         }
@@ -105,25 +120,29 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
     }
 }
 
-/// The hook object for a session: `e` as configured, with
-/// `$CLAUDE_PROJECT_DIR`, `~` and relative script paths made absolute (the
-/// session runs elsewhere) and `fault` injected. `unreachable_url` is a
-/// loopback URL nothing listens on.
+/// The hook object for a session: `e` as configured, with `fault`
+/// injected, run the way Claude Code would run it from the user's project:
+/// `CLAUDE_PROJECT_DIR` and (with `user_home`) `HOME` are set from the
+/// session's environment ([`PROJECT_VAR`], [`HOME_VAR`]) before the command
+/// runs, so `~`, `$HOME` and `$CLAUDE_PROJECT_DIR` anywhere in it reach the
+/// user's own files, and a project path is never spliced into the command
+/// text. A relative script path is made absolute (the session runs
+/// elsewhere). `unreachable_url` is a loopback URL nothing listens on.
 pub fn hook_for(
     e: &HookEntry,
     fault: Fault,
     scripts: &FaultScripts,
-    home: Option<&Path>,
+    user_home: bool,
     unreachable_url: &str,
 ) -> std::io::Result<Value> {
     let mut hook = e.raw.clone();
     match &e.kind {
         HookKind::Command { command } => {
             let cmd = match fault {
-                Fault::None => localize(command, &e.project_dir, home),
+                Fault::None => localize(command, &e.project_dir),
                 _ => inject(command, fault, scripts, effective_timeout(e))?,
             };
-            hook["command"] = Value::String(cmd);
+            hook["command"] = Value::String(with_user_env(&cmd, user_home));
         }
         HookKind::Http { .. } if fault == Fault::Missing => hook["url"] = Value::String(unreachable_url.into()),
         _ => {}
@@ -131,11 +150,24 @@ pub fn hook_for(
     Ok(hook)
 }
 
-/// The command as configured, runnable from another directory.
-pub fn localize(command: &str, project_dir: &Path, home: Option<&Path>) -> String {
+/// `command`, run after setting `CLAUDE_PROJECT_DIR` (and `HOME`) from
+/// the audit session's environment. Plain assignments from variables: no
+/// word splitting, no re-parsing of the values.
+pub fn with_user_env(command: &str, user_home: bool) -> String {
+    let mut out = format!("CLAUDE_PROJECT_DIR=\"${PROJECT_VAR}\"; export CLAUDE_PROJECT_DIR; ");
+    if user_home {
+        out.push_str(&format!("HOME=\"${HOME_VAR}\"; export HOME; "));
+    }
+    out.push_str(command);
+    out
+}
+
+/// The command as configured, runnable from another directory: a relative
+/// script path is made absolute against the project directory.
+pub fn localize(command: &str, project_dir: &Path) -> String {
     let parsed = command::parse(command);
     let relative_script = parsed.guard.script.as_deref().filter(|s| s.contains('/') && !s.starts_with(['/', '$', '~']));
-    let mut out = command::expand(command, project_dir, home);
+    let mut out = command.to_string();
     if let (Some(words), Some(script)) = (command::simple_words(&out), relative_script) {
         let abs = project_dir.join(script).to_string_lossy().into_owned();
         let words: Vec<String> = words.into_iter().map(|w| if w == script { abs.clone() } else { w }).collect();
@@ -148,6 +180,9 @@ pub fn localize(command: &str, project_dir: &Path, home: Option<&Path>) -> Strin
 
 fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> std::io::Result<String> {
     let parsed: ParsedCommand = command::parse(command);
+    if fault == Fault::SealMissing {
+        return Ok(without_seal_binary(command, &parsed));
+    }
     let guard: Vec<String> = match fault {
         Fault::Missing => {
             let name = parsed
@@ -165,11 +200,24 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
         }
         Fault::Crash => vec![scripts.path("crash.sh").to_string_lossy().into_owned()],
         Fault::Signal => vec![scripts.path("signal.sh").to_string_lossy().into_owned()],
-        Fault::Hang => vec![scripts.hang(timeout.ceil() as u64 + 30)?.to_string_lossy().into_owned()],
-        Fault::None => unreachable!("no fault to inject"),
+        Fault::Hang => vec![scripts.hang(timeout.min(86_400.0).ceil() as u64 + 30)?.to_string_lossy().into_owned()],
+        Fault::None | Fault::SealMissing => unreachable!("handled above"),
     };
     let words: Vec<String> = parsed.seal_prefix.unwrap_or_default().into_iter().chain(guard).collect();
     Ok(shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" ")))
+}
+
+/// The sealed command with its `failopen` program pointing at a path that
+/// does not exist; everything else (seal's options, the guard) as written.
+fn without_seal_binary(command: &str, parsed: &ParsedCommand) -> String {
+    let Some(prefix) = &parsed.seal_prefix else { return command.to_string() };
+    let mut words: Vec<String> = prefix.clone();
+    if let Some(program) = words.iter_mut().find(|w| !command::is_assignment(w)) {
+        *program = format!("{MISSING_DIR}/failopen");
+    }
+    let rest = command::simple_words(command).map(|w| w[prefix.len()..].to_vec()).unwrap_or_default();
+    words.extend(rest);
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
 }
 
 #[cfg(test)]
@@ -181,6 +229,7 @@ mod tests {
             path: "s.json".into(),
             project_dir: "/proj".into(),
             value: serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [raw]}]}}),
+            managed: false,
         };
         super::super::config::entries(&[f]).remove(0)
     }
@@ -190,16 +239,21 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(d.path()).unwrap();
         let e = entry(serde_json::json!({"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/g.py", "timeout": 5, "onFailure": "block"}));
-        let h = hook_for(&e, Fault::Missing, &s, None, "http://x").unwrap();
-        assert_eq!(h["command"], "python3 /nonexistent/failopen-audit/g.py");
+        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; "#;
+        let h = hook_for(&e, Fault::Missing, &s, false, "http://x").unwrap();
+        assert_eq!(h["command"], format!("{env}python3 /nonexistent/failopen-audit/g.py"));
         assert_eq!(h["timeout"], 5);
         assert_eq!(h["onFailure"], "block");
-        let h = hook_for(&e, Fault::Crash, &s, None, "http://x").unwrap();
-        assert_eq!(h["command"].as_str().unwrap(), d.path().join("crash.sh").to_str().unwrap());
-        let h = hook_for(&e, Fault::Hang, &s, None, "http://x").unwrap();
+        let h = hook_for(&e, Fault::Crash, &s, false, "http://x").unwrap();
+        assert_eq!(h["command"].as_str().unwrap(), format!("{env}{}", d.path().join("crash.sh").display()));
+        let h = hook_for(&e, Fault::Hang, &s, false, "http://x").unwrap();
         assert!(h["command"].as_str().unwrap().ends_with("hang-35.sh"));
-        let h = hook_for(&e, Fault::None, &s, None, "http://x").unwrap();
-        assert_eq!(h["command"], "python3 /proj/g.py");
+        // As configured: the variable stays a variable, set from the session's environment.
+        let h = hook_for(&e, Fault::None, &s, true, "http://x").unwrap();
+        assert_eq!(
+            h["command"],
+            format!(r#"{env}HOME="$FAILOPEN_AUDIT_HOME"; export HOME; python3 $CLAUDE_PROJECT_DIR/g.py"#)
+        );
     }
 
     #[test]
@@ -207,15 +261,26 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(d.path()).unwrap();
         let e = entry(serde_json::json!({"type": "command", "command": "/b/failopen seal --deadline 4 -- /bin/sh -c '/g/deny.sh'", "timeout": 5}));
-        let h = hook_for(&e, Fault::Missing, &s, None, "").unwrap();
-        assert_eq!(h["command"], "/b/failopen seal --deadline 4 -- /nonexistent/failopen-audit/deny.sh");
-        let h = hook_for(&e, Fault::Signal, &s, None, "").unwrap();
-        assert!(h["command"].as_str().unwrap().starts_with("/b/failopen seal --deadline 4 -- /"));
+        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; "#;
+        let h = hook_for(&e, Fault::Missing, &s, false, "").unwrap();
+        assert_eq!(h["command"], format!("{env}/b/failopen seal --deadline 4 -- /nonexistent/failopen-audit/deny.sh"));
+        let h = hook_for(&e, Fault::Signal, &s, false, "").unwrap();
+        assert!(h["command"].as_str().unwrap().starts_with(&format!("{env}/b/failopen seal --deadline 4 -- /")));
+        let h = hook_for(&e, Fault::SealMissing, &s, false, "").unwrap();
+        assert_eq!(
+            h["command"],
+            format!("{env}/nonexistent/failopen-audit/failopen seal --deadline 4 -- /bin/sh -c /g/deny.sh")
+        );
+        let bare = entry(serde_json::json!({"type": "command", "command": "/g/deny.sh", "timeout": 5}));
+        assert!(not_injectable(&bare, Fault::SealMissing).is_some());
+        assert!(not_injectable(&e, Fault::SealMissing).is_none());
     }
 
     #[test]
     fn relative_scripts_become_absolute_and_long_hangs_are_skipped() {
-        assert_eq!(localize(".claude/hooks/g.sh --x", Path::new("/p"), None), "/p/.claude/hooks/g.sh --x");
+        assert_eq!(localize(".claude/hooks/g.sh --x", Path::new("/p")), "/p/.claude/hooks/g.sh --x");
+        // Nothing of the project path is spliced into the text: a path with `$(...)` stays data.
+        assert_eq!(localize("$CLAUDE_PROJECT_DIR/g.sh", Path::new("/p/$(touch x)")), "$CLAUDE_PROJECT_DIR/g.sh");
         let e = entry(serde_json::json!({"type": "command", "command": "/g.sh"}));
         assert!(not_injectable(&e, Fault::Hang).is_some());
         assert!(not_injectable(&e, Fault::Crash).is_none());

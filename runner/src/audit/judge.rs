@@ -98,6 +98,9 @@ pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
     }
     match e.attempts.iter().find(|a| a.tool == tool).map(|a| &a.result) {
         Some(AttemptResult::Refused(_)) => CellResult::Blocked,
+        Some(AttemptResult::ForeignRefused { by, .. }) => {
+            CellResult::Invalid(format!("{tool} was refused by something other than this hook ({})", by.describe()))
+        }
         Some(AttemptResult::Failed(t)) => CellResult::Invalid(format!("the {tool} call failed: {}", short(t))),
         Some(AttemptResult::Allowed(_)) => CellResult::Invalid(format!("{tool} was allowed, yet the file did not change")),
         Some(AttemptResult::NoResult) => CellResult::Invalid(format!("no result came back for {tool}")),

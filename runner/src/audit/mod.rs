@@ -100,6 +100,11 @@ pub struct AuditOptions {
     pub jobs: usize,
     /// The `failopen` executable seal advice and the sealed re-check use.
     pub seal_exe: String,
+    /// Managed settings on this machine: Claude Code reads them in every
+    /// session, so their hooks are listed (and statically checked) as a source.
+    pub managed: crate::managed::ManagedSettings,
+    /// Where running sessions' process groups are registered, for a hard stop.
+    pub live_groups: crate::run::LiveGroups,
 }
 
 /// The re-check of the hole cells with the hook wrapped by seal.
@@ -122,6 +127,8 @@ pub struct AuditReport {
     pub on_failure: OnFailure,
     /// Settings files audited.
     pub files: Vec<PathBuf>,
+    /// Managed settings files: read by Claude Code in every session, listed as a source.
+    pub managed_files: Vec<PathBuf>,
     /// Hook entries.
     pub hooks: Vec<HookEntry>,
     /// Static findings.
@@ -163,12 +170,23 @@ pub async fn audit(opts: &AuditOptions, cancel: CancellationToken) -> anyhow::Re
         let project = config::project_dir_for(p, &opts.cwd, opts.home.as_deref());
         files.push(config::load(p, project)?);
     }
+    let mut unreadable_managed = Vec::new();
+    for p in &opts.managed.files {
+        match config::load(p, opts.cwd.clone()) {
+            Ok(mut f) => {
+                f.managed = true;
+                files.push(f);
+            }
+            Err(e) => unreadable_managed.push(e.to_string()),
+        }
+    }
     let hooks = config::entries(&files);
     let env = static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref() };
     let mut report = AuditReport {
         claude_version: opts.claude.as_ref().map(|c| c.version.clone()),
         on_failure: OnFailure::Unknown,
         files: opts.files.clone(),
+        managed_files: opts.managed.files.clone(),
         hooks,
         findings: vec![],
         cells: vec![],
@@ -178,11 +196,14 @@ pub async fn audit(opts: &AuditOptions, cancel: CancellationToken) -> anyhow::Re
         not_covered: vec![],
     };
     if let Some(claude) = &opts.claude {
-        if report.hooks.iter().any(|h| !matches!(h.kind, HookKind::Other { .. })) {
+        if report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. })) {
             dynamic_checks(opts, claude, &mut report, cancel).await?;
         }
     }
     report.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
+    for message in unreadable_managed {
+        report.findings.push(Finding { hook: None, severity: Severity::Warning, code: "managed-unreadable".into(), message });
+    }
     if report.hooks.is_empty() {
         report.findings.push(Finding {
             hook: None,
@@ -196,7 +217,7 @@ pub async fn audit(opts: &AuditOptions, cancel: CancellationToken) -> anyhow::Re
 }
 
 async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut AuditReport, cancel: CancellationToken) -> anyhow::Result<()> {
-    let temp = tempfile::Builder::new().prefix("failopen-audit-").tempdir()?;
+    let temp = tempfile::Builder::new().prefix(&crate::run::temp_root_prefix()).tempdir()?;
     let standin = StandIn::start(Policy::Scripted, None).await?;
     let runner = Runner {
         claude,
@@ -207,6 +228,8 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
         cancel,
         scripts: FaultScripts::create(&temp.path().join("faults"))?,
         unreachable_url: unreachable_url()?,
+        live_groups: opts.live_groups.clone(),
+        other_hooks_may_run: opts.managed.has_pretooluse_hooks(),
     };
     report.on_failure = runner.probe_on_failure().await?;
     let baseline = runner.run_cells(&report.hooks, &dynamic::baseline_plan(&report.hooks)).await?;
@@ -219,7 +242,17 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
         format!("faults are injected through {} only", dynamic::FAULT_TOOLS.join(" and ")),
         "HTTP hooks: only the unreachable-URL fault is injected".into(),
         format!("a hang is not waited for when the hook's timeout is over {} s", faults::MAX_HANG_TIMEOUT_SECS),
+        "remote-managed settings (served to Team and Enterprise accounts by Anthropic's API) are not consulted: \
+         the sessions point ANTHROPIC_BASE_URL at failopen's stand-in"
+            .into(),
     ];
+    if !opts.managed.is_empty() {
+        report.not_covered.push(
+            "managed hooks are checked statically and run beside the audited hook in every session; a write they \
+             refuse is invalid here, never blocked"
+                .into(),
+        );
+    }
     Ok(())
 }
 
@@ -229,7 +262,7 @@ async fn sealed_recheck(runner: &Runner<'_>, hooks: &[HookEntry], holes: &[Hole]
     let mut out = Vec::new();
     for (i, e) in hooks.iter().enumerate() {
         let HookKind::Command { command } = &e.kind else { continue };
-        if command::parse(command).sealed() {
+        if e.managed || command::parse(command).sealed() {
             continue;
         }
         let cells: Vec<(usize, &'static str, Fault)> = holes

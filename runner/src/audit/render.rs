@@ -30,6 +30,10 @@ pub fn text(r: &AuditReport) -> String {
     let _ = writeln!(s, "failopen audit: {version}; \"onFailure\": \"block\" {of}");
     let files: Vec<String> = r.files.iter().map(|f| f.display().to_string()).collect();
     let _ = writeln!(s, "settings: {}", files.join(", "));
+    if !r.managed_files.is_empty() {
+        let managed: Vec<String> = r.managed_files.iter().map(|f| f.display().to_string()).collect();
+        let _ = writeln!(s, "managed settings (read by Claude Code in every session): {}", managed.join(", "));
+    }
     let _ = writeln!(s, "\nHooks");
     if r.hooks.is_empty() {
         let _ = writeln!(s, "  (no PreToolUse hooks)");
@@ -43,7 +47,8 @@ pub fn text(r: &AuditReport) -> String {
         let timeout = h.timeout.map(|t| format!("timeout {t}s")).unwrap_or_else(|| "no timeout".into());
         let of = if h.on_failure_block() { ", onFailure block" } else { "" };
         let m = h.matcher.as_deref().map(|m| format!("{m:?}")).unwrap_or_else(|| "(none: all tools)".into());
-        let _ = writeln!(s, "  {}  {}\n      matcher {m}, {timeout}{of}\n      {what}", h.id, h.location());
+        let source = if h.managed { " (managed: checked statically, runs in every session)" } else { "" };
+        let _ = writeln!(s, "  {}  {}{source}\n      matcher {m}, {timeout}{of}\n      {what}", h.id, h.location());
     }
     let _ = writeln!(s, "\nStatic findings");
     if r.findings.is_empty() {
@@ -128,6 +133,7 @@ fn fault_words(f: Fault) -> &'static str {
         Fault::Crash => "crash (exit 1)",
         Fault::Hang => "hang past its timeout",
         Fault::Signal => "killed by a signal",
+        Fault::SealMissing => "the seal binary missing",
     }
 }
 
@@ -150,9 +156,13 @@ fn describe(r: &CellResult) -> String {
 /// hook x tool rows, one column per fault.
 fn table(cells: &[Cell]) -> String {
     let mut s = String::new();
-    let faults = [Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
+    let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
+    // The seal column only when some hook is sealed.
+    if cells.iter().any(|c| c.fault == Fault::SealMissing && !matches!(c.result, CellResult::Skipped(_))) {
+        faults.push(Fault::SealMissing);
+    }
     let _ = write!(s, "  {:<4} {:<12}", "hook", "tool");
-    for f in faults {
+    for f in &faults {
         let _ = write!(s, " {:<8}", f.as_str());
     }
     s.push('\n');

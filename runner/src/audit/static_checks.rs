@@ -45,8 +45,9 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
             let parsed = command::parse(command);
             out.extend(check_script(e, &parsed, env));
             out.extend(check_timeout(e));
-            if !parsed.sealed() {
-                out.extend(check_protection(e, on_failure, "command"));
+            match &parsed.seal_prefix {
+                Some(prefix) => out.extend(check_seal_binary(e, prefix, on_failure, env)),
+                None => out.extend(check_protection(e, on_failure, "command")),
             }
         }
         HookKind::Http { .. } => {
@@ -105,6 +106,27 @@ fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding
         }
     }
     out
+}
+
+/// A sealed hook whose `failopen` binary is missing or not executable
+/// exits 126 or 127 before seal can refuse: it fails open, unless
+/// `onFailure: "block"` is set and honoured.
+fn check_seal_binary(e: &HookEntry, prefix: &[String], on_failure: OnFailure, env: &Env) -> Option<Finding> {
+    let program = prefix.iter().find(|w| !command::is_assignment(w))?;
+    let expanded = command::expand(program, &e.project_dir, env.home);
+    let runnable = command::resolve(&expanded, &e.project_dir, env.path_var)
+        .and_then(|p| p.metadata().ok())
+        .is_some_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if runnable {
+        return None;
+    }
+    let held = e.on_failure_block() && on_failure == OnFailure::Honoured;
+    let (severity, tail) = if held {
+        (Severity::Warning, "onFailure \"block\" holds it on this Claude Code, but fix the path")
+    } else {
+        (Severity::Error, "the hook exits 127 before seal runs, and the tool call goes through")
+    };
+    Some(finding(e, severity, "seal-missing", format!("seal binary {program:?} is missing or not executable: {tail}")))
 }
 
 /// The program a script's `#!` line runs (`/usr/bin/env X` → `X`).
@@ -199,7 +221,7 @@ mod tests {
     use serde_json::json;
 
     fn audit(value: serde_json::Value, on_failure: OnFailure) -> Vec<(String, Severity)> {
-        let f = SettingsFile { path: "s.json".into(), project_dir: "/nonexistent-project".into(), value };
+        let f = SettingsFile { path: "s.json".into(), project_dir: "/nonexistent-project".into(), value, managed: false };
         let env = Env { path_var: "/usr/bin:/bin", home: None };
         check_all(&entries(&[f]), on_failure, &env).into_iter().map(|f| (f.code, f.severity)).collect()
     }
@@ -226,8 +248,12 @@ mod tests {
 
     #[test]
     fn sealed_inline_guard_with_full_matcher_is_clean() {
+        let d = tempfile::tempdir().unwrap();
+        let exe = d.path().join("failopen");
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
         let v = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
-            {"type": "command", "command": "/x/failopen seal -- /bin/sh -c 'exit 2'", "timeout": 10}]}]}});
+            {"type": "command", "command": format!("{} seal -- /bin/sh -c 'exit 2'", exe.display()), "timeout": 10}]}]}});
         assert!(audit(v, OnFailure::Ignored).is_empty());
     }
 
@@ -239,6 +265,31 @@ mod tests {
         ]}});
         let f = audit(v, OnFailure::Ignored);
         assert_eq!(codes(&f), ["http-no-failure-policy", "script-missing", "unprotected"]);
+    }
+
+    #[test]
+    fn a_sealed_hook_whose_seal_binary_is_gone_is_a_hole() {
+        let gone = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
+            {"type": "command", "command": "/nonexistent/target/release/failopen seal -- /bin/sh -c 'exit 2'", "timeout": 5}]}]}});
+        let f = audit(gone.clone(), OnFailure::Unknown);
+        assert!(f.contains(&("seal-missing".to_string(), Severity::Error)), "{f:?}");
+        // With onFailure honoured, it still holds: a warning to fix the path.
+        let mut held = gone;
+        held["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"] = "block".into();
+        let f = audit(held, OnFailure::Honoured);
+        assert!(f.contains(&("seal-missing".to_string(), Severity::Warning)), "{f:?}");
+        // An existing, executable seal is fine; one without its execute bit is not.
+        let d = tempfile::tempdir().unwrap();
+        let exe = d.path().join("failopen");
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let sealed = |exe: &Path| {
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
+                {"type": "command", "command": format!("{} seal -- /bin/sh -c 'exit 2'", exe.display()), "timeout": 5}]}]}})
+        };
+        assert!(!codes(&audit(sealed(&exe), OnFailure::Unknown)).contains(&"seal-missing"));
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(codes(&audit(sealed(&exe), OnFailure::Unknown)).contains(&"seal-missing"));
     }
 
     #[test]

@@ -1,0 +1,252 @@
+//! Whose refusal is it? A write that came back refused counts for the hook
+//! under test only when the refusal can be tied to that hook.
+//!
+//! Claude Code does not say which hook refused a call in its hook events
+//! (`hook_response` carries the hook's name, `PreToolUse:Bash`, not its
+//! command), so the refusal text is what ties it, with what failopen knows
+//! about the hook it wrote:
+//!
+//! - an exit-code refusal (exit 2, or `onFailure: "block"`) is worded
+//!   `PreToolUse:<Tool> hook error: [<command or URL>]: <reason>` on every
+//!   version seen (2.1.240 and 2.1.328): the bracket names the hook, and it
+//!   must be the hook under test's own command line or URL;
+//! - a JSON decision is worded `PreToolUse:<Tool> hook error: <reason>`
+//!   (2.1.328) or as the bare reason (2.1.240, and `ask` on both): the reason
+//!   must be one the hook under test gives (the battery's guards are
+//!   failopen's, so their reasons are known), or, when the hook under test
+//!   is the session's only PreToolUse hook, a reason that the session's own
+//!   hook events show a hook deciding with;
+//! - anything else that refused the call is someone else: a permission rule
+//!   (`Permission to use Bash with command ... has been denied.`), another
+//!   hook (its own command in the bracket), or a managed policy.
+
+use serde_json::Value;
+
+/// What failopen knows about the hook under test, to recognise its refusals.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookIdentity {
+    /// What Claude Code writes between the brackets of this hook's
+    /// exit-code refusals: the command line of a command hook, the URL of an
+    /// HTTP hook, exactly as the settings file gives it.
+    pub label: String,
+    /// The reasons this hook's JSON decisions carry (`permissionDecisionReason`).
+    pub reasons: Vec<String>,
+    /// Every PreToolUse hook of the session is this hook, so a JSON decision
+    /// seen in the session's hook events is this hook's. False when another
+    /// hook may run beside it (e.g. a managed policy's).
+    pub sole_pretooluse_hook: bool,
+}
+
+impl HookIdentity {
+    /// A hook known by its label and the reasons its JSON decisions carry.
+    pub fn new(label: impl Into<String>, reasons: Vec<String>) -> HookIdentity {
+        HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false }
+    }
+}
+
+/// Who refused a tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refuser {
+    /// The hook under test.
+    HookUnderTest,
+    /// Another hook, named by the command or URL in the refusal's brackets.
+    OtherHook(String),
+    /// A permission rule (settings `permissions.deny`, managed or not).
+    PermissionRule,
+    /// Refused, but nothing ties the refusal to the hook under test.
+    Unattributed,
+}
+
+impl Refuser {
+    /// The CSV spelling in a row's flags: `hook:<label>`, `permission-rule`, `unattributed`.
+    pub fn describe(&self) -> String {
+        match self {
+            Refuser::HookUnderTest => "hook-under-test".into(),
+            Refuser::OtherHook(label) => format!("hook:{label}"),
+            Refuser::PermissionRule => "permission-rule".into(),
+            Refuser::Unattributed => "unattributed".into(),
+        }
+    }
+}
+
+/// The marker Claude Code puts before a PreToolUse hook's refusal reason.
+const HOOK_ERROR: &str = " hook error: ";
+
+/// The refusal without the `<tool_use_error>...</tool_use_error>` wrapper
+/// Claude Code sometimes puts around it (seen when a managed hook refused).
+fn unwrapped(text: &str) -> &str {
+    let t = text.trim();
+    let t = t.strip_prefix("<tool_use_error>").unwrap_or(t);
+    let t = t.strip_suffix("</tool_use_error>").unwrap_or(t);
+    t.trim()
+}
+
+/// The reason part of a refusal text: after `PreToolUse:<Tool> hook error: `
+/// when present, else the whole text; surrounding whitespace trimmed.
+fn reason_part(text: &str) -> &str {
+    let text = unwrapped(text);
+    match text.find(HOOK_ERROR) {
+        Some(i) if text[..i].starts_with("PreToolUse") => text[i + HOOK_ERROR.len()..].trim(),
+        _ => text.trim(),
+    }
+}
+
+/// The label between the brackets of `... hook error: [LABEL]: ...`, when
+/// the refusal is worded that way and its label is not `ours`.
+fn bracket_label<'a>(text: &'a str, ours: &str) -> Option<Result<(), &'a str>> {
+    let text = unwrapped(text);
+    let i = text.find(HOOK_ERROR)?;
+    if !text[..i].starts_with("PreToolUse") {
+        return None;
+    }
+    let rest = text[i + HOOK_ERROR.len()..].strip_prefix('[')?;
+    if !ours.is_empty() && rest.strip_prefix(ours).is_some_and(|r| r.starts_with("]:")) {
+        return Some(Ok(()));
+    }
+    let end = rest.find("]: ").or_else(|| rest.find("]:"))?;
+    Some(Err(&rest[..end]))
+}
+
+/// Who refused a call whose error result reads `text`.
+///
+/// `decided_reasons` are the reasons of the JSON decisions (deny or ask)
+/// seen in the session's PreToolUse hook events; they count only when the
+/// hook under test is the session's sole PreToolUse hook.
+pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> Refuser {
+    match bracket_label(text, &hook.label) {
+        Some(Ok(())) => return Refuser::HookUnderTest,
+        Some(Err(label)) => return Refuser::OtherHook(label.to_string()),
+        None => {}
+    }
+    let reason = reason_part(text);
+    if !reason.is_empty() && hook.reasons.iter().any(|r| r.trim() == reason) {
+        return Refuser::HookUnderTest;
+    }
+    if hook.sole_pretooluse_hook && !reason.is_empty() && decided_reasons.iter().any(|r| r.trim() == reason) {
+        return Refuser::HookUnderTest;
+    }
+    if is_permission_rule_text(text) {
+        return Refuser::PermissionRule;
+    }
+    Refuser::Unattributed
+}
+
+/// Whether a tool result is Claude Code's wording for a call a permission
+/// rule denied: `Permission to use Bash with command ... has been denied.`
+/// (a command rule) or `File is in a directory that is denied by your
+/// permission settings.` (a path rule on Write or Edit; 2.1.240 gives it no
+/// non-execution mark).
+pub fn is_permission_rule_text(text: &str) -> bool {
+    let t = unwrapped(text);
+    (t.starts_with("Permission to use ") && t.contains("has been denied"))
+        || t.contains("denied by your permission settings")
+}
+
+/// The reason of a JSON decision that refuses (`deny` or `ask`) in a hook's
+/// stdout, if it holds one.
+pub fn decision_reason(stdout: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(stdout.trim()).ok()?;
+    let specific = v.get("hookSpecificOutput")?;
+    let decision = specific.get("permissionDecision")?.as_str()?;
+    if !matches!(decision, "deny" | "ask") {
+        return None;
+    }
+    Some(specific.get("permissionDecisionReason").and_then(Value::as_str).unwrap_or_default().to_string())
+}
+
+/// Every `permissionDecisionReason` string in a guard script's text: the
+/// reasons its JSON decisions can carry.
+pub fn reasons_in_script(body: &str) -> Vec<String> {
+    const KEY: &str = "\"permissionDecisionReason\":\"";
+    let mut out = Vec::new();
+    let mut rest = body;
+    while let Some(i) = rest.find(KEY) {
+        rest = &rest[i + KEY.len()..];
+        if let Some(end) = rest.find('"') {
+            out.push(rest[..end].to_string());
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ours() -> HookIdentity {
+        HookIdentity::new("/g/crash.sh", vec!["this session may not write files (failopen json-deny guard)".into()])
+    }
+
+    #[test]
+    fn the_bracket_names_the_hook() {
+        let h = ours();
+        assert_eq!(refuser("PreToolUse:Bash hook error: [/g/crash.sh]: no\n", &h, &[]), Refuser::HookUnderTest);
+        // A managed or sibling hook names its own command (2.1.240 and 2.1.328 alike).
+        let other = "PreToolUse:Bash hook error: [printf \"company policy: no writes\\n\" >&2; exit 2]: company policy";
+        assert_eq!(refuser(other, &h, &[]), Refuser::OtherHook("printf \"company policy: no writes\\n\" >&2; exit 2".into()));
+        // A label that merely starts with ours is not ours.
+        assert_eq!(
+            refuser("PreToolUse:Bash hook error: [/g/crash.sh --x]: no", &h, &[]),
+            Refuser::OtherHook("/g/crash.sh --x".into())
+        );
+        // Wrapped in <tool_use_error> (seen with a managed hook's refusal, 2.1.328).
+        let wrapped = "<tool_use_error>PreToolUse:Write hook error: [/usr/local/bin/company.sh]: review </tool_use_error>";
+        assert_eq!(refuser(wrapped, &h, &[]), Refuser::OtherHook("/usr/local/bin/company.sh".into()));
+        let ours_wrapped = "<tool_use_error>PreToolUse:Write hook error: [/g/crash.sh]: no</tool_use_error>";
+        assert_eq!(refuser(ours_wrapped, &h, &[]), Refuser::HookUnderTest);
+        // onFailure's own wording keeps the bracket.
+        let native = "PreToolUse:Write hook error: [/g/crash.sh]: failed; blocking because onFailure is \"block\" boom";
+        assert_eq!(refuser(native, &h, &[]), Refuser::HookUnderTest);
+    }
+
+    #[test]
+    fn json_decisions_are_known_by_their_reason() {
+        let h = ours();
+        let reason = "this session may not write files (failopen json-deny guard)";
+        assert_eq!(refuser(&format!("PreToolUse:Write hook error: {reason}"), &h, &[]), Refuser::HookUnderTest);
+        // 2.1.240 gives the bare reason.
+        assert_eq!(refuser(reason, &h, &[]), Refuser::HookUnderTest);
+        // Another hook's JSON deny: not ours, even though it names PreToolUse.
+        assert_eq!(refuser("PreToolUse:Write hook error: company json policy", &h, &[]), Refuser::Unattributed);
+        assert_eq!(refuser("company json policy", &h, &["company json policy".into()]), Refuser::Unattributed);
+    }
+
+    #[test]
+    fn hook_events_count_only_when_ours_is_the_sole_hook() {
+        let mut h = HookIdentity::new("python3 /u/g.py", vec![]);
+        let seen = vec!["only src/ may change".to_string()];
+        assert_eq!(refuser("PreToolUse:Write hook error: only src/ may change", &h, &seen), Refuser::Unattributed);
+        h.sole_pretooluse_hook = true;
+        assert_eq!(refuser("PreToolUse:Write hook error: only src/ may change", &h, &seen), Refuser::HookUnderTest);
+        assert_eq!(refuser("PreToolUse:Write hook error: something else", &h, &seen), Refuser::Unattributed);
+        // An empty reason is never enough.
+        assert_eq!(refuser("PreToolUse:Write hook error: ", &h, &[String::new()]), Refuser::Unattributed);
+    }
+
+    #[test]
+    fn permission_rules_are_named() {
+        let text = "Permission to use Bash with command printf 'ready\\n' > notes.txt has been denied.";
+        assert_eq!(refuser(text, &ours(), &[]), Refuser::PermissionRule);
+        let path = "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>";
+        assert!(is_permission_rule_text(path));
+        assert_eq!(refuser(path, &ours(), &[]), Refuser::PermissionRule);
+        assert!(!is_permission_rule_text("EACCES: permission denied"));
+    }
+
+    #[test]
+    fn decision_reasons_come_from_deny_and_ask_only() {
+        let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+        assert_eq!(decision_reason(deny).as_deref(), Some("no"));
+        assert_eq!(decision_reason(&deny.replace("deny", "ask")).as_deref(), Some("no"));
+        assert_eq!(decision_reason(&deny.replace("deny", "allow")), None);
+        assert_eq!(decision_reason("not json"), None);
+    }
+
+    #[test]
+    fn reasons_are_read_out_of_guard_scripts() {
+        let body = r#"printf '%s\n' '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"a (b)"}}'"#;
+        assert_eq!(reasons_in_script(body), ["a (b)"]);
+        assert!(reasons_in_script("exit 2").is_empty());
+    }
+}
