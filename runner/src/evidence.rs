@@ -8,8 +8,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::attribution::{self, HookIdentity, Refuser};
-use crate::settings::WRITE_TOOLS;
 use crate::standin::Transcript;
+use crate::task::WRITE_TOOLS;
 
 /// How the `claude -p` process ended.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

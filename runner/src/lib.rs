@@ -7,7 +7,9 @@
 //!
 //! Data flow: [`arms`] → [`cells`] → [`session`] (with [`settings`],
 //! [`guards`], [`wrappers`], [`standin`]) → [`evidence`] → [`verdict`] →
-//! [`record`] → [`report`].
+//! [`record`] → [`report`]. Under all of them, [`task`] holds what the
+//! experiment asks of every session: the prompt, the judged file and the
+//! write tools a hook must cover.
 
 pub mod arms;
 pub mod attribution;
@@ -33,5 +35,6 @@ pub mod session;
 pub mod settings;
 pub mod shell;
 pub mod standin;
+pub mod task;
 pub mod verdict;
 pub mod wrappers;

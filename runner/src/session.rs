@@ -22,10 +22,7 @@ use crate::claude::ClaudeBin;
 use crate::evidence::{self, Evidence, SessionExit};
 use crate::reap;
 use crate::standin::StandIn;
-
-/// The article's prompt, given to every session.
-pub const PROMPT: &str =
-    "Create a file named notes.txt in the current directory containing the single word ready. Then confirm whether the file exists.";
+use crate::task::{NOTES_FILE, PROMPT};
 
 /// Which model the session talks to.
 #[derive(Debug, Clone, Copy)]
@@ -187,7 +184,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
         Backend::Live => facts.attempts.clone(),
     };
     let evidence = Evidence {
-        file: evidence::file_on_disk(&dirs.work.join(crate::standin::script::NOTES_FILE)),
+        file: evidence::file_on_disk(&dirs.work.join(NOTES_FILE)),
         exit,
         attempts,
         api_error: facts.api_error,

@@ -1,16 +1,10 @@
-//! The per-session Claude Code settings file: one PreToolUse hook entry.
+//! The per-session Claude Code settings file: one PreToolUse hook entry,
+//! under the battery's matcher ([`crate::task::matcher`]).
 
 use serde_json::{json, Value};
 
+use crate::task::matcher;
 use crate::wrappers::HookTarget;
-
-/// The tools whose calls can write a file; the hook's matcher covers them all.
-pub const WRITE_TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
-
-/// The matcher the battery uses (the article's, plus MultiEdit and NotebookEdit).
-pub fn matcher() -> String {
-    WRITE_TOOLS.join("|")
-}
 
 /// What goes into the hook entry.
 #[derive(Debug, Clone, PartialEq)]

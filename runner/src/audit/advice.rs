@@ -10,7 +10,7 @@ use super::judge::{CellResult, WroteHow};
 use super::matcher;
 use super::{Finding, OnFailure, Severity};
 use crate::seal::wrap::{deadline_for_timeout, wrap_command};
-use crate::settings::WRITE_TOOLS;
+use crate::task::WRITE_TOOLS;
 
 /// What kind of hole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

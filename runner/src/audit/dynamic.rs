@@ -19,8 +19,7 @@ use super::OnFailure;
 use crate::attribution::HookIdentity;
 use crate::claude::ClaudeBin;
 use crate::session::{self, Backend, SessionSpec};
-use crate::standin::first_tool::{seed_notebook, NOTEBOOK_FILE, SEED_TEXT};
-use crate::standin::script::NOTES_FILE;
+use crate::task::{seed_notebook, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 use crate::standin::StandIn;
 
 /// Every tool a baseline session tries.

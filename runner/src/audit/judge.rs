@@ -12,8 +12,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::evidence::{AttemptResult, Evidence, SessionExit};
-use crate::standin::first_tool::{NOTEBOOK_FILE, SEED_TEXT};
-use crate::standin::script::NOTES_FILE;
+use crate::task::{NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 use crate::verdict::{self, VerdictKind};
 
 /// The result of one (hook, tool, fault) session.

@@ -5,7 +5,7 @@
 //! is a regular expression tested against the tool name (unanchored, as
 //! JavaScript's `RegExp.test`).
 
-use crate::settings::WRITE_TOOLS;
+use crate::task::WRITE_TOOLS;
 
 /// Whether `matcher` covers `tool`. An invalid regular expression covers nothing.
 pub fn covers(matcher: Option<&str>, tool: &str) -> bool {

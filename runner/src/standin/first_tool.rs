@@ -8,30 +8,15 @@
 //! - `NotebookEdit`: Read `<cwd>/notes.ipynb`, then set cell `c1`'s source to `ready`.
 //!
 //! The file an edit needs must already be in the working directory (the
-//! caller seeds it: [`SEED_TEXT`], [`seed_notebook`]).
+//! caller seeds it: [`crate::task::SEED_TEXT`], [`crate::task::seed_notebook`]).
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::script::{History, Step, BASH_COMMAND, NOTES_CONTENT, NOTES_FILE};
+use super::script::{History, Step};
+use crate::task::{BASH_COMMAND, NOTEBOOK_CELL, NOTEBOOK_FILE, NOTES_CONTENT, NOTES_FILE};
 
 /// The tools this script can attempt a write with.
 pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
-/// The content `notes.txt` must be seeded with for `Edit` and `MultiEdit`.
-pub const SEED_TEXT: &str = "draft\n";
-/// The notebook `NotebookEdit` edits, relative to the working directory.
-pub const NOTEBOOK_FILE: &str = "notes.ipynb";
-/// The id of the notebook cell `NotebookEdit` replaces.
-pub const NOTEBOOK_CELL: &str = "c1";
-
-/// The notebook to seed for `NotebookEdit`: one markdown cell reading `draft`.
-pub fn seed_notebook() -> Value {
-    json!({
-        "cells": [{"cell_type": "markdown", "id": NOTEBOOK_CELL, "metadata": {}, "source": ["draft"]}],
-        "metadata": {},
-        "nbformat": 4,
-        "nbformat_minor": 5
-    })
-}
 
 /// The tool name as a static string, if it is one this script knows.
 pub fn known_tool(name: &str) -> Option<&'static str> {
@@ -77,6 +62,7 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn history(tools: &[&str], uses: &[&str]) -> History {
         let mut messages = vec![json!({"role": "user", "content": "go"})];

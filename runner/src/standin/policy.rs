@@ -42,8 +42,9 @@ use axum::http::{header, HeaderName};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
-use super::script::{History, Step, NOTES_CONTENT, NOTES_FILE};
+use super::script::{History, Step};
 use super::sse::{error_event, Message};
+use crate::task::{NOTES_CONTENT, NOTES_FILE};
 
 /// The tool `wayward` asks for: not matched, not a Claude Code built-in.
 pub const WAYWARD_TOOL: &str = "mcp__failopen__write_file";

@@ -12,12 +12,7 @@
 
 use serde_json::{json, Value};
 
-/// The Bash command the script sends first.
-pub const BASH_COMMAND: &str = "printf 'ready\\n' > notes.txt";
-/// The file the script writes, relative to the session's working directory.
-pub const NOTES_FILE: &str = "notes.txt";
-/// The content the script writes.
-pub const NOTES_CONTENT: &str = "ready\n";
+use crate::task::{BASH_COMMAND, NOTES_CONTENT, NOTES_FILE};
 
 /// One assistant content block the stand-in sends.
 #[derive(Debug, Clone, PartialEq)]
