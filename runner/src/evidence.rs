@@ -281,7 +281,7 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
                 }
                 for block in v["message"]["content"].as_array().into_iter().flatten() {
                     if block["type"] == "tool_result" {
-                        let text = crate::standin::script::result_text(block.get("content"));
+                        let text = crate::standin::result_text(block.get("content"));
                         results.push((
                             block["tool_use_id"].as_str().unwrap_or("").into(),
                             block["is_error"].as_bool().unwrap_or(false),

@@ -4,7 +4,8 @@
 
 use std::io::Write;
 
-use failopen::standin::script::{scripted_step, History};
+use failopen::standin::history::History;
+use failopen::standin::script::scripted_step;
 use failopen::standin::{Policy, StandIn};
 use proptest::prelude::*;
 use serde_json::{json, Value};

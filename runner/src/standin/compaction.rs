@@ -10,35 +10,16 @@
 //!
 //! The script is a function of the message history, and compaction replaces
 //! that history with the summary. So the summary carries a ledger, one line
-//! per tool call so far ([`LEDGER_PREFIX`] and a JSON object), which
-//! [`read_ledger`] gives back to [`History`] after compaction: the script
-//! goes on from where it was instead of starting over.
+//! per tool call so far ([`ledger_line`]), which [`History`] reads back
+//! after compaction ([`super::history::read_ledger`]): the script goes on
+//! from where it was instead of starting over.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::script::{History, SeenToolResult, SeenToolUse};
+use super::history::{ledger_line, text_blocks, History};
 
 /// What Claude Code's compaction prompts say (both wordings seen in 2.1.328).
 const SUMMARY_ASK: &str = "create a detailed summary of";
-
-/// Marks one ledger line in a summary.
-pub const LEDGER_PREFIX: &str = "failopen-ledger: ";
-
-/// How much of a tool result's text a ledger line keeps.
-const LEDGER_TEXT_CHARS: usize = 300;
-
-/// One tool call as the ledger records it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct LedgerEntry {
-    id: String,
-    tool: String,
-    input: Value,
-    /// `None`: no result came back before the summary.
-    is_error: Option<bool>,
-    #[serde(default)]
-    text: String,
-}
 
 /// Whether a Messages API request asks for a summary of the conversation:
 /// its last user turn says so, and no assistant turn came after it.
@@ -60,56 +41,17 @@ pub fn summary(history: &History) -> String {
          (failopen stand-in ledger, one line each):\n",
     );
     for call in &history.tool_uses {
-        let result = history.tool_results.iter().rev().find(|r| r.tool_use_id == call.id);
-        let entry = LedgerEntry {
-            id: call.id.clone(),
-            tool: call.name.clone(),
-            input: call.input.clone(),
-            is_error: result.map(|r| r.is_error),
-            text: result.map(|r| r.text.chars().take(LEDGER_TEXT_CHARS).collect()).unwrap_or_default(),
-        };
-        out.push_str(LEDGER_PREFIX);
-        out.push_str(&serde_json::to_string(&entry).unwrap_or_default());
+        out.push_str(&ledger_line(call, history.result_for(&call.id)));
         out.push('\n');
     }
     out.push_str("</summary>");
     out
 }
 
-/// The tool calls (and their results) recorded by ledger lines in `text`.
-pub fn read_ledger(text: &str) -> Vec<(SeenToolUse, Option<SeenToolResult>)> {
-    text.lines()
-        .filter_map(|line| line.trim_start().strip_prefix(LEDGER_PREFIX))
-        .filter_map(|json| serde_json::from_str::<LedgerEntry>(json).ok())
-        .map(|e| {
-            let result = e.is_error.map(|is_error| SeenToolResult {
-                tool_use_id: e.id.clone(),
-                is_error,
-                text: e.text,
-                from_summary: true,
-            });
-            (SeenToolUse { id: e.id, name: e.tool, input: e.input }, result)
-        })
-        .collect()
-}
-
-/// The text of a message's content: the string, or each text block.
-pub(crate) fn text_blocks(content: Option<&Value>) -> Box<dyn Iterator<Item = &str> + '_> {
-    match content {
-        Some(Value::String(s)) => Box::new(std::iter::once(s.as_str())),
-        Some(Value::Array(blocks)) => Box::new(
-            blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|b| b.get("text").and_then(Value::as_str)),
-        ),
-        _ => Box::new(std::iter::empty()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::standin::history::{read_ledger, SeenToolUse};
     use crate::standin::script::{scripted_step, Step};
     use serde_json::json;
 
@@ -182,10 +124,5 @@ mod tests {
         assert_eq!(ledger.len(), 1);
         assert_eq!(ledger[0].0.name, "Write");
         assert_eq!(ledger[0].1, None);
-    }
-
-    #[test]
-    fn ledger_lines_that_are_not_json_are_skipped() {
-        assert!(read_ledger("failopen-ledger: {not json\nfailopen-ledger: 3\nplain text").is_empty());
     }
 }

@@ -12,7 +12,8 @@
 
 use serde_json::json;
 
-use super::script::{History, Step};
+use super::history::History;
+use super::script::Step;
 use crate::task::{BASH_COMMAND, NOTEBOOK_CELL, NOTEBOOK_FILE, NOTES_CONTENT, NOTES_FILE};
 
 /// The tools this script can attempt a write with.

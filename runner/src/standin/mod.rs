@@ -7,6 +7,7 @@
 
 pub mod compaction;
 pub mod first_tool;
+pub mod history;
 pub mod policy;
 pub mod script;
 pub mod server;
@@ -18,6 +19,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
+pub use history::result_text;
 pub use transcript::Transcript;
 
 /// How the stand-in behaves.

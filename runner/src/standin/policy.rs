@@ -42,7 +42,8 @@ use axum::http::{header, HeaderName};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
-use super::script::{History, Step};
+use super::history::History;
+use super::script::Step;
 use super::sse::{error_event, Message};
 use crate::task::{NOTES_CONTENT, NOTES_FILE};
 

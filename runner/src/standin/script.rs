@@ -5,13 +5,14 @@
 //! 2. if that came back as an error: `tool_use` Write of `<cwd>/notes.txt`;
 //! 3. a final text quoting the last tool_result.
 //!
-//! The script is a pure function of the request's message history, so a
-//! retried or duplicated request gets the same answer. After Claude Code
-//! compacts the conversation, the history is the summary's ledger
-//! ([`super::compaction`]).
+//! The script is a pure function of the request's message history
+//! ([`History`]), so a retried or duplicated request gets the same answer.
+//! After Claude Code compacts the conversation, the history is read back
+//! from the summary's ledger ([`super::history::read_ledger`]).
 
 use serde_json::{json, Value};
 
+use super::history::History;
 use crate::task::{BASH_COMMAND, NOTES_CONTENT, NOTES_FILE};
 
 /// One assistant content block the stand-in sends.
@@ -37,111 +38,6 @@ pub enum Step {
     Text(String),
     /// Call this tool with this input.
     Tool { name: &'static str, input: Value },
-}
-
-/// A tool_use block seen in the request's history.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SeenToolUse {
-    /// Its id.
-    pub id: String,
-    /// The tool name.
-    pub name: String,
-    /// The tool input.
-    pub input: Value,
-}
-
-/// A tool_result block seen in the request's history.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SeenToolResult {
-    /// The tool_use it answers.
-    pub tool_use_id: String,
-    /// Whether the harness marked it as an error (a refusal or a failure).
-    pub is_error: bool,
-    /// Its text.
-    pub text: String,
-    /// Read back from the stand-in's own compaction summary, not sent by
-    /// Claude Code as a tool_result: it steers the script, never the evidence.
-    pub from_summary: bool,
-}
-
-/// The facts of a request the script needs.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct History {
-    /// The request offers tools (a main-conversation request).
-    pub has_tools: bool,
-    /// The request offers a tool with this name.
-    pub tool_names: Vec<String>,
-    /// Every tool_use in the history, in order.
-    pub tool_uses: Vec<SeenToolUse>,
-    /// Every tool_result in the history, in order.
-    pub tool_results: Vec<SeenToolResult>,
-}
-
-impl History {
-    /// Read the facts out of a Messages API request body.
-    ///
-    /// Roles are not assumed to alternate: Claude Code can send `system`
-    /// entries between turns.
-    pub fn from_request(body: &Value) -> History {
-        let tool_names: Vec<String> = body
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|tools| tools.iter().filter_map(|t| t.get("name")?.as_str().map(String::from)).collect())
-            .unwrap_or_default();
-        let mut h = History { has_tools: !tool_names.is_empty(), tool_names, ..History::default() };
-        let messages = body.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
-        for message in messages {
-            // After a compaction, the calls before it are in the summary's ledger.
-            for text in super::compaction::text_blocks(message.get("content")) {
-                for (call, result) in super::compaction::read_ledger(text) {
-                    if h.tool_uses.iter().any(|u| u.id == call.id) {
-                        continue;
-                    }
-                    h.tool_results.extend(result);
-                    h.tool_uses.push(call);
-                }
-            }
-            let Some(blocks) = message.get("content").and_then(Value::as_array) else { continue };
-            for block in blocks {
-                match block.get("type").and_then(Value::as_str) {
-                    Some("tool_use") => h.tool_uses.push(SeenToolUse {
-                        id: str_field(block, "id"),
-                        name: str_field(block, "name"),
-                        input: block.get("input").cloned().unwrap_or(Value::Null),
-                    }),
-                    Some("tool_result") => h.tool_results.push(SeenToolResult {
-                        tool_use_id: str_field(block, "tool_use_id"),
-                        is_error: block.get("is_error").and_then(Value::as_bool).unwrap_or(false),
-                        text: result_text(block.get("content")),
-                        from_summary: false,
-                    }),
-                    _ => {}
-                }
-            }
-        }
-        h
-    }
-
-    fn result_for(&self, tool_use_id: &str) -> Option<&SeenToolResult> {
-        self.tool_results.iter().rev().find(|r| r.tool_use_id == tool_use_id)
-    }
-}
-
-fn str_field(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
-}
-
-/// The text of a tool_result's content: a string, or text blocks joined.
-pub fn result_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
 }
 
 /// The scripted model's next step for a request in a session whose working

@@ -12,7 +12,8 @@ use axum::routing::post;
 use axum::Router;
 use serde_json::{json, Value};
 
-use super::script::{scripted_step, History, Reply, Step};
+use super::history::History;
+use super::script::{scripted_step, Reply, Step};
 use super::sse::Message;
 use super::{Policy, Shared};
 

@@ -1,10 +1,11 @@
 //! What the stand-in saw in one session: the tool calls it sent and the
-//! tool results that came back. This is the evidence the verdict reads.
+//! tool results that came back, recorded from each request's [`History`].
+//! This is the evidence the verdict reads.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::script::History;
+use super::history::History;
 
 /// A tool call the stand-in sent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
