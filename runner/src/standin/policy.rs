@@ -44,7 +44,7 @@ use serde_json::{json, Value};
 
 use super::history::History;
 use super::script::Step;
-use super::sse::{error_event, Message};
+use super::sse::{error_event, Message, Reply};
 use crate::task::{NOTES_CONTENT, NOTES_FILE};
 
 /// The tool `wayward` asks for: not matched, not a Claude Code built-in.
@@ -96,7 +96,7 @@ pub fn wayward_step(history: &History, cwd: &str) -> Step {
 pub fn flaky_response(stream: bool, id: &str, model: &str) -> Response {
     let no_retry = (HeaderName::from_static("x-should-retry"), "false");
     if stream {
-        let started = Message { id: id.to_string(), model: model.to_string(), reply: super::script::Reply::Text(String::new()) }
+        let started = Message { id: id.to_string(), model: model.to_string(), reply: Reply::Text(String::new()) }
             .to_sse();
         // Keep only the message_start event: the message is cut there.
         let first = started.split_inclusive("\n\n").next().unwrap_or_default().to_string();

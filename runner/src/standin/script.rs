@@ -15,22 +15,6 @@ use serde_json::{json, Value};
 use super::history::History;
 use crate::task::{BASH_COMMAND, NOTES_CONTENT, NOTES_FILE};
 
-/// One assistant content block the stand-in sends.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// A text block (ends the turn).
-    Text(String),
-    /// A tool call.
-    ToolUse {
-        /// Unique tool_use id.
-        id: String,
-        /// Tool name, e.g. `Bash`.
-        name: String,
-        /// Tool input.
-        input: Value,
-    },
-}
-
 /// What the script decided, before ids are assigned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {

@@ -13,8 +13,8 @@ use axum::Router;
 use serde_json::{json, Value};
 
 use super::history::History;
-use super::script::{scripted_step, Reply, Step};
-use super::sse::Message;
+use super::script::{scripted_step, Step};
+use super::sse::{Message, Reply};
 use super::{Policy, Shared};
 
 /// The session key used when a request carries no `/s/<session>` prefix.

@@ -7,7 +7,21 @@
 
 use serde_json::{json, Value};
 
-use super::script::Reply;
+/// One assistant content block the stand-in sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// A text block (ends the turn).
+    Text(String),
+    /// A tool call.
+    ToolUse {
+        /// Unique tool_use id.
+        id: String,
+        /// Tool name, e.g. `Bash`.
+        name: String,
+        /// Tool input.
+        input: Value,
+    },
+}
 
 /// One complete assistant message, ready to encode.
 #[derive(Debug, Clone, PartialEq)]
