@@ -10,7 +10,7 @@ use super::judge::{CellResult, WroteHow};
 use super::matcher;
 use super::{Finding, OnFailure, Severity};
 use crate::seal::wrap::{deadline_for_timeout, wrap_command};
-use crate::task::WRITE_TOOLS;
+use crate::task;
 
 /// What kind of hole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -130,7 +130,7 @@ pub fn advise(entries: &[HookEntry], holes: &[Hole], findings: &[Finding], on_fa
             _ => {}
         }
         if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
-            add("cover every write-capable tool".into(), Some(format!("\"matcher\": \"{}\"", WRITE_TOOLS.join("|"))));
+            add("cover every write-capable tool".into(), Some(format!("\"matcher\": \"{}\"", task::matcher())));
         }
         if has("no-timeout") || has("long-timeout") {
             add("set a short timeout (seal's deadline goes 1 s under it)".into(), Some("\"timeout\": 10".into()));

@@ -56,7 +56,7 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
         return Step::Tool { name: tool, input };
     }
     let last = history.tool_uses.last().map(|u| u.id.as_str()).unwrap_or("");
-    let quoted = history.tool_results.iter().rev().find(|r| r.tool_use_id == last).map(|r| r.text.as_str());
+    let quoted = history.result_for(last).map(|r| r.text.as_str());
     Step::Text(format!("Done. The last tool result was:\n{}", quoted.unwrap_or("(no tool result)")))
 }
 

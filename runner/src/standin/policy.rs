@@ -78,13 +78,7 @@ pub fn wayward_step(history: &History, cwd: &str) -> Step {
             }),
         },
         Some(last) => {
-            let quoted = history
-                .tool_results
-                .iter()
-                .rev()
-                .find(|r| r.tool_use_id == last.id)
-                .map(|r| r.text.as_str())
-                .unwrap_or("(no tool result)");
+            let quoted = history.result_for(&last.id).map(|r| r.text.as_str()).unwrap_or("(no tool result)");
             Step::Text(format!("Done. The last tool result was:\n{quoted}"))
         }
     }
