@@ -4,6 +4,16 @@
 //! session gets its own base URL (`http://127.0.0.1:PORT/s/<session>`), so
 //! the server knows which session and working directory a request belongs
 //! to, and keeps a [`Transcript`] per session as evidence.
+//!
+//! One request's way through it: [`server`] reads the body into a
+//! [`history::History`] (the conversation as seen, with the compaction
+//! ledger read back) and records it in the session's [`Transcript`]; a
+//! script decides the next [`script::Step`] from the history alone:
+//! [`compaction`] for a summary ask, [`first_tool`] for an audit session,
+//! else [`script`] or one of [`policy`]'s behaviours; [`sse`] encodes the
+//! reply. The experiment's constants (the file, its content, the Bash
+//! command) come from [`crate::task`]. Outside the stand-in, the evidence
+//! reads only [`Transcript`] and [`result_text`].
 
 pub mod compaction;
 pub mod first_tool;
