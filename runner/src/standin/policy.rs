@@ -132,7 +132,7 @@ mod tests {
         let h = main_request(json!([{"role": "user", "content": "go"}]));
         let Step::Tool { name, input } = wayward_step(&h, "/w/") else { panic!("expected a tool call") };
         assert_eq!(name, WAYWARD_TOOL);
-        assert!(!crate::evidence::is_matched_tool(name), "the point of wayward is an unmatched tool");
+        assert!(!crate::task::WRITE_TOOLS.contains(&name), "the point of wayward is an unmatched tool");
         assert_eq!(input["path"], "/w/notes.txt");
         let h = main_request(json!([
             {"role": "user", "content": "go"},
