@@ -188,8 +188,10 @@ pub enum ClaudeCommand {
 
 #[derive(Debug, Args)]
 pub struct SealArgs {
-    /// Seconds the guard may run before seal kills it and refuses.
-    #[arg(long, value_name = "SECS", default_value_t = failopen::seal::DEFAULT_DEADLINE_SECS)]
+    /// Seconds the guard may run before seal kills it and refuses
+    /// (finite, more than 0, at most 86400).
+    #[arg(long, value_name = "SECS", default_value_t = failopen::seal::DEFAULT_DEADLINE_SECS,
+          value_parser = failopen::seal::deadline::parse)]
     pub deadline: f64,
     /// An exit 0 must come with a JSON object on stdout, or seal refuses.
     #[arg(long)]
@@ -198,7 +200,12 @@ pub struct SealArgs {
     #[arg(long, value_name = "SETTINGS.json", conflicts_with_all = ["guard"])]
     pub install: Option<PathBuf>,
     /// The guard command and its arguments.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "GUARD", required_unless_present = "install")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "GUARD",
+        required_unless_present = "install"
+    )]
     pub guard: Vec<String>,
 }
 

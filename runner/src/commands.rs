@@ -39,11 +39,16 @@ fn seal(args: SealArgs) -> i32 {
             }
         };
     }
-    let opts = failopen::seal::SealOptions {
-        deadline: std::time::Duration::from_secs_f64(args.deadline.max(0.0)),
-        expect_json: args.expect_json,
-        argv: args.guard,
+    // clap's value parser already refused bad deadlines; checked again here
+    // because a panic in from_secs_f64 would exit 101 and fail open.
+    let deadline = match failopen::seal::deadline::from_secs(args.deadline) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("failopen seal: --deadline {}: {e}; refusing by default", e.value);
+            return failopen::seal::decision::DENY;
+        }
     };
+    let opts = failopen::seal::SealOptions { deadline, expect_json: args.expect_json, argv: args.guard };
     failopen::seal::run_from_stdio(&opts)
 }
 

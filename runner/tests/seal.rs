@@ -272,6 +272,26 @@ fn no_guard_or_bad_arguments_still_exit_2() {
 }
 
 #[test]
+fn bad_deadlines_are_refused_even_when_the_guard_would_deny() {
+    let f = Fixture::new();
+    // `inf` used to panic (exit 101) and turn this deny into an allow.
+    for value in ["inf", "NaN", "0", "-1", "86401", "1e20"] {
+        let (out, _) = f.seal(&["--deadline", value, "--", "/bin/sh", "-c", "exit 2"], b"{}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--deadline {value}: {err}");
+        let line = err.lines().next().unwrap_or("");
+        assert!(
+            line.contains(&format!("'{value}'")) && line.contains("greater than 0 and at most 86400"),
+            "--deadline {value}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // The limit itself is accepted.
+    let (out, _) = f.seal(&["--deadline", "86400", "--", "/bin/sh", "-c", "exit 0"], b"{}");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
 fn deadline_kills_a_hanging_guard_and_refuses() {
     let f = Fixture::new();
     let g = f.script("hang.sh", "echo thinking >&2; sleep 30; exit 0");

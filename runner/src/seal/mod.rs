@@ -9,6 +9,7 @@
 //!
 //! - [`guard_process`]: spawn the guard, feed it, collect output, enforce the deadline.
 //!   ([`pipes`]: the non-blocking pipe helpers it uses).
+//! - [`deadline`]: which `--deadline` values are valid.
 //! - [`decision`]: turn the run into a [`Verdict`].
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
 //!   (the pure JSON transform is in [`wrap`]).
@@ -16,6 +17,7 @@
 //! Synchronous on purpose (one poll loop and one tiny watcher thread, no
 //! async runtime): it runs before every tool call.
 
+pub mod deadline;
 pub mod decision;
 pub mod guard_process;
 pub mod install;

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::deadline::MAX_DEADLINE_SECS;
 use super::decision::shell_quote;
 
 /// One hook entry of the settings file, as named in reports.
@@ -102,13 +103,17 @@ pub fn wrap_command(original: &str, seal_exe: &str, deadline: Option<f64>) -> St
 }
 
 /// Seal's deadline for a hook `timeout` in seconds: one second under it
-/// (half of it below 2 s). `None` for a timeout that is not a positive number.
+/// (half of it below 2 s), rounded to the millisecond, at least 1 ms, and at
+/// most seal's limit ([`MAX_DEADLINE_SECS`], one day: a hook that may run
+/// longer still gets an answer from seal well before Claude Code gives up).
+/// `None` for a timeout that is not a positive number. Whatever it returns
+/// is a valid `--deadline`.
 pub fn deadline_for_timeout(timeout: f64) -> Option<f64> {
     if !timeout.is_finite() || timeout <= 0.0 {
         return None;
     }
     let d = if timeout >= 2.0 { timeout - 1.0 } else { timeout / 2.0 };
-    Some((d * 1000.0).round() / 1000.0)
+    Some(((d * 1000.0).round() / 1000.0).clamp(0.001, MAX_DEADLINE_SECS))
 }
 
 fn fmt_secs(secs: f64) -> String {
@@ -125,7 +130,6 @@ pub fn is_sealed(command: &str, seal_exe: &str) -> bool {
     let named_failopen = std::path::Path::new(program).file_name().is_some_and(|n| n == "failopen");
     (program == seal_exe || named_failopen) && sub == "seal"
 }
-
 
 /// The first `max` words of a POSIX shell command (quotes and backslashes
 /// removed; no expansions). Good enough to recognise a seal invocation.
@@ -260,6 +264,36 @@ mod tests {
         assert_eq!(deadline_for_timeout(1.0), Some(0.5));
         assert_eq!(deadline_for_timeout(2.5), Some(1.5));
         assert_eq!(deadline_for_timeout(0.0), None);
+    }
+
+    #[test]
+    fn deadlines_from_extreme_timeouts_are_valid() {
+        // A huge timeout is capped at seal's limit instead of producing a
+        // deadline seal would refuse (every wrapped call denied).
+        assert_eq!(deadline_for_timeout(1e20), Some(86_400.0));
+        assert_eq!(deadline_for_timeout(f64::MAX), Some(86_400.0));
+        assert_eq!(deadline_for_timeout(86_401.0), Some(86_400.0));
+        // A tiny one would round to 0, which seal refuses too.
+        assert_eq!(deadline_for_timeout(0.0001), Some(0.001));
+        assert_eq!(deadline_for_timeout(f64::INFINITY), None);
+        assert_eq!(deadline_for_timeout(f64::NAN), None);
+        for t in [1e-9, 0.0001, 0.5, 1.0, 2.0, 5.0, 59.9, 600.0, 86_400.0, 1e9, 1e20, f64::MAX] {
+            let d = deadline_for_timeout(t).unwrap();
+            let flag = fmt_secs(d);
+            assert!(crate::seal::deadline::parse(&flag).is_ok(), "timeout {t} gave --deadline {flag}");
+        }
+    }
+
+    #[test]
+    fn huge_timeout_is_wrapped_with_the_capped_deadline() {
+        let mut v =
+            json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/g.sh", "timeout": 1e20}]}]}});
+        let s = wrap_settings(&mut v, EXE);
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            "/opt/fo/failopen seal --deadline 86400 -- /bin/sh -c '/g.sh'"
+        );
+        assert!(s.wrapped[0].what.ends_with("(deadline 86400s)"), "{:?}", s.wrapped);
     }
 
     #[test]
