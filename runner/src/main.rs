@@ -6,12 +6,17 @@ mod bisect_cmd;
 mod commands;
 mod report_cmd;
 mod run_cmd;
+mod seal_mode;
 mod standin_cmd;
 
 use clap::Parser;
 
 fn main() {
-    let cli = cli::Cli::parse();
-    let code = commands::dispatch(cli);
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let code = if seal_mode::is_seal_mode(&args) {
+        seal_mode::run(args)
+    } else {
+        commands::dispatch(cli::Cli::parse_from(args))
+    };
     std::process::exit(code);
 }

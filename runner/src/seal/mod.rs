@@ -11,6 +11,7 @@
 //!   ([`pipes`]: the non-blocking pipe helpers it uses).
 //! - [`deadline`]: which `--deadline` values are valid.
 //! - [`decision`]: turn the run into a [`Verdict`].
+//! - [`fail_closed`]: a panic in seal mode becomes a refusal, not exit 101.
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
 //!   (the pure JSON transform is in [`wrap`]).
 //!
@@ -19,6 +20,7 @@
 
 pub mod deadline;
 pub mod decision;
+pub mod fail_closed;
 pub mod guard_process;
 pub mod install;
 pub mod pipes;
