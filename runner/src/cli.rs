@@ -198,8 +198,8 @@ Never put `failopen seal --install` in a hook command.";
 
 #[derive(Debug, Args)]
 pub struct SealArgs {
-    /// Seconds the guard may run before seal kills it and refuses
-    /// (finite, more than 0, at most 86400).
+    /// Seconds from seal's start (reading the payload included) until it kills
+    /// the guard and refuses: finite, more than 0, at most 86400.
     #[arg(
         long,
         value_name = "SECS",

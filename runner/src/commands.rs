@@ -1,12 +1,15 @@
 //! Glue from parsed arguments to the library: one function per subcommand.
 
+use std::time::Instant;
+
 use crate::cli::{ClaudeCommand, Cli, Command, SealArgs};
 
 /// Run the parsed command line and return the process exit code.
-pub fn dispatch(cli: Cli) -> i32 {
+/// `started` is when the process started (seal's deadline counts from it).
+pub fn dispatch(cli: Cli, started: Instant) -> i32 {
     match cli.command {
         // seal runs before every tool call: keep it synchronous, no runtime.
-        Command::Seal(args) => seal(args),
+        Command::Seal(args) => seal(args, started),
         other => {
             let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
                 Ok(rt) => rt,
@@ -26,7 +29,7 @@ pub fn dispatch(cli: Cli) -> i32 {
     }
 }
 
-fn seal(args: SealArgs) -> i32 {
+fn seal(args: SealArgs, started: Instant) -> i32 {
     if let Some(path) = args.install {
         return match failopen::seal::install::install_file(&path) {
             Ok(report) => {
@@ -49,7 +52,7 @@ fn seal(args: SealArgs) -> i32 {
         }
     };
     let opts = failopen::seal::SealOptions { deadline, expect_json: args.expect_json, argv: args.guard };
-    failopen::seal::run_from_stdio(&opts)
+    failopen::seal::run_from_stdio(&opts, started)
 }
 
 async fn run_async(command: Command) -> anyhow::Result<i32> {

@@ -12,11 +12,13 @@ mod standin_cmd;
 use clap::Parser;
 
 fn main() {
+    // Seal's deadline counts from here: reading the payload is inside it.
+    let started = std::time::Instant::now();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let code = if seal_mode::is_seal_mode(&args) {
-        seal_mode::run(args)
+        seal_mode::run(args, started)
     } else {
-        commands::dispatch(cli::Cli::parse_from(args))
+        commands::dispatch(cli::Cli::parse_from(args), started)
     };
     std::process::exit(code);
 }

@@ -12,6 +12,7 @@
 //! keeps exit 0 on success and 1 on error (but its argument errors exit 2).
 
 use std::ffi::OsString;
+use std::time::Instant;
 
 use clap::Parser;
 use failopen::seal::decision::DENY;
@@ -34,10 +35,10 @@ fn before_separator(args: &[OsString]) -> impl Iterator<Item = &OsString> {
 /// raw arguments cannot tell `seal --install F` from a hook such as
 /// `seal g.sh --install` that failed to parse, and only exit 2 is safe for
 /// the latter. A successful `--install` still exits 0, a failed one 1.
-pub fn run(args: Vec<OsString>) -> i32 {
+pub fn run(args: Vec<OsString>, started: Instant) -> i32 {
     let default_hook = fail_closed::quiet_panics();
     let outcome = fail_closed::catch(|| match Cli::try_parse_from(&args) {
-        Ok(cli) if matches!(cli.command, Command::Seal(_)) => Ok(crate::commands::dispatch(cli)),
+        Ok(cli) if matches!(cli.command, Command::Seal(_)) => Ok(crate::commands::dispatch(cli, started)),
         // `seal` was an argument of another subcommand: not seal after all.
         Ok(cli) => Err(Box::new(cli)),
         Err(e) => {
@@ -50,7 +51,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Ok(Ok(code)) => code,
         Ok(Err(cli)) => {
             std::panic::set_hook(default_hook);
-            crate::commands::dispatch(*cli)
+            crate::commands::dispatch(*cli, started)
         }
         Err(message) => {
             eprint!("{}", fail_closed::panic_refusal(&message));

@@ -67,6 +67,23 @@ impl Fixture {
         (out, start.elapsed())
     }
 
+    /// Start `failopen seal ARGS` with a stdin pipe this test holds (so it
+    /// can write late, or never close it); the child is left running.
+    fn spawn_seal(&self, args: &[&str]) -> (std::process::Child, std::process::ChildStdin) {
+        let _guard = EXEC_LOCK.read().unwrap();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("failopen"))
+            .arg("seal")
+            .args(args)
+            .env(TAG_VAR, &self.tag)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        (child, stdin)
+    }
+
     /// Pids of live processes carrying this fixture's tag.
     fn survivors(&self) -> Vec<i32> {
         let needle = format!("{TAG_VAR}={}\0", self.tag).into_bytes();
@@ -367,6 +384,67 @@ fn deadline_kills_a_hanging_guard_and_refuses() {
     assert!(took >= Duration::from_millis(900), "returned before the deadline: {took:?}");
     assert!(took < Duration::from_secs(3), "deadline 1 s + grace, generously: {took:?}");
     f.assert_no_survivors();
+}
+
+#[test]
+fn a_payload_that_never_ends_is_refused_at_the_deadline() {
+    // `sleep 2 | failopen seal --deadline 0.5 -- allow` used to wait the 2 s
+    // and then allow: the payload read was outside the deadline.
+    let f = Fixture::new();
+    let (child, mut stdin) = f.spawn_seal(&["--deadline", "0.5", "--", "/bin/sh", "-c", "exit 0"]);
+    use std::io::Write;
+    stdin.write_all(b"{\"hook_event_name\":").unwrap(); // half a payload, no end of input
+    let start = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = start.elapsed();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        refusal_line(&out),
+        "guard /bin/sh -c 'exit 0' could not decide (the hook payload did not arrive within 0.5s); refusing by default"
+    );
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_guard_gets_only_the_time_left_after_the_payload() {
+    // The payload takes 0.6 s to arrive and the guard 0.7 s to answer: 1.3 s
+    // in all, over the 1 s deadline, although the guard alone is under it.
+    let f = Fixture::new();
+    let g = f.script("slow-allow.sh", "cat >/dev/null; sleep 0.7; exit 0");
+    let (child, mut stdin) = f.spawn_seal(&["--deadline", "1", "--", p(&g)]);
+    let start = Instant::now();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        std::thread::sleep(Duration::from_millis(600));
+        stdin.write_all(PAYLOAD).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    let took = start.elapsed();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(refusal_line(&out).contains("(no decision within 1s)"), "{}", refusal_line(&out));
+    assert!(took < Duration::from_millis(1800), "deadline 1 s from seal's start + grace: {took:?}");
+    f.assert_no_survivors();
+}
+
+#[test]
+fn a_payload_in_time_still_leaves_the_guard_its_answer() {
+    let f = Fixture::new();
+    let copy = f.path("copy.json");
+    let g = f.script("copy-allow.sh", &format!("cat > '{}'; exit 0", p(&copy)));
+    let (child, mut stdin) = f.spawn_seal(&["--deadline", "5", "--", p(&g)]);
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&PAYLOAD[..10]).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        stdin.write_all(&PAYLOAD[10..]).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(fs::read(&copy).unwrap(), PAYLOAD);
 }
 
 #[test]

@@ -34,6 +34,8 @@ pub enum Refusal {
     NoGuard,
     /// Seal could not read the hook payload from its own stdin.
     PayloadUnreadable(io::Error),
+    /// The payload's end of input did not come within the deadline.
+    PayloadLate(Duration),
     /// The guard exited with a code other than 0 or 2.
     Exit(i32),
     /// The guard was killed by a signal.
@@ -56,6 +58,7 @@ impl fmt::Display for Refusal {
         match self {
             Refusal::NoGuard => write!(f, "no guard command given"),
             Refusal::PayloadUnreadable(e) => write!(f, "seal could not read the hook payload: {e}"),
+            Refusal::PayloadLate(d) => write!(f, "the hook payload did not arrive within {}s", d.as_secs_f64()),
             Refusal::Exit(code) => write!(f, "exit {code}"),
             Refusal::Signal(sig) => match Signal::try_from(*sig) {
                 Ok(s) => write!(f, "killed by {}", s.as_str()),
@@ -217,6 +220,10 @@ mod tests {
         assert_eq!(Refusal::Signal(11).to_string(), "killed by SIGSEGV");
         assert_eq!(Refusal::Deadline(Duration::from_secs(3)).to_string(), "no decision within 3s");
         assert_eq!(Refusal::Deadline(Duration::from_millis(500)).to_string(), "no decision within 0.5s");
+        assert_eq!(
+            Refusal::PayloadLate(Duration::from_millis(500)).to_string(),
+            "the hook payload did not arrive within 0.5s"
+        );
     }
 
     #[test]

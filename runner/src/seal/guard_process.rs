@@ -6,9 +6,11 @@
 //! pipe, so a guard that never reads stdin, writes megabytes, or leaves an
 //! orphan holding its pipes cannot wedge seal.
 //!
-//! Time bound: seal stops waiting at most `deadline + grace` after the spawn
-//! (plus scheduling noise): the deadline for the guard to exit, then `grace`
-//! for its pipes to close once its process group has been killed.
+//! Time bound: seal stops waiting at most `grace` after `deadline_at` (plus
+//! scheduling noise): the deadline for the guard to exit, then `grace` for
+//! its pipes to close once its process group has been killed. The deadline
+//! is an instant, not a duration, because it counts from seal's own start
+//! (the payload read comes out of it too).
 
 use std::io::{self, ErrorKind};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
@@ -54,12 +56,13 @@ pub struct GuardRun {
     pub overflowed: Option<&'static str>,
 }
 
-/// Run `argv` (no shell) in its own process group with `payload` on stdin.
+/// Run `argv` (no shell) in its own process group with `payload` on stdin,
+/// until `deadline_at` at the latest.
 ///
 /// `argv` must not be empty. The guard's whole process group is SIGKILLed as
 /// soon as the guard exits or the deadline passes, so background children of
 /// the guard never outlive it.
-pub fn run_guard(argv: &[String], payload: &[u8], deadline: Duration, grace: Duration) -> GuardRun {
+pub fn run_guard(argv: &[String], payload: &[u8], deadline_at: Instant, grace: Duration) -> GuardRun {
     let mut run = GuardRun {
         end: GuardEnd::TimedOut,
         stdout: Vec::new(),
@@ -71,7 +74,6 @@ pub fn run_guard(argv: &[String], payload: &[u8], deadline: Duration, grace: Dur
         run.end = GuardEnd::NotStarted(io::Error::new(ErrorKind::InvalidInput, "empty command"));
         return run;
     };
-    let start = Instant::now();
     let mut child = match Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
@@ -87,7 +89,7 @@ pub fn run_guard(argv: &[String], payload: &[u8], deadline: Duration, grace: Dur
         }
     };
     let pid = Pid::from_raw(child.id() as i32);
-    if let Err(e) = supervise(&mut child, pid, payload, start + deadline, grace, &mut run) {
+    if let Err(e) = supervise(&mut child, pid, payload, deadline_at, grace, &mut run) {
         kill_group(pid);
         run.end = GuardEnd::SealFailed(e);
     }
@@ -224,16 +226,19 @@ mod tests {
         vec!["/bin/sh".into(), "-c".into(), script.into()]
     }
 
+    fn in_secs(secs: f64) -> Instant {
+        Instant::now() + Duration::from_secs_f64(secs)
+    }
+
     #[test]
     fn empty_argv_is_not_started() {
-        let run = run_guard(&[], b"", Duration::from_secs(1), Duration::from_millis(200));
+        let run = run_guard(&[], b"", in_secs(1.0), Duration::from_millis(200));
         assert!(matches!(run.end, GuardEnd::NotStarted(_)), "{:?}", run.end);
     }
 
     #[test]
     fn collects_output_and_status() {
-        let run =
-            run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", Duration::from_secs(5), Duration::from_millis(200));
+        let run = run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", in_secs(5.0), Duration::from_millis(200));
         let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
         assert_eq!(status.code(), Some(7));
         assert_eq!(run.stdout, b"payload");
@@ -244,7 +249,7 @@ mod tests {
     #[test]
     fn big_payload_to_a_guard_that_never_reads() {
         let payload = vec![b'x'; 4 << 20];
-        let run = run_guard(&sh("exit 0"), &payload, Duration::from_secs(5), Duration::from_millis(200));
+        let run = run_guard(&sh("exit 0"), &payload, in_secs(5.0), Duration::from_millis(200));
         let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
         assert_eq!(status.code(), Some(0));
     }
@@ -252,7 +257,7 @@ mod tests {
     #[test]
     fn deadline_kills() {
         let t = Instant::now();
-        let run = run_guard(&sh("sleep 20"), b"", Duration::from_millis(300), Duration::from_millis(200));
+        let run = run_guard(&sh("sleep 20"), b"", in_secs(0.3), Duration::from_millis(200));
         assert!(matches!(run.end, GuardEnd::TimedOut), "{:?}", run.end);
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     }

@@ -7,6 +7,7 @@
 //! failed exec, the deadline, `--expect-json` without JSON) becomes exit 2
 //! with one explanatory line on stderr.
 //!
+//! - [`payload`]: read the hook payload from stdin, inside the deadline.
 //! - [`guard_process`]: spawn the guard, feed it, collect output, enforce the deadline.
 //!   ([`pipes`]: the non-blocking pipe helpers it uses).
 //! - [`deadline`]: which `--deadline` values are valid.
@@ -23,13 +24,16 @@ pub mod decision;
 pub mod fail_closed;
 pub mod guard_process;
 pub mod install;
+pub mod payload;
 pub mod pipes;
 pub mod wrap;
 
-use std::io::{Read, Write};
-use std::time::Duration;
+use std::io::Write;
+use std::os::fd::AsFd;
+use std::time::{Duration, Instant};
 
 pub use decision::{Refusal, Verdict};
+use payload::PayloadRead;
 
 /// Seal's default deadline in seconds: below the 5 s hook timeout the battery uses.
 pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
@@ -45,7 +49,8 @@ pub const KILL_GRACE: Duration = Duration::from_millis(200);
 /// What `failopen seal` was asked to do.
 #[derive(Debug, Clone)]
 pub struct SealOptions {
-    /// How long the guard may run, measured from its spawn.
+    /// How long seal may take, payload read included: measured from seal's
+    /// start in [`run_from_stdio`], from the guard's spawn in [`seal`].
     pub deadline: Duration,
     /// An exit 0 must come with a JSON object on stdout.
     pub expect_json: bool,
@@ -53,37 +58,57 @@ pub struct SealOptions {
     pub argv: Vec<String>,
 }
 
-/// Run the guard on `payload` and decide. Never panics on bad input; never
-/// returns a code other than 0 or 2.
+/// Run the guard on `payload` with the whole deadline, and decide. Never
+/// panics on bad input; never returns a code other than 0 or 2.
 pub fn seal(opts: &SealOptions, payload: &[u8]) -> Verdict {
+    seal_until(opts, payload, deadline_at(Instant::now(), opts.deadline))
+}
+
+/// Run the guard on `payload` until `deadline_at` at the latest, and decide.
+fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant) -> Verdict {
     if opts.argv.is_empty() {
         return decision::refuse(&opts.argv, &Refusal::NoGuard, b"");
     }
-    let run = guard_process::run_guard(&opts.argv, payload, opts.deadline, KILL_GRACE);
+    let run = guard_process::run_guard(&opts.argv, payload, deadline_at, KILL_GRACE);
     decision::judge(&opts.argv, run, opts.expect_json, opts.deadline)
 }
 
 /// The `failopen seal` command: read the hook payload from stdin, run the
 /// guard, write its (or seal's) answer, and return the exit code (0 or 2).
-/// A panic inside seal is turned into a refusal too (exit 101 would fail open).
-pub fn run_from_stdio(opts: &SealOptions) -> i32 {
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut payload = Vec::new();
-        let verdict = match std::io::stdin().lock().read_to_end(&mut payload) {
-            Ok(_) => seal(opts, &payload),
-            Err(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
+///
+/// The deadline counts from `started` (the process start): reading the
+/// payload comes out of it, and the guard gets only what is left. A payload
+/// without end of input by the deadline is refused. A panic inside seal is
+/// turned into a refusal too (exit 101 would fail open).
+pub fn run_from_stdio(opts: &SealOptions, started: Instant) -> i32 {
+    let deadline_at = deadline_at(started, opts.deadline);
+    let outcome = fail_closed::catch(|| {
+        let verdict = match payload::read_until(std::io::stdin().as_fd(), deadline_at, None) {
+            PayloadRead::Complete(payload) => seal_until(opts, &payload, deadline_at),
+            PayloadRead::Late { .. } => decision::refuse(&opts.argv, &Refusal::PayloadLate(opts.deadline), b""),
+            PayloadRead::Stopped => {
+                decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(std::io::Error::other("interrupted")), b"")
+            }
+            PayloadRead::Failed(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
         };
         emit(&verdict);
         verdict.code
-    }));
-    outcome.unwrap_or_else(|_| {
+    });
+    outcome.unwrap_or_else(|message| {
         let line = format!(
-            "guard {} could not decide (seal itself failed); refusing by default\n",
-            decision::guard_name(&opts.argv)
+            "guard {} could not decide (seal itself failed: {}); refusing by default\n",
+            decision::guard_name(&opts.argv),
+            message.replace('\n', " ")
         );
         let _ = std::io::stderr().write_all(line.as_bytes());
         decision::DENY
     })
+}
+
+/// `start + deadline`, or a day from `start` if that cannot be represented
+/// (deadlines are validated to at most a day, so only in theory).
+fn deadline_at(start: Instant, deadline: Duration) -> Instant {
+    start.checked_add(deadline).or_else(|| start.checked_add(Duration::from_secs(86_400))).unwrap_or(start)
 }
 
 /// Write a verdict's bytes to seal's stdout and stderr (errors ignored: the
