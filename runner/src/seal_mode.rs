@@ -25,6 +25,12 @@ pub fn is_seal_mode(args: &[OsString]) -> bool {
     before_separator(args).any(|a| a == "seal")
 }
 
+/// Whether `args` may ask for `seal --install` (the setup command, which
+/// keeps the default signal behaviour).
+pub fn is_install(args: &[OsString]) -> bool {
+    before_separator(args).any(|a| a == "--install" || a.to_string_lossy().starts_with("--install="))
+}
+
 fn before_separator(args: &[OsString]) -> impl Iterator<Item = &OsString> {
     args.iter().skip(1).take_while(|a| *a != "--")
 }
@@ -36,6 +42,12 @@ fn before_separator(args: &[OsString]) -> impl Iterator<Item = &OsString> {
 /// `seal g.sh --install` that failed to parse, and only exit 2 is safe for
 /// the latter. A successful `--install` still exits 0, a failed one 1.
 pub fn run(args: Vec<OsString>, started: Instant) -> i32 {
+    if !is_install(&args) {
+        // As early as possible: from here SIGTERM, SIGINT and SIGHUP are a
+        // refusal, not exit 143/130/129. A failure here is reported (and
+        // refused) when seal installs them again before the payload read.
+        let _ = failopen::seal::signals::install();
+    }
     let default_hook = fail_closed::quiet_panics();
     let outcome = fail_closed::catch(|| match Cli::try_parse_from(&args) {
         Ok(cli) if matches!(cli.command, Command::Seal(_)) => Ok(crate::commands::dispatch(cli, started)),
@@ -77,5 +89,13 @@ mod tests {
         assert!(!is_seal_mode(&args(&["run", "--", "seal"])));
         assert!(!is_seal_mode(&args(&["seal-x"])));
         assert!(!is_seal_mode(&args(&[])));
+    }
+
+    #[test]
+    fn install_is_recognised_before_the_separator_only() {
+        assert!(is_install(&args(&["seal", "--install", "s.json"])));
+        assert!(is_install(&args(&["seal", "--install=s.json"])));
+        assert!(!is_install(&args(&["seal", "--", "g", "--install"])));
+        assert!(!is_install(&args(&["seal", "--deadline", "2", "--", "g"])));
     }
 }

@@ -99,6 +99,15 @@ impl Fixture {
         pids
     }
 
+    /// Wait until at least `n` tagged processes (seal included) are alive.
+    fn wait_for_processes(&self, n: usize) {
+        let give_up = Instant::now() + Duration::from_secs(10);
+        while self.survivors().len() < n {
+            assert!(Instant::now() < give_up, "the guard did not start: {:?}", self.survivors());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// Nothing of the guard may outlive seal (allowing the kernel a moment to
     /// tear killed processes down).
     fn assert_no_survivors(&self) {
@@ -445,6 +454,75 @@ fn a_payload_in_time_still_leaves_the_guard_its_answer() {
     writer.join().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(fs::read(&copy).unwrap(), PAYLOAD);
+}
+
+/// `child.wait_with_output()`, but failing the test after `limit`.
+fn output_within(child: std::process::Child, limit: Duration) -> Output {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    rx.recv_timeout(limit).expect("seal did not exit in time").unwrap()
+}
+
+fn signal_seal(child: &std::process::Child, signal: nix::sys::signal::Signal) {
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
+}
+
+#[test]
+fn sigterm_sigint_and_sighup_kill_the_guard_group_and_refuse() {
+    use nix::sys::signal::Signal;
+    // Their default action exited 143/130/129 (not a deny) and left the
+    // guard's process group running.
+    for signal in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        let f = Fixture::new();
+        let g = f.script("sleeper.sh", "cat >/dev/null; sleep 31 & sleep 31; exit 0");
+        let (child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
+        drop(stdin); // an empty payload, complete
+        f.wait_for_processes(4); // seal, the guard, two sleeps
+        signal_seal(&child, signal);
+        let out = output_within(child, Duration::from_secs(10));
+        assert_eq!(out.status.code(), Some(2), "{signal}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            refusal_line(&out),
+            format!("guard {} could not decide (seal received {}); refusing by default", p(&g), signal.as_str())
+        );
+        assert!(out.stdout.is_empty());
+        f.assert_no_survivors();
+    }
+}
+
+#[test]
+fn a_signal_while_reading_the_payload_refuses_without_starting_the_guard() {
+    let f = Fixture::new();
+    let ran = f.path("ran");
+    let g = f.script("touch.sh", &format!("touch '{}'; exit 0", p(&ran)));
+    let (child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
+    std::thread::sleep(Duration::from_millis(300)); // seal is waiting for the payload
+    signal_seal(&child, nix::sys::signal::Signal::SIGTERM);
+    let out = output_within(child, Duration::from_secs(10));
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        refusal_line(&out),
+        format!(
+            "guard {} could not decide (seal received SIGTERM while reading the hook payload); refusing by default",
+            p(&g)
+        )
+    );
+    assert!(!ran.exists(), "the guard ran");
+}
+
+#[test]
+fn the_guard_dies_with_a_sigkilled_seal() {
+    // SIGKILL cannot be caught: the guard is asked (PR_SET_PDEATHSIG) to die
+    // with seal instead of running on without it.
+    let f = Fixture::new();
+    let g = f.script("exec-sleeper.sh", "cat >/dev/null; exec sleep 31");
+    let (mut child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
+    drop(stdin);
+    f.wait_for_processes(2); // seal and the guard
+    signal_seal(&child, nix::sys::signal::Signal::SIGKILL);
+    child.wait().unwrap();
+    f.assert_no_survivors();
 }
 
 #[test]

@@ -50,6 +50,14 @@ pub enum Refusal {
     TooMuchOutput(&'static str),
     /// Seal could not supervise the guard.
     SealFailed(io::Error),
+    /// Seal itself got SIGTERM, SIGINT or SIGHUP (`None`: it could not tell
+    /// which); the guard, if it had started, was killed.
+    SealSignalled {
+        /// The signal seal received.
+        signal: Option<Signal>,
+        /// It came while seal was still reading the payload.
+        reading_payload: bool,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -71,6 +79,16 @@ impl fmt::Display for Refusal {
                 write!(f, "wrote more than {} MiB on {stream}", MAX_OUTPUT_BYTES >> 20)
             }
             Refusal::SealFailed(e) => write!(f, "seal could not supervise it: {e}"),
+            Refusal::SealSignalled { signal, reading_payload } => {
+                match signal {
+                    Some(s) => write!(f, "seal received {}", s.as_str())?,
+                    None => write!(f, "seal was signalled")?,
+                }
+                if *reading_payload {
+                    write!(f, " while reading the hook payload")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -97,6 +115,7 @@ pub fn judge(argv: &[String], run: GuardRun, expect_json: bool, deadline: Durati
         GuardEnd::TimedOut => Refusal::Deadline(deadline),
         GuardEnd::NotStarted(ref e) => Refusal::NotStarted(describe_spawn_error(argv.first().map(String::as_str), e)),
         GuardEnd::SealFailed(e) => Refusal::SealFailed(e),
+        GuardEnd::Stopped => Refusal::SealSignalled { signal: None, reading_payload: false },
     };
     refuse(argv, &refusal, &run.stderr)
 }
@@ -224,6 +243,10 @@ mod tests {
             Refusal::PayloadLate(Duration::from_millis(500)).to_string(),
             "the hook payload did not arrive within 0.5s"
         );
+        let term = Refusal::SealSignalled { signal: Some(Signal::SIGTERM), reading_payload: false };
+        assert_eq!(term.to_string(), "seal received SIGTERM");
+        let hup = Refusal::SealSignalled { signal: Some(Signal::SIGHUP), reading_payload: true };
+        assert_eq!(hup.to_string(), "seal received SIGHUP while reading the hook payload");
     }
 
     #[test]

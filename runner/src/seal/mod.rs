@@ -11,6 +11,7 @@
 //! - [`guard_process`]: spawn the guard, feed it, collect output, enforce the deadline.
 //!   ([`pipes`]: the non-blocking pipe helpers it uses).
 //! - [`deadline`]: which `--deadline` values are valid.
+//! - [`signals`]: SIGTERM, SIGINT and SIGHUP to seal become a refusal.
 //! - [`decision`]: turn the run into a [`Verdict`].
 //! - [`fail_closed`]: a panic in seal mode becomes a refusal, not exit 101.
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
@@ -26,6 +27,7 @@ pub mod guard_process;
 pub mod install;
 pub mod payload;
 pub mod pipes;
+pub mod signals;
 pub mod wrap;
 
 use std::io::Write;
@@ -33,7 +35,9 @@ use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
 pub use decision::{Refusal, Verdict};
+use guard_process::GuardEnd;
 use payload::PayloadRead;
+use signals::SignalPipe;
 
 /// Seal's default deadline in seconds: below the 5 s hook timeout the battery uses.
 pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
@@ -61,15 +65,20 @@ pub struct SealOptions {
 /// Run the guard on `payload` with the whole deadline, and decide. Never
 /// panics on bad input; never returns a code other than 0 or 2.
 pub fn seal(opts: &SealOptions, payload: &[u8]) -> Verdict {
-    seal_until(opts, payload, deadline_at(Instant::now(), opts.deadline))
+    seal_until(opts, payload, deadline_at(Instant::now(), opts.deadline), None)
 }
 
-/// Run the guard on `payload` until `deadline_at` at the latest, and decide.
-fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant) -> Verdict {
+/// Run the guard on `payload` until `deadline_at` at the latest (or until a
+/// signal arrives on `signals`), and decide.
+fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant, signals: Option<SignalPipe>) -> Verdict {
     if opts.argv.is_empty() {
         return decision::refuse(&opts.argv, &Refusal::NoGuard, b"");
     }
-    let run = guard_process::run_guard(&opts.argv, payload, deadline_at, KILL_GRACE);
+    let run = guard_process::run_guard(&opts.argv, payload, deadline_at, KILL_GRACE, signals.map(|s| s.fd()));
+    if matches!(run.end, GuardEnd::Stopped) {
+        let why = Refusal::SealSignalled { signal: signals.and_then(|s| s.caught()), reading_payload: false };
+        return decision::refuse(&opts.argv, &why, &run.stderr);
+    }
     decision::judge(&opts.argv, run, opts.expect_json, opts.deadline)
 }
 
@@ -78,20 +87,26 @@ fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant) -> Verdi
 ///
 /// The deadline counts from `started` (the process start): reading the
 /// payload comes out of it, and the guard gets only what is left. A payload
-/// without end of input by the deadline is refused. A panic inside seal is
-/// turned into a refusal too (exit 101 would fail open).
+/// without end of input by the deadline is refused. SIGTERM, SIGINT and
+/// SIGHUP kill the guard's group and refuse (see [`signals`]). A panic
+/// inside seal is turned into a refusal too (exit 101 would fail open).
 pub fn run_from_stdio(opts: &SealOptions, started: Instant) -> i32 {
     let deadline_at = deadline_at(started, opts.deadline);
     let outcome = fail_closed::catch(|| {
-        let verdict = match payload::read_until(std::io::stdin().as_fd(), deadline_at, None) {
-            PayloadRead::Complete(payload) => seal_until(opts, &payload, deadline_at),
-            PayloadRead::Late { .. } => decision::refuse(&opts.argv, &Refusal::PayloadLate(opts.deadline), b""),
-            PayloadRead::Stopped => {
-                decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(std::io::Error::other("interrupted")), b"")
-            }
-            PayloadRead::Failed(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
+        let verdict = match signals::install() {
+            Ok(signals) => read_and_seal(opts, deadline_at, signals),
+            Err(e) => decision::refuse(&opts.argv, &Refusal::SealFailed(e), b""),
         };
         emit(&verdict);
+        if verdict.code == 0 {
+            if let Some(signal) = signals::caught() {
+                // Signalled after the guard allowed, while seal was writing:
+                // the instruction was to stop, so the answer is still no.
+                let why = Refusal::SealSignalled { signal: Some(signal), reading_payload: false };
+                emit(&decision::refuse(&opts.argv, &why, b""));
+                return decision::DENY;
+            }
+        }
         verdict.code
     });
     outcome.unwrap_or_else(|message| {
@@ -103,6 +118,20 @@ pub fn run_from_stdio(opts: &SealOptions, started: Instant) -> i32 {
         let _ = std::io::stderr().write_all(line.as_bytes());
         decision::DENY
     })
+}
+
+/// Read the payload from stdin (inside the deadline, watching for signals),
+/// then run the guard on it.
+fn read_and_seal(opts: &SealOptions, deadline_at: Instant, signals: SignalPipe) -> Verdict {
+    match payload::read_until(std::io::stdin().as_fd(), deadline_at, Some(signals.fd())) {
+        PayloadRead::Complete(payload) => seal_until(opts, &payload, deadline_at, Some(signals)),
+        PayloadRead::Late { .. } => decision::refuse(&opts.argv, &Refusal::PayloadLate(opts.deadline), b""),
+        PayloadRead::Stopped => {
+            let why = Refusal::SealSignalled { signal: signals.caught(), reading_payload: true };
+            decision::refuse(&opts.argv, &why, b"")
+        }
+        PayloadRead::Failed(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
+    }
 }
 
 /// `start + deadline`, or a day from `start` if that cannot be represented
