@@ -208,7 +208,9 @@ pub struct SealArgs {
         allow_hyphen_values = true
     )]
     pub deadline: f64,
-    /// An exit 0 must come with a JSON object on stdout, or seal refuses.
+    /// An exit 0 must come with a JSON decision for the payload's hook_event_name
+    /// on stdout (PreToolUse: hookSpecificOutput.permissionDecision allow|deny|ask),
+    /// or seal refuses.
     #[arg(long)]
     pub expect_json: bool,
     /// Setup, not a hook: rewrite this Claude Code settings file so every PreToolUse

@@ -8,6 +8,7 @@ use std::time::Duration;
 use nix::errno::Errno;
 use nix::sys::signal::Signal;
 
+use super::expect_json::decision_problem;
 use super::guard_process::{GuardEnd, GuardRun, MAX_OUTPUT_BYTES};
 
 /// Exit code Claude Code reads as "deny".
@@ -44,7 +45,7 @@ pub enum Refusal {
     NotStarted(String),
     /// The guard was still running at the deadline.
     Deadline(Duration),
-    /// `--expect-json`: exit 0 without a JSON object on stdout.
+    /// `--expect-json`: exit 0 without a decision for the event on stdout.
     NoJson(String),
     /// The guard wrote more than [`MAX_OUTPUT_BYTES`] on one stream.
     TooMuchOutput(&'static str),
@@ -94,18 +95,24 @@ impl fmt::Display for Refusal {
 }
 
 /// Judge a finished guard run. Exit 0/2 pass through byte for byte (unless
-/// `expect_json` rejects an exit 0); everything else becomes a refusal.
+/// `--expect-json` rejects an exit 0); everything else becomes a refusal.
+/// `expect_json` is `Some(payload)` under `--expect-json`: an exit 0 must
+/// then carry a decision for the payload's event (see [`expect_json`]).
 /// `deadline` is only used to word a timeout.
-pub fn judge(argv: &[String], run: GuardRun, expect_json: bool, deadline: Duration) -> Verdict {
+///
+/// [`expect_json`]: super::expect_json
+pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadline: Duration) -> Verdict {
     let refusal = match run.end {
         _ if run.overflowed.is_some() => Refusal::TooMuchOutput(run.overflowed.unwrap_or("stdout")),
         GuardEnd::Exited(status) => {
             use std::os::unix::process::ExitStatusExt;
             match (status.code(), status.signal()) {
-                (Some(0), _) if expect_json => match json_problem(&run.stdout) {
-                    None => return pass(0, run),
-                    Some(why) => Refusal::NoJson(why),
-                },
+                (Some(0), _) if expect_json.is_some() => {
+                    match decision_problem(expect_json.unwrap_or_default(), &run.stdout) {
+                        None => return pass(0, run),
+                        Some(why) => Refusal::NoJson(why),
+                    }
+                }
                 (Some(code @ (0 | 2)), _) => return pass(code, run),
                 (Some(code), _) => Refusal::Exit(code),
                 (None, Some(sig)) => Refusal::Signal(sig),
@@ -122,19 +129,6 @@ pub fn judge(argv: &[String], run: GuardRun, expect_json: bool, deadline: Durati
 
 fn pass(code: i32, run: GuardRun) -> Verdict {
     Verdict { code, stdout: run.stdout, stderr: run.stderr }
-}
-
-/// `None` if `stdout` holds a JSON object (surrounding whitespace allowed).
-fn json_problem(stdout: &[u8]) -> Option<String> {
-    let trimmed = stdout.trim_ascii();
-    if trimmed.is_empty() {
-        return Some("exited 0 without a JSON decision: stdout was empty".into());
-    }
-    match serde_json::from_slice::<serde_json::Value>(trimmed) {
-        Ok(serde_json::Value::Object(_)) => None,
-        Ok(_) => Some("exited 0 without a JSON decision: stdout is JSON but not an object".into()),
-        Err(e) => Some(format!("exited 0 without a JSON decision: stdout is not JSON ({e})")),
-    }
 }
 
 /// Build the refusal: one line naming the guard and the cause, then an
@@ -285,13 +279,5 @@ mod tests {
         assert_eq!(describe_spawn_error(Some(&gone), &enoent), "No such file or directory");
         let eacces = io::Error::from_raw_os_error(Errno::EACCES as i32);
         assert_eq!(describe_spawn_error(Some(&bad), &eacces), "Permission denied");
-    }
-
-    #[test]
-    fn json_objects_only() {
-        assert_eq!(json_problem(b"  {\"a\":1}\n"), None);
-        assert!(json_problem(b"").unwrap().contains("empty"));
-        assert!(json_problem(b"[1]").unwrap().contains("not an object"));
-        assert!(json_problem(b"garbage").unwrap().contains("not JSON"));
     }
 }

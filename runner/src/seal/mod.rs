@@ -12,7 +12,8 @@
 //!   ([`pipes`]: the non-blocking pipe helpers it uses).
 //! - [`deadline`]: which `--deadline` values are valid.
 //! - [`signals`]: SIGTERM, SIGINT and SIGHUP to seal become a refusal.
-//! - [`decision`]: turn the run into a [`Verdict`].
+//! - [`decision`]: turn the run into a [`Verdict`] ([`expect_json`]: what
+//!   `--expect-json` accepts).
 //! - [`fail_closed`]: a panic in seal mode becomes a refusal, not exit 101.
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
 //!   (the pure JSON transform is in [`wrap`]).
@@ -22,6 +23,7 @@
 
 pub mod deadline;
 pub mod decision;
+pub mod expect_json;
 pub mod fail_closed;
 pub mod guard_process;
 pub mod install;
@@ -56,7 +58,8 @@ pub struct SealOptions {
     /// How long seal may take, payload read included: measured from seal's
     /// start in [`run_from_stdio`], from the guard's spawn in [`seal`].
     pub deadline: Duration,
-    /// An exit 0 must come with a JSON object on stdout.
+    /// An exit 0 must come with a JSON decision for the payload's event
+    /// on stdout (see [`expect_json`]).
     pub expect_json: bool,
     /// The guard program and its arguments (run directly, no shell).
     pub argv: Vec<String>,
@@ -79,7 +82,7 @@ fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant, signals:
         let why = Refusal::SealSignalled { signal: signals.and_then(|s| s.caught()), reading_payload: false };
         return decision::refuse(&opts.argv, &why, &run.stderr);
     }
-    decision::judge(&opts.argv, run, opts.expect_json, opts.deadline)
+    decision::judge(&opts.argv, run, opts.expect_json.then_some(payload), opts.deadline)
 }
 
 /// The `failopen seal` command: read the hook payload from stdin, run the
