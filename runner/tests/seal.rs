@@ -657,6 +657,71 @@ fn install(f: &Fixture, settings: &Path) -> Output {
     Command::cargo_bin("failopen").unwrap().arg("seal").arg("--install").arg(settings).output().unwrap()
 }
 
+/// `failopen seal --install SETTINGS` run as `program` (a path to the
+/// binary, e.g. a symlink) with `PATH` set to `path`.
+fn install_as(program: &Path, settings: &Path, path: &str) -> Output {
+    let _guard = EXEC_LOCK.read().unwrap();
+    std::process::Command::new(program).arg("seal").arg("--install").arg(settings).env("PATH", path).output().unwrap()
+}
+
+/// The command of the first wrapped hook in `settings`.
+fn first_command(settings: &Path) -> String {
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(settings).unwrap()).unwrap();
+    v["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn install_writes_the_failopen_found_on_path_not_the_build_output() {
+    let f = Fixture::new();
+    let bin = f.path("bin");
+    fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), bin.join("failopen")).unwrap();
+    let settings = f.path("settings.json");
+    fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+
+    // Invoked by its build path, as `cargo run` or a test would.
+    let out = install_as(&assert_cmd::cargo::cargo_bin("failopen"), &settings, &format!("{}:/usr/bin:/bin", p(&bin)));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let command = first_command(&settings);
+    assert!(command.starts_with(&format!("{}/failopen seal ", p(&bin))), "{command}");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("failopen path written:") && report.contains("(the failopen on PATH)"), "{report}");
+    assert!(!report.contains("warning"), "{report}");
+}
+
+#[test]
+fn install_without_failopen_on_path_writes_the_invoked_path_unresolved() {
+    let f = Fixture::new();
+    let dev = f.path("dev");
+    fs::create_dir(&dev).unwrap();
+    let link = dev.join("failopen");
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), &link).unwrap();
+    let settings = f.path("settings.json");
+    fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+
+    let out = install_as(&link, &settings, "/usr/bin:/bin");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let command = first_command(&settings);
+    assert!(command.starts_with(&format!("{} seal ", p(&link))), "the symlink, not its target: {command}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the path failopen was invoked as"));
+}
+
+#[test]
+fn install_warns_when_the_path_written_is_a_build_directory() {
+    let f = Fixture::new();
+    let settings = f.path("settings.json");
+    fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+    // A build directory of its own (the real one may be anywhere under CARGO_TARGET_DIR).
+    let exe = f.path("checkout/target/release/failopen");
+    fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), &exe).unwrap();
+    let out = install_as(&exe, &settings, "/usr/bin:/bin");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout);
+    let warning = report.lines().find(|l| l.contains("warning:")).unwrap_or_else(|| panic!("no warning: {report}"));
+    assert!(warning.contains(p(&exe)) && warning.contains("a cargo build directory"), "{warning}");
+}
+
 const SETTINGS: &str = r#"{
   "model": "opus",
   "hooks": {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use super::exe_path::{self, ExeFacts, ExePath};
 pub use super::wrap::{wrap_settings, HookEntry, InstallSummary};
 
 /// What `--install` did to one settings file.
@@ -21,6 +22,11 @@ pub struct InstallReport {
     pub summary: InstallSummary,
     /// Where the original was saved (only when the file was changed).
     pub backup: Option<PathBuf>,
+    /// The failopen path written into the hooks and how it was chosen
+    /// (`None` when the caller gave the path).
+    pub seal_path: Option<ExePath>,
+    /// Things the user should act on (e.g. the path lies in a build directory).
+    pub warnings: Vec<String>,
 }
 
 impl fmt::Display for InstallReport {
@@ -47,15 +53,32 @@ impl fmt::Display for InstallReport {
         if let Some(b) = &self.backup {
             write!(f, "\n  backup of the original: {}", b.display())?;
         }
+        if let (Some(p), true) = (&self.seal_path, s.changed()) {
+            write!(f, "\n  failopen path written: {} ({})", p.path.display(), p.source)?;
+        }
+        for w in &self.warnings {
+            write!(f, "\n  {w}")?;
+        }
         Ok(())
     }
 }
 
 /// Wrap the PreToolUse command hooks of the settings file at `path` with
-/// this executable (`current_exe()`), keeping a backup of the original.
+/// this executable, keeping a backup of the original. The path written is
+/// the most stable one naming this binary (see [`exe_path`]); the report
+/// warns when it lies in a build or versioned directory.
 pub fn install_file(path: &Path) -> Result<InstallReport> {
-    let exe = std::env::current_exe().context("cannot locate the failopen executable")?;
-    install_file_with(path, &exe.to_string_lossy())
+    let facts = ExeFacts::from_env().context("cannot locate the failopen executable")?;
+    let chosen = exe_path::choose(&facts);
+    let Some(exe) = chosen.path.to_str() else {
+        bail!("the failopen path {} is not valid UTF-8, so it cannot go into a settings file", chosen.path.display());
+    };
+    let mut report = install_file_with(path, exe)?;
+    if report.summary.changed() {
+        report.warnings.extend(exe_path::build_dir_warning(&chosen.path));
+    }
+    report.seal_path = Some(chosen);
+    Ok(report)
 }
 
 /// [`install_file`] with an explicit path for the seal executable.
@@ -79,14 +102,20 @@ pub fn install_file_with(path: &Path, seal_exe: &str) -> Result<InstallReport> {
     }
     let summary = wrap_settings(&mut value, seal_exe);
     if !summary.changed() {
-        return Ok(InstallReport { path: path.to_path_buf(), summary, backup: None });
+        return Ok(InstallReport {
+            path: path.to_path_buf(),
+            summary,
+            backup: None,
+            seal_path: None,
+            warnings: Vec::new(),
+        });
     }
     let mut text = serde_json::to_string_pretty(&value).context("cannot serialise the new settings")?;
     text.push('\n');
     let backup = write_backup(&target, &original)?;
     replace_atomically(&target, text.as_bytes())
         .with_context(|| format!("cannot write {} (the original is unchanged)", path.display()))?;
-    Ok(InstallReport { path: path.to_path_buf(), summary, backup: Some(backup) })
+    Ok(InstallReport { path: path.to_path_buf(), summary, backup: Some(backup), seal_path: None, warnings: Vec::new() })
 }
 
 fn parse_error(path: &Path, e: &serde_json::Error) -> anyhow::Error {

@@ -16,13 +16,15 @@
 //!   `--expect-json` accepts).
 //! - [`fail_closed`]: a panic in seal mode becomes a refusal, not exit 101.
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
-//!   (the pure JSON transform is in [`wrap`]).
+//!   (the pure JSON transform is in [`wrap`]; [`exe_path`] picks the path
+//!   to failopen it writes).
 //!
 //! Synchronous on purpose (one poll loop and one tiny watcher thread, no
 //! async runtime): it runs before every tool call.
 
 pub mod deadline;
 pub mod decision;
+pub mod exe_path;
 pub mod expect_json;
 pub mod fail_closed;
 pub mod guard_process;
