@@ -664,10 +664,15 @@ fn install_as(program: &Path, settings: &Path, path: &str) -> Output {
     std::process::Command::new(program).arg("seal").arg("--install").arg(settings).env("PATH", path).output().unwrap()
 }
 
-/// The command of the first wrapped hook in `settings`.
-fn first_command(settings: &Path) -> String {
+/// The first hook of the first PreToolUse group in `settings`.
+fn first_command_hook(settings: &Path) -> serde_json::Value {
     let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(settings).unwrap()).unwrap();
-    v["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap().to_string()
+    v["hooks"]["PreToolUse"][0]["hooks"][0].clone()
+}
+
+/// The command of the first hook in `settings`.
+fn first_command(settings: &Path) -> String {
+    first_command_hook(settings)["command"].as_str().unwrap().to_string()
 }
 
 #[test]
@@ -720,6 +725,65 @@ fn install_warns_when_the_path_written_is_a_build_directory() {
     let report = String::from_utf8_lossy(&out.stdout);
     let warning = report.lines().find(|l| l.contains("warning:")).unwrap_or_else(|| panic!("no warning: {report}"));
     assert!(warning.contains(p(&exe)) && warning.contains("a cargo build directory"), "{warning}");
+}
+
+/// A `bin` directory holding a fake `claude` that prints `version_line`
+/// (none when `None`) and a `failopen` symlink to the binary under test.
+fn bin_with_claude(f: &Fixture, version_line: Option<&str>) -> PathBuf {
+    let bin = f.path("bin");
+    fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), bin.join("failopen")).unwrap();
+    if let Some(line) = version_line {
+        let _guard = EXEC_LOCK.write().unwrap();
+        fs::write(bin.join("claude"), format!("#!/bin/sh\necho '{line}'\n")).unwrap();
+        fs::set_permissions(bin.join("claude"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+#[test]
+fn install_adds_on_failure_block_when_the_claude_on_path_honours_it() {
+    let f = Fixture::new();
+    let bin = bin_with_claude(&f, Some("2.1.328 (Claude Code)"));
+    let settings = f.path("settings.json");
+    fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+    let out = install_as(&bin.join("failopen"), &settings, &format!("{}:/usr/bin:/bin", p(&bin)));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&settings).unwrap()).unwrap();
+    let hooks = &v["hooks"]["PreToolUse"][0]["hooks"];
+    assert_eq!(hooks[0]["onFailure"], "block");
+    assert_eq!(hooks[1].get("onFailure"), None, "the skipped http hook is not touched");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains(&format!(
+            "onFailure: Claude Code 2.1.328 ({}/claude) honours \"onFailure\": \"block\": added to 1 wrapped hook",
+            p(&bin)
+        )),
+        "{report}"
+    );
+}
+
+#[test]
+fn install_leaves_on_failure_out_for_an_older_missing_or_unreadable_claude() {
+    for (version_line, says) in [
+        (Some("2.1.294 (Claude Code)"), "Claude Code 2.1.294"),
+        (None, "onFailure: no claude on PATH: "),
+        (Some("Claude Code, version unknown"), "does not start with a version"),
+    ] {
+        let f = Fixture::new();
+        let bin = bin_with_claude(&f, version_line);
+        let settings = f.path("settings.json");
+        fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+        let out = install_as(&bin.join("failopen"), &settings, &format!("{}:/usr/bin:/bin", p(&bin)));
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(first_command_hook(&settings).get("onFailure"), None, "{version_line:?}");
+        let report = String::from_utf8_lossy(&out.stdout);
+        let line = report.lines().find(|l| l.contains("onFailure:")).unwrap_or_else(|| panic!("{report}"));
+        assert!(line.contains(says) && line.ends_with("\"onFailure\": \"block\" not added"), "{line}");
+        if version_line == Some("2.1.294 (Claude Code)") {
+            assert!(line.contains("older than 2.1.295"), "{line}");
+        }
+    }
 }
 
 const SETTINGS: &str = r#"{

@@ -17,7 +17,8 @@
 //! - [`fail_closed`]: a panic in seal mode becomes a refusal, not exit 101.
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
 //!   (the pure JSON transform is in [`wrap`]; [`exe_path`] picks the path
-//!   to failopen it writes).
+//!   to failopen it writes; [`on_failure`] decides whether to add
+//!   `"onFailure": "block"`).
 //!
 //! Synchronous on purpose (one poll loop and one tiny watcher thread, no
 //! async runtime): it runs before every tool call.
@@ -29,6 +30,7 @@ pub mod expect_json;
 pub mod fail_closed;
 pub mod guard_process;
 pub mod install;
+pub mod on_failure;
 pub mod payload;
 pub mod pipes;
 pub mod signals;

@@ -40,6 +40,10 @@ pub struct InstallSummary {
     pub already_wrapped: Vec<HookEntry>,
     /// Hooks seal cannot wrap (not `"type": "command"`, or no command string).
     pub skipped: Vec<HookEntry>,
+    /// Wrapped hooks that got `"onFailure": "block"`.
+    pub on_failure_added: usize,
+    /// Wrapped hooks left without it because they already had an `onFailure`.
+    pub on_failure_kept: usize,
 }
 
 impl InstallSummary {
@@ -59,7 +63,11 @@ impl InstallSummary {
 /// Code gives up on the hook; without one, seal's default deadline applies.
 /// Hooks already running through seal are left alone (idempotent); other
 /// keys and their order are untouched.
-pub fn wrap_settings(value: &mut Value, seal_exe: &str) -> InstallSummary {
+///
+/// With `add_on_failure` (the Claude Code that runs the hooks honours it),
+/// each hook wrapped here also gets `"onFailure": "block"`, unless it has an
+/// `onFailure` already: then a missing or broken seal binary still blocks.
+pub fn wrap_settings(value: &mut Value, seal_exe: &str, add_on_failure: bool) -> InstallSummary {
     let mut summary = InstallSummary::default();
     let Some(groups) = value.pointer_mut("/hooks/PreToolUse").and_then(Value::as_array_mut) else {
         return summary;
@@ -84,6 +92,14 @@ pub fn wrap_settings(value: &mut Value, seal_exe: &str) -> InstallSummary {
             }
             let deadline = hook.get("timeout").and_then(Value::as_f64).and_then(deadline_for_timeout);
             hook["command"] = Value::String(wrap_command(&command, seal_exe, deadline));
+            if add_on_failure {
+                if hook.get("onFailure").is_some() {
+                    summary.on_failure_kept += 1;
+                } else {
+                    hook["onFailure"] = Value::String("block".into());
+                    summary.on_failure_added += 1;
+                }
+            }
             let what = match deadline {
                 Some(d) => format!("{command} (deadline {}s)", fmt_secs(d)),
                 None => command,
@@ -193,7 +209,7 @@ mod tests {
     #[test]
     fn wraps_command_hooks_and_skips_http() {
         let mut v = settings();
-        let s = wrap_settings(&mut v, EXE);
+        let s = wrap_settings(&mut v, EXE, false);
         assert_eq!(s.wrapped.len(), 2, "{s:?}");
         assert_eq!(s.skipped.len(), 1);
         assert!(s.skipped[0].what.contains("\"http\""), "{:?}", s.skipped);
@@ -213,7 +229,7 @@ mod tests {
     #[test]
     fn keeps_other_keys_and_their_order() {
         let mut v = settings();
-        wrap_settings(&mut v, EXE);
+        wrap_settings(&mut v, EXE, false);
         let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, ["model", "hooks", "zlast"]);
         let hook_keys: Vec<_> = v["hooks"]["PreToolUse"][0]["hooks"][0].as_object().unwrap().keys().cloned().collect();
@@ -223,9 +239,9 @@ mod tests {
     #[test]
     fn idempotent() {
         let mut v = settings();
-        wrap_settings(&mut v, EXE);
+        wrap_settings(&mut v, EXE, false);
         let once = v.clone();
-        let s = wrap_settings(&mut v, EXE);
+        let s = wrap_settings(&mut v, EXE, false);
         assert!(!s.changed());
         assert_eq!(s.already_wrapped.len(), 2);
         assert_eq!(v, once);
@@ -288,7 +304,7 @@ mod tests {
     fn huge_timeout_is_wrapped_with_the_capped_deadline() {
         let mut v =
             json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/g.sh", "timeout": 1e20}]}]}});
-        let s = wrap_settings(&mut v, EXE);
+        let s = wrap_settings(&mut v, EXE, false);
         assert_eq!(
             v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
             "/opt/fo/failopen seal --deadline 86400 -- /bin/sh -c '/g.sh'"
@@ -297,9 +313,33 @@ mod tests {
     }
 
     #[test]
+    fn on_failure_block_is_added_to_wrapped_hooks_without_one() {
+        let mut v = json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "/a.sh", "timeout": 5},
+            {"type": "command", "command": "/b.sh", "onFailure": "allow"},
+            {"type": "command", "command": "/opt/fo/failopen seal -- /c.sh"},
+            {"type": "http", "url": "http://127.0.0.1:1/"}
+        ]}]}});
+        let s = wrap_settings(&mut v, EXE, true);
+        let hooks = &v["hooks"]["PreToolUse"][0]["hooks"];
+        assert_eq!(hooks[0]["onFailure"], "block");
+        let keys: Vec<_> = hooks[0].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["type", "command", "timeout", "onFailure"]);
+        assert_eq!(hooks[1]["onFailure"], "allow", "an existing onFailure is the user's choice");
+        assert_eq!(hooks[2].get("onFailure"), None, "already wrapped: left alone");
+        assert_eq!(hooks[3].get("onFailure"), None, "not wrapped");
+        assert_eq!((s.on_failure_added, s.on_failure_kept), (1, 1));
+
+        let mut v = settings();
+        let s = wrap_settings(&mut v, EXE, false);
+        assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0].get("onFailure"), None);
+        assert_eq!((s.on_failure_added, s.on_failure_kept), (0, 0));
+    }
+
+    #[test]
     fn no_hooks_no_change() {
         let mut v = json!({"a": 1});
-        assert_eq!(wrap_settings(&mut v, EXE), InstallSummary::default());
+        assert_eq!(wrap_settings(&mut v, EXE, false), InstallSummary::default());
         assert_eq!(v, json!({"a": 1}));
     }
 }
