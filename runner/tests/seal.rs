@@ -857,6 +857,19 @@ fn install_twice_changes_nothing_the_second_time() {
 }
 
 #[test]
+fn install_backup_keeps_the_mode_of_a_private_settings_file() {
+    // A 0600 settings file may hold secrets in `env`; its backup was 0644.
+    let f = Fixture::new();
+    let settings = f.path("settings.json");
+    fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
+    fs::set_permissions(&settings, fs::Permissions::from_mode(0o600)).unwrap();
+    assert_eq!(install(&f, &settings).status.code(), Some(0));
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&f.path("settings.json.failopen-backup")), 0o600);
+    assert_eq!(mode(&settings), 0o600);
+}
+
+#[test]
 fn install_never_overwrites_an_existing_backup() {
     let f = Fixture::new();
     let settings = f.path("settings.json");

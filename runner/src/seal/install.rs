@@ -5,13 +5,14 @@
 
 use std::fmt;
 use std::fs;
-use std::io::{ErrorKind, Write};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 
 use super::exe_path::{self, ExeFacts, ExePath};
 use super::on_failure::{self, ClaudeOnPath};
+use super::settings_file;
 pub use super::wrap::{wrap_settings, HookEntry, InstallSummary};
 
 /// What `--install` did to one settings file.
@@ -110,8 +111,9 @@ pub fn install_file(path: &Path) -> Result<InstallReport> {
 /// to `SETTINGS.json.failopen-backup` (or `.failopen-backup.N` if that
 /// exists; an existing backup is never overwritten) and the new JSON (2-space
 /// pretty, trailing newline) replaces the file atomically (temp file in the
-/// same directory + rename, permissions kept). A symlinked settings file is
-/// followed: its target is rewritten and the link stays.
+/// same directory + rename, mode and owner kept; the backup gets them too).
+/// A symlinked settings file is followed: its target is rewritten and the
+/// link stays.
 pub fn install_file_with(path: &Path, seal_exe: &str, add_on_failure: bool) -> Result<InstallReport> {
     let target = match fs::canonicalize(path) {
         Ok(t) => t,
@@ -136,8 +138,8 @@ pub fn install_file_with(path: &Path, seal_exe: &str, add_on_failure: bool) -> R
     }
     let mut text = serde_json::to_string_pretty(&value).context("cannot serialise the new settings")?;
     text.push('\n');
-    let backup = write_backup(&target, &original)?;
-    replace_atomically(&target, text.as_bytes())
+    let backup = settings_file::write_backup(&target, &original)?;
+    settings_file::replace_atomically(&target, text.as_bytes())
         .with_context(|| format!("cannot write {} (the original is unchanged)", path.display()))?;
     Ok(InstallReport {
         path: path.to_path_buf(),
@@ -157,39 +159,6 @@ fn parse_error(path: &Path, e: &serde_json::Error) -> anyhow::Error {
         e.line(),
         e.column()
     )
-}
-
-/// Save `bytes` next to `target` under the first free backup name.
-fn write_backup(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    let base = format!("{}.failopen-backup", target.display());
-    for n in 0..1000 {
-        let candidate = PathBuf::from(if n == 0 { base.clone() } else { format!("{base}.{n}") });
-        match fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
-            Ok(mut file) => {
-                file.write_all(bytes)
-                    .and_then(|_| file.sync_all())
-                    .with_context(|| format!("cannot write backup {}", candidate.display()))?;
-                return Ok(candidate);
-            }
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot create backup {}", candidate.display())),
-        }
-    }
-    bail!("too many backups already exist next to {}", target.display())
-}
-
-/// Replace `target` with `bytes`: temp file in the same directory, same
-/// permissions, fsync, rename.
-fn replace_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = fs::metadata(target) {
-        fs::set_permissions(tmp.path(), meta.permissions())?;
-    }
-    tmp.persist(target).map_err(|e| e.error)?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -18,7 +18,8 @@
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
 //!   (the pure JSON transform is in [`wrap`]; [`exe_path`] picks the path
 //!   to failopen it writes; [`on_failure`] decides whether to add
-//!   `"onFailure": "block"`).
+//!   `"onFailure": "block"`; [`settings_file`] writes the file and its
+//!   backup with the original's mode and owner).
 //!
 //! Synchronous on purpose (one poll loop and one tiny watcher thread, no
 //! async runtime): it runs before every tool call.
@@ -33,6 +34,7 @@ pub mod install;
 pub mod on_failure;
 pub mod payload;
 pub mod pipes;
+pub mod settings_file;
 pub mod signals;
 pub mod wrap;
 
