@@ -25,9 +25,20 @@ pub fn is_seal_mode(args: &[OsString]) -> bool {
     before_separator(args).any(|a| a == "seal")
 }
 
+/// Whether the subcommand in `args` is surely `seal` as a hook: the first
+/// argument that is not a flag is `seal` (the top level has no flags that
+/// take a value), and no `--install` comes before `--`. Only then are seal's
+/// signal handlers installed before parsing: for another subcommand that
+/// merely has a `seal` argument (`failopen run --only seal`), or for the
+/// `--install` setup command, SIGINT must keep its default meaning.
+pub fn is_seal_hook(args: &[OsString]) -> bool {
+    let subcommand = args.iter().skip(1).find(|a| !a.to_string_lossy().starts_with('-'));
+    subcommand.is_some_and(|s| s == "seal") && !is_install(args)
+}
+
 /// Whether `args` may ask for `seal --install` (the setup command, which
 /// keeps the default signal behaviour).
-pub fn is_install(args: &[OsString]) -> bool {
+fn is_install(args: &[OsString]) -> bool {
     before_separator(args).any(|a| a == "--install" || a.to_string_lossy().starts_with("--install="))
 }
 
@@ -42,10 +53,10 @@ fn before_separator(args: &[OsString]) -> impl Iterator<Item = &OsString> {
 /// `seal g.sh --install` that failed to parse, and only exit 2 is safe for
 /// the latter. A successful `--install` still exits 0, a failed one 1.
 pub fn run(args: Vec<OsString>, started: Instant) -> i32 {
-    if !is_install(&args) {
+    if is_seal_hook(&args) {
         // As early as possible: from here SIGTERM, SIGINT and SIGHUP are a
-        // refusal, not exit 143/130/129. A failure here is reported (and
-        // refused) when seal installs them again before the payload read.
+        // refusal, not exit 143/130/129. (Otherwise, and on a failure here,
+        // seal installs them after parsing, before it reads the payload.)
         let _ = failopen::seal::signals::install();
     }
     let default_hook = fail_closed::quiet_panics();
@@ -92,10 +103,14 @@ mod tests {
     }
 
     #[test]
-    fn install_is_recognised_before_the_separator_only() {
-        assert!(is_install(&args(&["seal", "--install", "s.json"])));
-        assert!(is_install(&args(&["seal", "--install=s.json"])));
-        assert!(!is_install(&args(&["seal", "--", "g", "--install"])));
-        assert!(!is_install(&args(&["seal", "--deadline", "2", "--", "g"])));
+    fn signals_are_taken_over_early_only_for_the_seal_hook() {
+        assert!(is_seal_hook(&args(&["seal", "--deadline", "2", "--", "g"])));
+        assert!(is_seal_hook(&args(&["--version", "seal", "--", "g"])));
+        assert!(is_seal_hook(&args(&["seal", "--", "g", "--install"])));
+        assert!(!is_seal_hook(&args(&["seal", "--install", "s.json"])));
+        assert!(!is_seal_hook(&args(&["seal", "--install=s.json"])));
+        assert!(!is_seal_hook(&args(&["run", "--only", "seal"])));
+        assert!(!is_seal_hook(&args(&["help", "seal"])));
+        assert!(!is_seal_hook(&args(&[])));
     }
 }

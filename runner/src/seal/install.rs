@@ -89,7 +89,8 @@ impl fmt::Display for InstallReport {
 /// on `PATH` honours `"onFailure": "block"` (see [`on_failure`]), the
 /// wrapped hooks get it too.
 pub fn install_file(path: &Path) -> Result<InstallReport> {
-    let facts = ExeFacts::from_env().context("cannot locate the failopen executable")?;
+    let facts =
+        ExeFacts::from_env().context("cannot tell where this failopen is (its executable or the current directory)")?;
     let chosen = exe_path::choose(&facts);
     let Some(exe) = chosen.path.to_str() else {
         bail!("the failopen path {} is not valid UTF-8, so it cannot go into a settings file", chosen.path.display());

@@ -74,7 +74,7 @@ pub struct SealOptions {
 /// Run the guard on `payload` with the whole deadline, and decide. Never
 /// panics on bad input; never returns a code other than 0 or 2.
 pub fn seal(opts: &SealOptions, payload: &[u8]) -> Verdict {
-    seal_until(opts, payload, deadline_at(Instant::now(), opts.deadline), None)
+    seal_until(opts, payload, deadline_from(Instant::now(), opts.deadline), None)
 }
 
 /// Run the guard on `payload` until `deadline_at` at the latest (or until a
@@ -100,7 +100,7 @@ fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant, signals:
 /// SIGHUP kill the guard's group and refuse (see [`signals`]). A panic
 /// inside seal is turned into a refusal too (exit 101 would fail open).
 pub fn run_from_stdio(opts: &SealOptions, started: Instant) -> i32 {
-    let deadline_at = deadline_at(started, opts.deadline);
+    let deadline_at = deadline_from(started, opts.deadline);
     let outcome = fail_closed::catch(|| {
         let verdict = match signals::install() {
             Ok(signals) => read_and_seal(opts, deadline_at, signals),
@@ -145,7 +145,7 @@ fn read_and_seal(opts: &SealOptions, deadline_at: Instant, signals: SignalPipe) 
 
 /// `start + deadline`, or a day from `start` if that cannot be represented
 /// (deadlines are validated to at most a day, so only in theory).
-fn deadline_at(start: Instant, deadline: Duration) -> Instant {
+fn deadline_from(start: Instant, deadline: Duration) -> Instant {
     start.checked_add(deadline).or_else(|| start.checked_add(Duration::from_secs(86_400))).unwrap_or(start)
 }
 
