@@ -1,8 +1,8 @@
 //! The `failopen` binary: parse arguments, call the library, map errors to exit codes.
 
-mod cli;
 mod audit_cmd;
 mod bisect_cmd;
+mod cli;
 mod commands;
 mod report_cmd;
 mod run_cmd;

@@ -4,8 +4,8 @@
 //! through ("fails open"). `failopen seal -- GUARD [ARGS...]` runs the guard
 //! and passes its decision on untouched when it made one (exit 0 or 2, output
 //! forwarded byte for byte); anything else (another exit code, a signal, a
-//! failed exec, the deadline, `--expect-json` without JSON) becomes exit 2
-//! with one explanatory line on stderr.
+//! failed exec, the deadline, `--expect-json` without a decision, a signal
+//! to seal) becomes exit 2 with one explanatory line on stderr.
 //!
 //! - [`payload`]: read the hook payload from stdin, inside the deadline.
 //! - [`guard_process`]: spawn the guard, feed it, collect output, enforce the deadline.
@@ -55,7 +55,7 @@ pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
 /// when something outside the guard's process group (a `setsid` orphan)
 /// holds the pipes open; seal then forwards what it has and returns. Seal
 /// therefore returns at most `deadline + KILL_GRACE` (plus scheduling noise)
-/// after starting the guard.
+/// after its own start.
 pub const KILL_GRACE: Duration = Duration::from_millis(200);
 
 /// What `failopen seal` was asked to do.
