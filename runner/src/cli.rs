@@ -24,6 +24,7 @@ pub enum Command {
     /// Run a guard so that every failure to decide becomes a refusal (exit 2).
     ///
     /// Use it as a hook command: `failopen seal -- /path/to/guard.sh`.
+    #[command(version, after_help = SEAL_AFTER_HELP)]
     Seal(SealArgs),
     /// Render one or more result CSVs as a report.
     Report(ReportArgs),
@@ -186,19 +187,40 @@ pub enum ClaudeCommand {
     },
 }
 
+/// Shown after `failopen seal --help`.
+const SEAL_AFTER_HELP: &str = "\
+Exit codes: 0 only when the guard ran and exited 0 (and --expect-json was satisfied); \
+2 otherwise. Argument errors, --help and --version also exit 2, on purpose: in a hook \
+command any other exit code lets the tool call through.
+
+--install is a setup command, not a hook: it exits 0 on success and 1 on error. \
+Never put `failopen seal --install` in a hook command.";
+
 #[derive(Debug, Args)]
 pub struct SealArgs {
-    /// Seconds the guard may run before seal kills it and refuses.
-    #[arg(long, value_name = "SECS", default_value_t = failopen::seal::DEFAULT_DEADLINE_SECS)]
+    /// Seconds from seal's start (reading the payload included) until it kills
+    /// the guard and refuses: finite, more than 0, at most 86400.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = failopen::seal::DEFAULT_DEADLINE_SECS,
+        value_parser = failopen::seal::deadline::parse,
+        allow_hyphen_values = true
+    )]
     pub deadline: f64,
-    /// An exit 0 must come with a JSON object on stdout, or seal refuses.
+    /// An exit 0 must come with a JSON decision for the payload's hook_event_name
+    /// on stdout (PreToolUse: hookSpecificOutput.permissionDecision allow|deny|ask),
+    /// or seal refuses.
     #[arg(long)]
     pub expect_json: bool,
-    /// Rewrite this Claude Code settings file so every PreToolUse command hook runs through seal.
+    /// Setup, not a hook: rewrite this Claude Code settings file so every PreToolUse
+    /// command hook runs through seal. Exits 0 on success, 1 on error; never put it in a
+    /// hook command.
     #[arg(long, value_name = "SETTINGS.json", conflicts_with_all = ["guard"])]
     pub install: Option<PathBuf>,
-    /// The guard command and its arguments.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "GUARD", required_unless_present = "install")]
+    /// The guard command and its arguments (everything after it is passed on,
+    /// dashes included; put `--` before a guard whose name starts with `-`).
+    #[arg(trailing_var_arg = true, value_name = "GUARD", required_unless_present = "install")]
     pub guard: Vec<String>,
 }
 

@@ -1,12 +1,15 @@
 //! Glue from parsed arguments to the library: one function per subcommand.
 
+use std::time::Instant;
+
 use crate::cli::{ClaudeCommand, Cli, Command, SealArgs};
 
 /// Run the parsed command line and return the process exit code.
-pub fn dispatch(cli: Cli) -> i32 {
+/// `started` is when the process started (seal's deadline counts from it).
+pub fn dispatch(cli: Cli, started: Instant) -> i32 {
     match cli.command {
         // seal runs before every tool call: keep it synchronous, no runtime.
-        Command::Seal(args) => seal(args),
+        Command::Seal(args) => seal(args, started),
         other => {
             let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
                 Ok(rt) => rt,
@@ -26,7 +29,7 @@ pub fn dispatch(cli: Cli) -> i32 {
     }
 }
 
-fn seal(args: SealArgs) -> i32 {
+fn seal(args: SealArgs, started: Instant) -> i32 {
     if let Some(path) = args.install {
         return match failopen::seal::install::install_file(&path) {
             Ok(report) => {
@@ -39,12 +42,17 @@ fn seal(args: SealArgs) -> i32 {
             }
         };
     }
-    let opts = failopen::seal::SealOptions {
-        deadline: std::time::Duration::from_secs_f64(args.deadline.max(0.0)),
-        expect_json: args.expect_json,
-        argv: args.guard,
+    // clap's value parser already refused bad deadlines; checked again here
+    // because a panic in from_secs_f64 would exit 101 and fail open.
+    let deadline = match failopen::seal::deadline::from_secs(args.deadline) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("failopen seal: --deadline {}: {e}; refusing by default", e.value);
+            return failopen::seal::decision::DENY;
+        }
     };
-    failopen::seal::run_from_stdio(&opts)
+    let opts = failopen::seal::SealOptions { deadline, expect_json: args.expect_json, argv: args.guard };
+    failopen::seal::run_from_stdio(&opts, started)
 }
 
 async fn run_async(command: Command) -> anyhow::Result<i32> {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use nix::errno::Errno;
 use nix::sys::signal::Signal;
 
+use super::expect_json::decision_problem;
 use super::guard_process::{GuardEnd, GuardRun, MAX_OUTPUT_BYTES};
 
 /// Exit code Claude Code reads as "deny".
@@ -34,6 +35,8 @@ pub enum Refusal {
     NoGuard,
     /// Seal could not read the hook payload from its own stdin.
     PayloadUnreadable(io::Error),
+    /// The payload's end of input did not come within the deadline.
+    PayloadLate(Duration),
     /// The guard exited with a code other than 0 or 2.
     Exit(i32),
     /// The guard was killed by a signal.
@@ -42,12 +45,20 @@ pub enum Refusal {
     NotStarted(String),
     /// The guard was still running at the deadline.
     Deadline(Duration),
-    /// `--expect-json`: exit 0 without a JSON object on stdout.
+    /// `--expect-json`: exit 0 without a decision for the event on stdout.
     NoJson(String),
     /// The guard wrote more than [`MAX_OUTPUT_BYTES`] on one stream.
     TooMuchOutput(&'static str),
     /// Seal could not supervise the guard.
     SealFailed(io::Error),
+    /// Seal itself got SIGTERM, SIGINT or SIGHUP (`None`: it could not tell
+    /// which); the guard, if it had started, was killed.
+    SealSignalled {
+        /// The signal seal received.
+        signal: Option<Signal>,
+        /// It came while seal was still reading the payload.
+        reading_payload: bool,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -56,6 +67,7 @@ impl fmt::Display for Refusal {
         match self {
             Refusal::NoGuard => write!(f, "no guard command given"),
             Refusal::PayloadUnreadable(e) => write!(f, "seal could not read the hook payload: {e}"),
+            Refusal::PayloadLate(d) => write!(f, "the hook payload did not arrive within {}s", d.as_secs_f64()),
             Refusal::Exit(code) => write!(f, "exit {code}"),
             Refusal::Signal(sig) => match Signal::try_from(*sig) {
                 Ok(s) => write!(f, "killed by {}", s.as_str()),
@@ -68,23 +80,39 @@ impl fmt::Display for Refusal {
                 write!(f, "wrote more than {} MiB on {stream}", MAX_OUTPUT_BYTES >> 20)
             }
             Refusal::SealFailed(e) => write!(f, "seal could not supervise it: {e}"),
+            Refusal::SealSignalled { signal, reading_payload } => {
+                match signal {
+                    Some(s) => write!(f, "seal received {}", s.as_str())?,
+                    None => write!(f, "seal was signalled")?,
+                }
+                if *reading_payload {
+                    write!(f, " while reading the hook payload")?;
+                }
+                Ok(())
+            }
         }
     }
 }
 
 /// Judge a finished guard run. Exit 0/2 pass through byte for byte (unless
-/// `expect_json` rejects an exit 0); everything else becomes a refusal.
+/// `--expect-json` rejects an exit 0); everything else becomes a refusal.
+/// `expect_json` is `Some(payload)` under `--expect-json`: an exit 0 must
+/// then carry a decision for the payload's event (see [`expect_json`]).
 /// `deadline` is only used to word a timeout.
-pub fn judge(argv: &[String], run: GuardRun, expect_json: bool, deadline: Duration) -> Verdict {
+///
+/// [`expect_json`]: super::expect_json
+pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadline: Duration) -> Verdict {
     let refusal = match run.end {
         _ if run.overflowed.is_some() => Refusal::TooMuchOutput(run.overflowed.unwrap_or("stdout")),
         GuardEnd::Exited(status) => {
             use std::os::unix::process::ExitStatusExt;
             match (status.code(), status.signal()) {
-                (Some(0), _) if expect_json => match json_problem(&run.stdout) {
-                    None => return pass(0, run),
-                    Some(why) => Refusal::NoJson(why),
-                },
+                (Some(0), _) if expect_json.is_some() => {
+                    match decision_problem(expect_json.unwrap_or_default(), &run.stdout) {
+                        None => return pass(0, run),
+                        Some(why) => Refusal::NoJson(why),
+                    }
+                }
                 (Some(code @ (0 | 2)), _) => return pass(code, run),
                 (Some(code), _) => Refusal::Exit(code),
                 (None, Some(sig)) => Refusal::Signal(sig),
@@ -94,25 +122,13 @@ pub fn judge(argv: &[String], run: GuardRun, expect_json: bool, deadline: Durati
         GuardEnd::TimedOut => Refusal::Deadline(deadline),
         GuardEnd::NotStarted(ref e) => Refusal::NotStarted(describe_spawn_error(argv.first().map(String::as_str), e)),
         GuardEnd::SealFailed(e) => Refusal::SealFailed(e),
+        GuardEnd::Stopped => Refusal::SealSignalled { signal: None, reading_payload: false },
     };
     refuse(argv, &refusal, &run.stderr)
 }
 
 fn pass(code: i32, run: GuardRun) -> Verdict {
     Verdict { code, stdout: run.stdout, stderr: run.stderr }
-}
-
-/// `None` if `stdout` holds a JSON object (surrounding whitespace allowed).
-fn json_problem(stdout: &[u8]) -> Option<String> {
-    let trimmed = stdout.trim_ascii();
-    if trimmed.is_empty() {
-        return Some("exited 0 without a JSON decision: stdout was empty".into());
-    }
-    match serde_json::from_slice::<serde_json::Value>(trimmed) {
-        Ok(serde_json::Value::Object(_)) => None,
-        Ok(_) => Some("exited 0 without a JSON decision: stdout is JSON but not an object".into()),
-        Err(e) => Some(format!("exited 0 without a JSON decision: stdout is not JSON ({e})")),
-    }
 }
 
 /// Build the refusal: one line naming the guard and the cause, then an
@@ -217,6 +233,14 @@ mod tests {
         assert_eq!(Refusal::Signal(11).to_string(), "killed by SIGSEGV");
         assert_eq!(Refusal::Deadline(Duration::from_secs(3)).to_string(), "no decision within 3s");
         assert_eq!(Refusal::Deadline(Duration::from_millis(500)).to_string(), "no decision within 0.5s");
+        assert_eq!(
+            Refusal::PayloadLate(Duration::from_millis(500)).to_string(),
+            "the hook payload did not arrive within 0.5s"
+        );
+        let term = Refusal::SealSignalled { signal: Some(Signal::SIGTERM), reading_payload: false };
+        assert_eq!(term.to_string(), "seal received SIGTERM");
+        let hup = Refusal::SealSignalled { signal: Some(Signal::SIGHUP), reading_payload: true };
+        assert_eq!(hup.to_string(), "seal received SIGHUP while reading the hook payload");
     }
 
     #[test]
@@ -255,13 +279,5 @@ mod tests {
         assert_eq!(describe_spawn_error(Some(&gone), &enoent), "No such file or directory");
         let eacces = io::Error::from_raw_os_error(Errno::EACCES as i32);
         assert_eq!(describe_spawn_error(Some(&bad), &eacces), "Permission denied");
-    }
-
-    #[test]
-    fn json_objects_only() {
-        assert_eq!(json_problem(b"  {\"a\":1}\n"), None);
-        assert!(json_problem(b"").unwrap().contains("empty"));
-        assert!(json_problem(b"[1]").unwrap().contains("not an object"));
-        assert!(json_problem(b"garbage").unwrap().contains("not JSON"));
     }
 }

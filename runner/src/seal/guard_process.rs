@@ -2,13 +2,21 @@
 //!
 //! Everything happens in one `poll(2)` loop on non-blocking pipes (the guard's
 //! stdin, stdout and stderr) plus one "exited" pipe closed by a tiny watcher
-//! thread when the guard becomes a zombie. The loop never blocks on a single
+//! thread when the guard becomes a zombie, and optionally a "stop" descriptor
+//! (seal's signal pipe): when it becomes readable the guard's group is killed
+//! at once.
+//!
+//! The guard is also asked to die with seal: `PR_SET_PDEATHSIG` = SIGKILL is
+//! set in the child before exec, so a seal killed by SIGKILL (which it cannot
+//! catch) does not leave its guard running. The loop never blocks on a single
 //! pipe, so a guard that never reads stdin, writes megabytes, or leaves an
 //! orphan holding its pipes cannot wedge seal.
 //!
-//! Time bound: seal stops waiting at most `deadline + grace` after the spawn
-//! (plus scheduling noise): the deadline for the guard to exit, then `grace`
-//! for its pipes to close once its process group has been killed.
+//! Time bound: seal stops waiting at most `grace` after `deadline_at` (plus
+//! scheduling noise): the deadline for the guard to exit, then `grace` for
+//! its pipes to close once its process group has been killed. The deadline
+//! is an instant, not a duration, because it counts from seal's own start
+//! (the payload read comes out of it too).
 
 use std::io::{self, ErrorKind};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
@@ -18,9 +26,10 @@ use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
 use nix::libc;
+use nix::sys::prctl::set_pdeathsig;
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag};
-use nix::unistd::Pid;
+use nix::unistd::{getpid, getppid, Pid};
 
 pub use super::pipes::MAX_OUTPUT_BYTES;
 use super::pipes::{drain, poll, set_nonblocking, timeout_ms, write_some};
@@ -36,6 +45,9 @@ pub enum GuardEnd {
     NotStarted(io::Error),
     /// The guard started but seal could not supervise it (it was killed).
     SealFailed(io::Error),
+    /// The stop descriptor became readable (seal was signalled); the guard
+    /// was killed.
+    Stopped,
 }
 
 /// Everything seal learnt from running the guard once.
@@ -54,12 +66,19 @@ pub struct GuardRun {
     pub overflowed: Option<&'static str>,
 }
 
-/// Run `argv` (no shell) in its own process group with `payload` on stdin.
+/// Run `argv` (no shell) in its own process group with `payload` on stdin,
+/// until `deadline_at` at the latest, or until `stop` becomes readable.
 ///
 /// `argv` must not be empty. The guard's whole process group is SIGKILLed as
-/// soon as the guard exits or the deadline passes, so background children of
-/// the guard never outlive it.
-pub fn run_guard(argv: &[String], payload: &[u8], deadline: Duration, grace: Duration) -> GuardRun {
+/// soon as the guard exits, the deadline passes or `stop` fires, so
+/// background children of the guard never outlive it.
+pub fn run_guard(
+    argv: &[String],
+    payload: &[u8],
+    deadline_at: Instant,
+    grace: Duration,
+    stop: Option<BorrowedFd>,
+) -> GuardRun {
     let mut run = GuardRun {
         end: GuardEnd::TimedOut,
         stdout: Vec::new(),
@@ -71,15 +90,16 @@ pub fn run_guard(argv: &[String], payload: &[u8], deadline: Duration, grace: Dur
         run.end = GuardEnd::NotStarted(io::Error::new(ErrorKind::InvalidInput, "empty command"));
         return run;
     };
-    let start = Instant::now();
-    let mut child = match Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-    {
+    let seal_pid = getpid();
+    let mut command = Command::new(program);
+    command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    // SAFETY: the closure runs in the forked child before exec and only
+    // makes async-signal-safe system calls (prctl, getppid); it allocates
+    // nothing (the error is a raw OS error).
+    unsafe {
+        command.pre_exec(move || die_with_parent(seal_pid));
+    }
+    let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
             run.end = GuardEnd::NotStarted(e);
@@ -87,11 +107,25 @@ pub fn run_guard(argv: &[String], payload: &[u8], deadline: Duration, grace: Dur
         }
     };
     let pid = Pid::from_raw(child.id() as i32);
-    if let Err(e) = supervise(&mut child, pid, payload, start + deadline, grace, &mut run) {
+    if let Err(e) = supervise(&mut child, pid, payload, deadline_at, grace, stop, &mut run) {
         kill_group(pid);
         run.end = GuardEnd::SealFailed(e);
     }
     run
+}
+
+/// In the child, before exec: ask the kernel to SIGKILL this process when
+/// seal dies, then make sure seal did not die before the request was in
+/// place (the parent would then be someone else: init or a subreaper).
+///
+/// The kernel sends it when the *thread* that forked exits; seal spawns from
+/// its main thread, which lives as long as seal.
+fn die_with_parent(seal_pid: Pid) -> io::Result<()> {
+    set_pdeathsig(Signal::SIGKILL).map_err(|e| io::Error::from_raw_os_error(e as i32))?;
+    if getppid() != seal_pid {
+        return Err(io::Error::from_raw_os_error(libc::ESRCH));
+    }
+    Ok(())
 }
 
 /// The poll loop. Fills `run`; an `Err` means seal itself could not supervise.
@@ -101,6 +135,7 @@ fn supervise(
     payload: &[u8],
     deadline_at: Instant,
     grace: Duration,
+    stop: Option<BorrowedFd>,
     run: &mut GuardRun,
 ) -> io::Result<()> {
     let mut exit_watch = Some(watch_exit(pid)?);
@@ -135,14 +170,15 @@ fn supervise(
             continue;
         }
 
-        // Slots: 0 stdin, 1 stdout, 2 stderr, 3 exit watch (None = not polled).
-        let fds: [Option<(BorrowedFd, libc::c_short)>; 4] = [
+        // Slots: 0 stdin, 1 stdout, 2 stderr, 3 exit watch, 4 stop (None = not polled).
+        let fds: [Option<(BorrowedFd, libc::c_short)>; 5] = [
             stdin.as_ref().map(|p| (p.as_fd(), libc::POLLOUT)),
             stdout.as_ref().map(|p| (p.as_fd(), libc::POLLIN)),
             stderr.as_ref().map(|p| (p.as_fd(), libc::POLLIN)),
             exit_watch.as_ref().map(|p| (p.as_fd(), libc::POLLIN)),
+            stop.map(|fd| (fd, libc::POLLIN)),
         ];
-        let slots: Vec<usize> = (0..4).filter(|&i| fds[i].is_some()).collect();
+        let slots: Vec<usize> = (0..5).filter(|&i| fds[i].is_some()).collect();
         let mut pollfds: Vec<libc::pollfd> =
             fds.iter().flatten().map(|&(fd, events)| libc::pollfd { fd: fd.as_raw_fd(), events, revents: 0 }).collect();
         match poll(&mut pollfds, timeout_ms(stop_at - now)) {
@@ -152,6 +188,13 @@ fn supervise(
         }
         let ready: Vec<usize> =
             slots.iter().zip(&pollfds).filter(|(_, p)| p.revents != 0).map(|(&slot, _)| slot).collect();
+        if ready.contains(&4) {
+            // Seal was told to stop: kill the group and go, without waiting
+            // for a grace or reaping (seal exits right after).
+            kill_group(pid);
+            run.end = GuardEnd::Stopped;
+            return Ok(());
+        }
 
         for slot in ready {
             match slot {
@@ -171,8 +214,9 @@ fn supervise(
                     }
                 }
                 _ => {
-                    // The guard is a zombie now (not reaped: its pid, hence its
-                    // process group id, cannot be reused while we kill the group).
+                    // Slot 3 (slot 4, stop, returned above). The guard is a
+                    // zombie now (not reaped: its pid, hence its process
+                    // group id, cannot be reused while we kill the group).
                     exit_watch = None;
                     exited = true;
                     kill_group(pid);
@@ -224,16 +268,20 @@ mod tests {
         vec!["/bin/sh".into(), "-c".into(), script.into()]
     }
 
+    fn in_secs(secs: f64) -> Instant {
+        Instant::now() + Duration::from_secs_f64(secs)
+    }
+
     #[test]
     fn empty_argv_is_not_started() {
-        let run = run_guard(&[], b"", Duration::from_secs(1), Duration::from_millis(200));
+        let run = run_guard(&[], b"", in_secs(1.0), Duration::from_millis(200), None);
         assert!(matches!(run.end, GuardEnd::NotStarted(_)), "{:?}", run.end);
     }
 
     #[test]
     fn collects_output_and_status() {
         let run =
-            run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", Duration::from_secs(5), Duration::from_millis(200));
+            run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", in_secs(5.0), Duration::from_millis(200), None);
         let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
         assert_eq!(status.code(), Some(7));
         assert_eq!(run.stdout, b"payload");
@@ -244,7 +292,7 @@ mod tests {
     #[test]
     fn big_payload_to_a_guard_that_never_reads() {
         let payload = vec![b'x'; 4 << 20];
-        let run = run_guard(&sh("exit 0"), &payload, Duration::from_secs(5), Duration::from_millis(200));
+        let run = run_guard(&sh("exit 0"), &payload, in_secs(5.0), Duration::from_millis(200), None);
         let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
         assert_eq!(status.code(), Some(0));
     }
@@ -252,7 +300,7 @@ mod tests {
     #[test]
     fn deadline_kills() {
         let t = Instant::now();
-        let run = run_guard(&sh("sleep 20"), b"", Duration::from_millis(300), Duration::from_millis(200));
+        let run = run_guard(&sh("sleep 20"), b"", in_secs(0.3), Duration::from_millis(200), None);
         assert!(matches!(run.end, GuardEnd::TimedOut), "{:?}", run.end);
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     }

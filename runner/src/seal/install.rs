@@ -5,11 +5,14 @@
 
 use std::fmt;
 use std::fs;
-use std::io::{ErrorKind, Write};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use super::exe_path::{self, ExeFacts, ExePath};
+use super::on_failure::{self, ClaudeOnPath};
+use super::settings_file;
 pub use super::wrap::{wrap_settings, HookEntry, InstallSummary};
 
 /// What `--install` did to one settings file.
@@ -21,6 +24,14 @@ pub struct InstallReport {
     pub summary: InstallSummary,
     /// Where the original was saved (only when the file was changed).
     pub backup: Option<PathBuf>,
+    /// The failopen path written into the hooks and how it was chosen
+    /// (`None` when the caller gave the path).
+    pub seal_path: Option<ExePath>,
+    /// The `claude` found on `PATH`, which decided whether `"onFailure":
+    /// "block"` was added (`None` when the caller decided).
+    pub claude: Option<ClaudeOnPath>,
+    /// Things the user should act on (e.g. the path lies in a build directory).
+    pub warnings: Vec<String>,
 }
 
 impl fmt::Display for InstallReport {
@@ -47,26 +58,64 @@ impl fmt::Display for InstallReport {
         if let Some(b) = &self.backup {
             write!(f, "\n  backup of the original: {}", b.display())?;
         }
+        if let (Some(p), true) = (&self.seal_path, s.changed()) {
+            write!(f, "\n  failopen path written: {} ({})", p.path.display(), p.source)?;
+        }
+        if let Some(claude) = &self.claude {
+            write!(f, "\n  onFailure: {claude}: ")?;
+            match (claude.honours_on_failure(), s.changed()) {
+                (_, false) => write!(f, "nothing newly wrapped, so nothing added")?,
+                (true, true) => {
+                    let n = s.on_failure_added;
+                    write!(f, "added to {n} wrapped hook{}", if n == 1 { "" } else { "s" })?;
+                    if s.on_failure_kept > 0 {
+                        write!(f, " ({} kept the onFailure they had)", s.on_failure_kept)?;
+                    }
+                }
+                (false, true) => write!(f, "\"onFailure\": \"block\" not added")?,
+            }
+        }
+        for w in &self.warnings {
+            write!(f, "\n  {w}")?;
+        }
         Ok(())
     }
 }
 
 /// Wrap the PreToolUse command hooks of the settings file at `path` with
-/// this executable (`current_exe()`), keeping a backup of the original.
+/// this executable, keeping a backup of the original. The path written is
+/// the most stable one naming this binary (see [`exe_path`]); the report
+/// warns when it lies in a build or versioned directory. When the `claude`
+/// on `PATH` honours `"onFailure": "block"` (see [`on_failure`]), the
+/// wrapped hooks get it too.
 pub fn install_file(path: &Path) -> Result<InstallReport> {
-    let exe = std::env::current_exe().context("cannot locate the failopen executable")?;
-    install_file_with(path, &exe.to_string_lossy())
+    let facts =
+        ExeFacts::from_env().context("cannot tell where this failopen is (its executable or the current directory)")?;
+    let chosen = exe_path::choose(&facts);
+    let Some(exe) = chosen.path.to_str() else {
+        bail!("the failopen path {} is not valid UTF-8, so it cannot go into a settings file", chosen.path.display());
+    };
+    let claude = on_failure::find(facts.path_var.as_deref());
+    let mut report = install_file_with(path, exe, claude.honours_on_failure())?;
+    if report.summary.changed() {
+        report.warnings.extend(exe_path::build_dir_warning(&chosen.path));
+    }
+    report.seal_path = Some(chosen);
+    report.claude = Some(claude);
+    Ok(report)
 }
 
-/// [`install_file`] with an explicit path for the seal executable.
+/// [`install_file`] with an explicit path for the seal executable, and
+/// whether to add `"onFailure": "block"` to the hooks it wraps.
 ///
 /// Nothing is written unless a hook gets wrapped. Then the original bytes go
 /// to `SETTINGS.json.failopen-backup` (or `.failopen-backup.N` if that
 /// exists; an existing backup is never overwritten) and the new JSON (2-space
 /// pretty, trailing newline) replaces the file atomically (temp file in the
-/// same directory + rename, permissions kept). A symlinked settings file is
-/// followed: its target is rewritten and the link stays.
-pub fn install_file_with(path: &Path, seal_exe: &str) -> Result<InstallReport> {
+/// same directory + rename, mode and owner kept; the backup gets them too).
+/// A symlinked settings file is followed: its target is rewritten and the
+/// link stays.
+pub fn install_file_with(path: &Path, seal_exe: &str, add_on_failure: bool) -> Result<InstallReport> {
     let target = match fs::canonicalize(path) {
         Ok(t) => t,
         Err(e) if e.kind() == ErrorKind::NotFound => bail!("settings file {} does not exist", path.display()),
@@ -77,16 +126,30 @@ pub fn install_file_with(path: &Path, seal_exe: &str) -> Result<InstallReport> {
     if !value.is_object() {
         bail!("{} is not a settings file: its top level is not a JSON object; left it untouched", path.display());
     }
-    let summary = wrap_settings(&mut value, seal_exe);
+    let summary = wrap_settings(&mut value, seal_exe, add_on_failure);
     if !summary.changed() {
-        return Ok(InstallReport { path: path.to_path_buf(), summary, backup: None });
+        return Ok(InstallReport {
+            path: path.to_path_buf(),
+            summary,
+            backup: None,
+            seal_path: None,
+            claude: None,
+            warnings: Vec::new(),
+        });
     }
     let mut text = serde_json::to_string_pretty(&value).context("cannot serialise the new settings")?;
     text.push('\n');
-    let backup = write_backup(&target, &original)?;
-    replace_atomically(&target, text.as_bytes())
+    let backup = settings_file::write_backup(&target, &original)?;
+    settings_file::replace_atomically(&target, text.as_bytes())
         .with_context(|| format!("cannot write {} (the original is unchanged)", path.display()))?;
-    Ok(InstallReport { path: path.to_path_buf(), summary, backup: Some(backup) })
+    Ok(InstallReport {
+        path: path.to_path_buf(),
+        summary,
+        backup: Some(backup),
+        seal_path: None,
+        claude: None,
+        warnings: Vec::new(),
+    })
 }
 
 fn parse_error(path: &Path, e: &serde_json::Error) -> anyhow::Error {
@@ -97,39 +160,6 @@ fn parse_error(path: &Path, e: &serde_json::Error) -> anyhow::Error {
         e.line(),
         e.column()
     )
-}
-
-/// Save `bytes` next to `target` under the first free backup name.
-fn write_backup(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
-    let base = format!("{}.failopen-backup", target.display());
-    for n in 0..1000 {
-        let candidate = PathBuf::from(if n == 0 { base.clone() } else { format!("{base}.{n}") });
-        match fs::OpenOptions::new().write(true).create_new(true).open(&candidate) {
-            Ok(mut file) => {
-                file.write_all(bytes)
-                    .and_then(|_| file.sync_all())
-                    .with_context(|| format!("cannot write backup {}", candidate.display()))?;
-                return Ok(candidate);
-            }
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot create backup {}", candidate.display())),
-        }
-    }
-    bail!("too many backups already exist next to {}", target.display())
-}
-
-/// Replace `target` with `bytes`: temp file in the same directory, same
-/// permissions, fsync, rename.
-fn replace_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = fs::metadata(target) {
-        fs::set_permissions(tmp.path(), meta.permissions())?;
-    }
-    tmp.persist(target).map_err(|e| e.error)?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -144,7 +174,7 @@ mod tests {
         fs::write(&path, original).unwrap();
         fs::write(dir.path().join("settings.json.failopen-backup"), "older").unwrap();
 
-        let report = install_file_with(&path, "/fo/failopen").unwrap();
+        let report = install_file_with(&path, "/fo/failopen", false).unwrap();
         let backup = report.backup.clone().unwrap();
         assert_eq!(backup, dir.path().canonicalize().unwrap().join("settings.json.failopen-backup.1"));
         assert_eq!(fs::read_to_string(&backup).unwrap(), original);
@@ -155,7 +185,7 @@ mod tests {
         assert!(text.contains(r#""command": "/fo/failopen seal -- /bin/sh -c '/g.sh'""#), "{text}");
         assert!(report.to_string().contains("wrapped 1 PreToolUse command hook with seal"), "{report}");
 
-        let again = install_file_with(&path, "/fo/failopen").unwrap();
+        let again = install_file_with(&path, "/fo/failopen", false).unwrap();
         assert!(again.backup.is_none());
         assert_eq!(fs::read_to_string(&path).unwrap(), text);
         assert!(again.to_string().contains("nothing to wrap"), "{again}");
@@ -171,7 +201,7 @@ mod tests {
         fs::set_permissions(&real, fs::Permissions::from_mode(0o600)).unwrap();
         std::os::unix::fs::symlink("real.json", &link).unwrap();
 
-        install_file_with(&link, "/fo/failopen").unwrap();
+        install_file_with(&link, "/fo/failopen", false).unwrap();
         assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
         assert!(fs::read_to_string(&real).unwrap().contains("seal -- /bin/sh -c"));
         assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
@@ -182,7 +212,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.json");
         fs::write(&path, "{\n  \"a\": 1,\n  oops\n}\n").unwrap();
-        let err = install_file_with(&path, "/fo/failopen").unwrap_err().to_string();
+        let err = install_file_with(&path, "/fo/failopen", false).unwrap_err().to_string();
         assert!(err.contains("s.json") && err.contains("line 3, column 3"), "{err}");
     }
 }

@@ -4,28 +4,48 @@
 //! through ("fails open"). `failopen seal -- GUARD [ARGS...]` runs the guard
 //! and passes its decision on untouched when it made one (exit 0 or 2, output
 //! forwarded byte for byte); anything else (another exit code, a signal, a
-//! failed exec, the deadline, `--expect-json` without JSON) becomes exit 2
-//! with one explanatory line on stderr.
+//! failed exec, the deadline, `--expect-json` without a decision, a signal
+//! to seal) becomes exit 2 with one explanatory line on stderr.
 //!
+//! - [`payload`]: read the hook payload from stdin, inside the deadline.
 //! - [`guard_process`]: spawn the guard, feed it, collect output, enforce the deadline.
 //!   ([`pipes`]: the non-blocking pipe helpers it uses).
-//! - [`decision`]: turn the run into a [`Verdict`].
+//! - [`deadline`]: which `--deadline` values are valid.
+//! - [`signals`]: SIGTERM, SIGINT and SIGHUP to seal become a refusal.
+//! - [`decision`]: turn the run into a [`Verdict`] ([`expect_json`]: what
+//!   `--expect-json` accepts).
+//! - [`fail_closed`]: a panic in seal mode becomes a refusal, not exit 101.
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
-//!   (the pure JSON transform is in [`wrap`]).
+//!   (the pure JSON transform is in [`wrap`]; [`exe_path`] picks the path
+//!   to failopen it writes; [`on_failure`] decides whether to add
+//!   `"onFailure": "block"`; [`settings_file`] writes the file and its
+//!   backup with the original's mode and owner).
 //!
 //! Synchronous on purpose (one poll loop and one tiny watcher thread, no
 //! async runtime): it runs before every tool call.
 
+pub mod deadline;
 pub mod decision;
+pub mod exe_path;
+pub mod expect_json;
+pub mod fail_closed;
 pub mod guard_process;
 pub mod install;
+pub mod on_failure;
+pub mod payload;
 pub mod pipes;
+pub mod settings_file;
+pub mod signals;
 pub mod wrap;
 
-use std::io::{Read, Write};
-use std::time::Duration;
+use std::io::Write;
+use std::os::fd::AsFd;
+use std::time::{Duration, Instant};
 
 pub use decision::{Refusal, Verdict};
+use guard_process::GuardEnd;
+use payload::PayloadRead;
+use signals::SignalPipe;
 
 /// Seal's default deadline in seconds: below the 5 s hook timeout the battery uses.
 pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
@@ -35,51 +55,98 @@ pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
 /// when something outside the guard's process group (a `setsid` orphan)
 /// holds the pipes open; seal then forwards what it has and returns. Seal
 /// therefore returns at most `deadline + KILL_GRACE` (plus scheduling noise)
-/// after starting the guard.
+/// after its own start.
 pub const KILL_GRACE: Duration = Duration::from_millis(200);
 
 /// What `failopen seal` was asked to do.
 #[derive(Debug, Clone)]
 pub struct SealOptions {
-    /// How long the guard may run, measured from its spawn.
+    /// How long seal may take, payload read included: measured from seal's
+    /// start in [`run_from_stdio`], from the guard's spawn in [`seal`].
     pub deadline: Duration,
-    /// An exit 0 must come with a JSON object on stdout.
+    /// An exit 0 must come with a JSON decision for the payload's event
+    /// on stdout (see [`expect_json`]).
     pub expect_json: bool,
     /// The guard program and its arguments (run directly, no shell).
     pub argv: Vec<String>,
 }
 
-/// Run the guard on `payload` and decide. Never panics on bad input; never
-/// returns a code other than 0 or 2.
+/// Run the guard on `payload` with the whole deadline, and decide. Never
+/// panics on bad input; never returns a code other than 0 or 2.
 pub fn seal(opts: &SealOptions, payload: &[u8]) -> Verdict {
+    seal_until(opts, payload, deadline_from(Instant::now(), opts.deadline), None)
+}
+
+/// Run the guard on `payload` until `deadline_at` at the latest (or until a
+/// signal arrives on `signals`), and decide.
+fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant, signals: Option<SignalPipe>) -> Verdict {
     if opts.argv.is_empty() {
         return decision::refuse(&opts.argv, &Refusal::NoGuard, b"");
     }
-    let run = guard_process::run_guard(&opts.argv, payload, opts.deadline, KILL_GRACE);
-    decision::judge(&opts.argv, run, opts.expect_json, opts.deadline)
+    let run = guard_process::run_guard(&opts.argv, payload, deadline_at, KILL_GRACE, signals.map(|s| s.fd()));
+    if matches!(run.end, GuardEnd::Stopped) {
+        let why = Refusal::SealSignalled { signal: signals.and_then(|s| s.caught()), reading_payload: false };
+        return decision::refuse(&opts.argv, &why, &run.stderr);
+    }
+    decision::judge(&opts.argv, run, opts.expect_json.then_some(payload), opts.deadline)
 }
 
 /// The `failopen seal` command: read the hook payload from stdin, run the
 /// guard, write its (or seal's) answer, and return the exit code (0 or 2).
-/// A panic inside seal is turned into a refusal too (exit 101 would fail open).
-pub fn run_from_stdio(opts: &SealOptions) -> i32 {
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut payload = Vec::new();
-        let verdict = match std::io::stdin().lock().read_to_end(&mut payload) {
-            Ok(_) => seal(opts, &payload),
-            Err(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
+///
+/// The deadline counts from `started` (the process start): reading the
+/// payload comes out of it, and the guard gets only what is left. A payload
+/// without end of input by the deadline is refused. SIGTERM, SIGINT and
+/// SIGHUP kill the guard's group and refuse (see [`signals`]). A panic
+/// inside seal is turned into a refusal too (exit 101 would fail open).
+pub fn run_from_stdio(opts: &SealOptions, started: Instant) -> i32 {
+    let deadline_at = deadline_from(started, opts.deadline);
+    let outcome = fail_closed::catch(|| {
+        let verdict = match signals::install() {
+            Ok(signals) => read_and_seal(opts, deadline_at, signals),
+            Err(e) => decision::refuse(&opts.argv, &Refusal::SealFailed(e), b""),
         };
         emit(&verdict);
+        if verdict.code == 0 {
+            if let Some(signal) = signals::caught() {
+                // Signalled after the guard allowed, while seal was writing:
+                // the instruction was to stop, so the answer is still no.
+                let why = Refusal::SealSignalled { signal: Some(signal), reading_payload: false };
+                emit(&decision::refuse(&opts.argv, &why, b""));
+                return decision::DENY;
+            }
+        }
         verdict.code
-    }));
-    outcome.unwrap_or_else(|_| {
+    });
+    outcome.unwrap_or_else(|message| {
         let line = format!(
-            "guard {} could not decide (seal itself failed); refusing by default\n",
-            decision::guard_name(&opts.argv)
+            "guard {} could not decide (seal itself failed: {}); refusing by default\n",
+            decision::guard_name(&opts.argv),
+            message.replace('\n', " ")
         );
         let _ = std::io::stderr().write_all(line.as_bytes());
         decision::DENY
     })
+}
+
+/// Read the payload from stdin (inside the deadline, watching for signals),
+/// then run the guard on it.
+fn read_and_seal(opts: &SealOptions, deadline_at: Instant, signals: SignalPipe) -> Verdict {
+    match payload::read_until(std::io::stdin().as_fd(), deadline_at, Some(signals.fd())) {
+        PayloadRead::Complete(payload) => seal_until(opts, &payload, deadline_at, Some(signals)),
+        PayloadRead::Late { .. } => decision::refuse(&opts.argv, &Refusal::PayloadLate(opts.deadline), b""),
+        PayloadRead::Stopped => {
+            let why = Refusal::SealSignalled { signal: signals.caught(), reading_payload: true };
+            decision::refuse(&opts.argv, &why, b"")
+        }
+        PayloadRead::Failed(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
+    }
+}
+
+/// `start + deadline`, or a day from `start` if that cannot be represented
+/// (deadlines are validated to at most a day, so only in theory).
+fn deadline_from(start: Instant, deadline: Duration) -> Instant {
+    start.checked_add(deadline).or_else(|| start.checked_add(Duration::from_secs(86_400))).unwrap_or(start)
 }
 
 /// Write a verdict's bytes to seal's stdout and stderr (errors ignored: the

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::deadline::MAX_DEADLINE_SECS;
 use super::decision::shell_quote;
 
 /// One hook entry of the settings file, as named in reports.
@@ -39,6 +40,10 @@ pub struct InstallSummary {
     pub already_wrapped: Vec<HookEntry>,
     /// Hooks seal cannot wrap (not `"type": "command"`, or no command string).
     pub skipped: Vec<HookEntry>,
+    /// Wrapped hooks that got `"onFailure": "block"`.
+    pub on_failure_added: usize,
+    /// Wrapped hooks left without it because they already had an `onFailure`.
+    pub on_failure_kept: usize,
 }
 
 impl InstallSummary {
@@ -58,7 +63,11 @@ impl InstallSummary {
 /// Code gives up on the hook; without one, seal's default deadline applies.
 /// Hooks already running through seal are left alone (idempotent); other
 /// keys and their order are untouched.
-pub fn wrap_settings(value: &mut Value, seal_exe: &str) -> InstallSummary {
+///
+/// With `add_on_failure` (the Claude Code that runs the hooks honours it),
+/// each hook wrapped here also gets `"onFailure": "block"`, unless it has an
+/// `onFailure` already: then a missing or broken seal binary still blocks.
+pub fn wrap_settings(value: &mut Value, seal_exe: &str, add_on_failure: bool) -> InstallSummary {
     let mut summary = InstallSummary::default();
     let Some(groups) = value.pointer_mut("/hooks/PreToolUse").and_then(Value::as_array_mut) else {
         return summary;
@@ -83,6 +92,14 @@ pub fn wrap_settings(value: &mut Value, seal_exe: &str) -> InstallSummary {
             }
             let deadline = hook.get("timeout").and_then(Value::as_f64).and_then(deadline_for_timeout);
             hook["command"] = Value::String(wrap_command(&command, seal_exe, deadline));
+            if add_on_failure {
+                if hook.get("onFailure").is_some() {
+                    summary.on_failure_kept += 1;
+                } else {
+                    hook["onFailure"] = Value::String("block".into());
+                    summary.on_failure_added += 1;
+                }
+            }
             let what = match deadline {
                 Some(d) => format!("{command} (deadline {}s)", fmt_secs(d)),
                 None => command,
@@ -102,13 +119,17 @@ pub fn wrap_command(original: &str, seal_exe: &str, deadline: Option<f64>) -> St
 }
 
 /// Seal's deadline for a hook `timeout` in seconds: one second under it
-/// (half of it below 2 s). `None` for a timeout that is not a positive number.
+/// (half of it below 2 s), rounded to the millisecond, at least 1 ms, and at
+/// most seal's limit ([`MAX_DEADLINE_SECS`], one day: a hook that may run
+/// longer still gets an answer from seal well before Claude Code gives up).
+/// `None` for a timeout that is not a positive number. Whatever it returns
+/// is a valid `--deadline`.
 pub fn deadline_for_timeout(timeout: f64) -> Option<f64> {
     if !timeout.is_finite() || timeout <= 0.0 {
         return None;
     }
     let d = if timeout >= 2.0 { timeout - 1.0 } else { timeout / 2.0 };
-    Some((d * 1000.0).round() / 1000.0)
+    Some(((d * 1000.0).round() / 1000.0).clamp(0.001, MAX_DEADLINE_SECS))
 }
 
 fn fmt_secs(secs: f64) -> String {
@@ -125,7 +146,6 @@ pub fn is_sealed(command: &str, seal_exe: &str) -> bool {
     let named_failopen = std::path::Path::new(program).file_name().is_some_and(|n| n == "failopen");
     (program == seal_exe || named_failopen) && sub == "seal"
 }
-
 
 /// The first `max` words of a POSIX shell command (quotes and backslashes
 /// removed; no expansions). Good enough to recognise a seal invocation.
@@ -189,7 +209,7 @@ mod tests {
     #[test]
     fn wraps_command_hooks_and_skips_http() {
         let mut v = settings();
-        let s = wrap_settings(&mut v, EXE);
+        let s = wrap_settings(&mut v, EXE, false);
         assert_eq!(s.wrapped.len(), 2, "{s:?}");
         assert_eq!(s.skipped.len(), 1);
         assert!(s.skipped[0].what.contains("\"http\""), "{:?}", s.skipped);
@@ -209,7 +229,7 @@ mod tests {
     #[test]
     fn keeps_other_keys_and_their_order() {
         let mut v = settings();
-        wrap_settings(&mut v, EXE);
+        wrap_settings(&mut v, EXE, false);
         let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, ["model", "hooks", "zlast"]);
         let hook_keys: Vec<_> = v["hooks"]["PreToolUse"][0]["hooks"][0].as_object().unwrap().keys().cloned().collect();
@@ -219,9 +239,9 @@ mod tests {
     #[test]
     fn idempotent() {
         let mut v = settings();
-        wrap_settings(&mut v, EXE);
+        wrap_settings(&mut v, EXE, false);
         let once = v.clone();
-        let s = wrap_settings(&mut v, EXE);
+        let s = wrap_settings(&mut v, EXE, false);
         assert!(!s.changed());
         assert_eq!(s.already_wrapped.len(), 2);
         assert_eq!(v, once);
@@ -263,9 +283,63 @@ mod tests {
     }
 
     #[test]
+    fn deadlines_from_extreme_timeouts_are_valid() {
+        // A huge timeout is capped at seal's limit instead of producing a
+        // deadline seal would refuse (every wrapped call denied).
+        assert_eq!(deadline_for_timeout(1e20), Some(86_400.0));
+        assert_eq!(deadline_for_timeout(f64::MAX), Some(86_400.0));
+        assert_eq!(deadline_for_timeout(86_401.0), Some(86_400.0));
+        // A tiny one would round to 0, which seal refuses too.
+        assert_eq!(deadline_for_timeout(0.0001), Some(0.001));
+        assert_eq!(deadline_for_timeout(f64::INFINITY), None);
+        assert_eq!(deadline_for_timeout(f64::NAN), None);
+        for t in [1e-9, 0.0001, 0.5, 1.0, 2.0, 5.0, 59.9, 600.0, 86_400.0, 1e9, 1e20, f64::MAX] {
+            let d = deadline_for_timeout(t).unwrap();
+            let flag = fmt_secs(d);
+            assert!(crate::seal::deadline::parse(&flag).is_ok(), "timeout {t} gave --deadline {flag}");
+        }
+    }
+
+    #[test]
+    fn huge_timeout_is_wrapped_with_the_capped_deadline() {
+        let mut v =
+            json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/g.sh", "timeout": 1e20}]}]}});
+        let s = wrap_settings(&mut v, EXE, false);
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            "/opt/fo/failopen seal --deadline 86400 -- /bin/sh -c '/g.sh'"
+        );
+        assert!(s.wrapped[0].what.ends_with("(deadline 86400s)"), "{:?}", s.wrapped);
+    }
+
+    #[test]
+    fn on_failure_block_is_added_to_wrapped_hooks_without_one() {
+        let mut v = json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "/a.sh", "timeout": 5},
+            {"type": "command", "command": "/b.sh", "onFailure": "allow"},
+            {"type": "command", "command": "/opt/fo/failopen seal -- /c.sh"},
+            {"type": "http", "url": "http://127.0.0.1:1/"}
+        ]}]}});
+        let s = wrap_settings(&mut v, EXE, true);
+        let hooks = &v["hooks"]["PreToolUse"][0]["hooks"];
+        assert_eq!(hooks[0]["onFailure"], "block");
+        let keys: Vec<_> = hooks[0].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["type", "command", "timeout", "onFailure"]);
+        assert_eq!(hooks[1]["onFailure"], "allow", "an existing onFailure is the user's choice");
+        assert_eq!(hooks[2].get("onFailure"), None, "already wrapped: left alone");
+        assert_eq!(hooks[3].get("onFailure"), None, "not wrapped");
+        assert_eq!((s.on_failure_added, s.on_failure_kept), (1, 1));
+
+        let mut v = settings();
+        let s = wrap_settings(&mut v, EXE, false);
+        assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0].get("onFailure"), None);
+        assert_eq!((s.on_failure_added, s.on_failure_kept), (0, 0));
+    }
+
+    #[test]
     fn no_hooks_no_change() {
         let mut v = json!({"a": 1});
-        assert_eq!(wrap_settings(&mut v, EXE), InstallSummary::default());
+        assert_eq!(wrap_settings(&mut v, EXE, false), InstallSummary::default());
         assert_eq!(v, json!({"a": 1}));
     }
 }
