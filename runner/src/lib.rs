@@ -37,4 +37,5 @@ pub mod shell;
 pub mod standin;
 pub mod task;
 pub mod verdict;
+pub mod version;
 pub mod wrappers;
