@@ -8,10 +8,11 @@
 
 use std::path::Path;
 
-use crate::claude::cache::{version_key, Cache};
+use crate::claude::cache::Cache;
 use crate::claude::ClaudeSpec;
 use crate::record::Row;
 use crate::report::article::Counts;
+use crate::version::{self, Version};
 
 /// What one probe found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,10 +40,13 @@ pub struct Bisection {
     pub skipped: Vec<String>,
 }
 
-/// The published versions strictly between `good` and `bad` (by version
-/// number), in ascending order, with `good` first and `bad` last.
+/// The published versions from `good` to `bad` (by [`Version`]'s order), in
+/// ascending order: `good` first and `bad` last, unless one of them is a
+/// pre-release (pre-releases, and entries that are not versions, are left
+/// out). Both must be published, and `good` must be the older.
 pub fn candidates(published: &[String], good: &str, bad: &str) -> Result<Vec<String>, String> {
-    let (g, b) = (version_key(good), version_key(bad));
+    let parse = |v: &str| v.parse::<Version>().map_err(|e| e.to_string());
+    let (g, b) = (parse(good)?, parse(bad)?);
     if g >= b {
         return Err(format!("--good {good} must be older than --bad {bad}"));
     }
@@ -53,14 +57,10 @@ pub fn candidates(published: &[String], good: &str, bad: &str) -> Result<Vec<Str
     }
     let mut between: Vec<String> = published
         .iter()
-        .filter(|v| !v.contains('-')) // no pre-releases
-        .filter(|v| {
-            let k = version_key(v);
-            k >= g && k <= b
-        })
+        .filter(|v| v.parse::<Version>().is_ok_and(|k| !k.is_prerelease() && k >= g && k <= b))
         .cloned()
         .collect();
-    between.sort_by_key(|v| version_key(v));
+    between.sort_by(|x, y| version::compare(x, y));
     between.dedup();
     Ok(between)
 }
@@ -159,6 +159,12 @@ mod tests {
         assert_eq!(candidates(&published, "2.1.10", "2.1.12").unwrap(), vs(&["2.1.10", "2.1.11", "2.1.12"]));
         assert!(candidates(&published, "2.1.12", "2.1.10").is_err());
         assert!(candidates(&published, "2.1.10", "9.9.9").is_err());
+        // Numerically, not as text; pre-releases stay out even inside the range.
+        assert_eq!(
+            candidates(&published, "2.1.9", "2.1.100").unwrap(),
+            vs(&["2.1.9", "2.1.10", "2.1.11", "2.1.12", "2.1.100"])
+        );
+        assert_eq!(candidates(&published, "2.1.9", "2.2.0-beta").unwrap().last().map(String::as_str), Some("2.1.100"));
     }
 
     fn run_search(versions: &[String], flip_at: usize, skip: &[usize]) -> Bisection {

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::version::{self, Version};
+
 /// The cache root.
 #[derive(Debug, Clone)]
 pub struct Cache {
@@ -39,20 +41,16 @@ impl Cache {
         self.version_dir(version).join("node_modules/.bin/claude")
     }
 
-    /// Installed versions, sorted by version number.
+    /// Installed versions (directories named as a [`Version`] that hold a
+    /// binary), oldest first by [`Version`]'s order.
     pub fn installed(&self) -> Vec<String> {
         let Ok(entries) = std::fs::read_dir(self.versions_dir()) else { return Vec::new() };
         let mut versions: Vec<String> = entries
             .flatten()
             .filter_map(|e| e.file_name().to_str().map(String::from))
-            .filter(|name| super::spec::is_version(name) && self.binary(name).exists())
+            .filter(|name| name.parse::<Version>().is_ok() && self.binary(name).exists())
             .collect();
-        versions.sort_by_key(|v| version_key(v));
+        versions.sort_by(|a, b| version::compare(a, b));
         versions
     }
-}
-
-/// A sort key for `MAJOR.MINOR.PATCH`.
-pub fn version_key(v: &str) -> Vec<u64> {
-    v.split(['-', '+']).next().unwrap_or("").split('.').map(|p| p.parse().unwrap_or(0)).collect()
 }

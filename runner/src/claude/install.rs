@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::process::Command;
 
 use super::{cache::Cache, ClaudeBin, ClaudeError, NPM_PACKAGE};
+use crate::version::Version;
 
 /// Make sure `version` is installed in `cache` and runs; return it.
 pub async fn ensure(cache: &Cache, version: &str) -> Result<ClaudeBin, ClaudeError> {
@@ -89,7 +90,7 @@ pub async fn read_version(path: &Path) -> Result<String, ClaudeError> {
         .map_err(|e| not_runnable(e.to_string()))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let first = stdout.split_whitespace().next().unwrap_or("");
-    if !out.status.success() || !super::spec::is_version(first) {
+    if !out.status.success() || first.parse::<Version>().is_err() {
         return Err(not_runnable(format!(
             "`--version` exited {} and printed {:?}{}",
             out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into()),
@@ -104,7 +105,7 @@ pub async fn read_version(path: &Path) -> Result<String, ClaudeError> {
 pub async fn latest_version() -> Result<String, ClaudeError> {
     let out = npm_view(&["version"]).await?;
     let v = out.trim().to_string();
-    if super::spec::is_version(&v) {
+    if v.parse::<Version>().is_ok() {
         Ok(v)
     } else {
         Err(ClaudeError::NpmFailed { package: NPM_PACKAGE, version: "latest".into(), code: "0".into(), stderr: v })

@@ -1,5 +1,9 @@
 //! Claude Code itself: which binary to run, and installing versions from
 //! the npm registry into failopen's cache.
+//!
+//! Imports point one way: [`spec`] (what `--claude` asked for) resolves
+//! through [`install`] (npm), which installs into [`cache`]; none imports
+//! back. What counts as a version number is [`crate::version::Version`]'s.
 
 pub mod cache;
 pub mod install;

@@ -3,11 +3,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{cache::Cache, install, ClaudeBin, ClaudeError};
+use crate::version::Version;
 
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClaudeSpec {
-    /// A published version, e.g. `2.1.240`.
+    /// A published version, e.g. `2.1.240` (it parses as a [`Version`]).
     Version(String),
     /// The registry's `latest` tag.
     Latest,
@@ -16,14 +17,15 @@ pub enum ClaudeSpec {
 }
 
 impl ClaudeSpec {
-    /// Parse one spec.
+    /// Parse one spec: `latest`, a path (it holds a `/` or exists), or a
+    /// [`Version`]; anything else is [`ClaudeError::BadSpec`].
     pub fn parse(s: &str) -> Result<ClaudeSpec, ClaudeError> {
         let s = s.trim();
         if s == "latest" {
             Ok(ClaudeSpec::Latest)
         } else if s.contains('/') || Path::new(s).exists() {
             Ok(ClaudeSpec::Path(PathBuf::from(s)))
-        } else if is_version(s) {
+        } else if s.parse::<Version>().is_ok() {
             Ok(ClaudeSpec::Version(s.to_string()))
         } else {
             Err(ClaudeError::BadSpec(s.to_string()))
@@ -34,13 +36,6 @@ impl ClaudeSpec {
     pub fn parse_list(s: &str) -> Result<Vec<ClaudeSpec>, ClaudeError> {
         s.split(',').filter(|p| !p.trim().is_empty()).map(ClaudeSpec::parse).collect()
     }
-}
-
-/// `MAJOR.MINOR.PATCH` with an optional pre-release suffix.
-pub fn is_version(s: &str) -> bool {
-    let core = s.split(['-', '+']).next().unwrap_or("");
-    let parts: Vec<&str> = core.split('.').collect();
-    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Resolve a spec to a runnable binary, installing into the cache if needed.

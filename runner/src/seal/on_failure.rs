@@ -24,8 +24,7 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
-use crate::claude::cache::version_key;
-use crate::claude::spec::is_version;
+use crate::version::Version;
 
 /// The first Claude Code version that honours `"onFailure": "block"`.
 pub const FIRST_HONOURING: &str = "2.1.295";
@@ -101,14 +100,14 @@ pub fn find(path_var: Option<&OsStr>) -> ClaudeOnPath {
 /// Whether Claude Code `version` honours `"onFailure": "block"` (numeric
 /// comparison of MAJOR.MINOR.PATCH).
 pub fn honours(version: &str) -> bool {
-    version_key(version) >= version_key(FIRST_HONOURING)
+    version.parse::<Version>().is_ok_and(|v| FIRST_HONOURING.parse::<Version>().is_ok_and(|first| v >= first))
 }
 
 /// The version in `claude --version` output: the first word of the first
 /// line (e.g. `2.1.328 (Claude Code)`).
 pub fn parse_version(output: &str) -> Result<String, String> {
     let word = output.lines().next().unwrap_or("").split_whitespace().next().unwrap_or("");
-    if is_version(word) {
+    if word.parse::<Version>().is_ok() {
         Ok(word.to_string())
     } else {
         let shown: String = output.trim().chars().take(80).collect();
