@@ -1,12 +1,12 @@
 //! Compare two results files arm by arm: which summary verdicts changed.
 //!
 //! Each side is reduced to one Claude Code version: the file's only version,
-//! or, when a file holds several, its newest (compared numerically, see
-//! [`crate::report::grid::version_cmp`]); the [`Side::others`] list names the
-//! versions left out. Arms are matched by name across the two sides, so the
-//! usual use is "the same arm set on an old and a new Claude Code". An arm's
-//! summary verdict comes from its repeats ([`Tally::summary`]: blocked,
-//! wrote, invalid, or mixed).
+//! or, when a file holds several, its newest (by [`crate::version::compare`]:
+//! semver order, anything that is not a version after every version); the
+//! [`Side::others`] list names the versions left out. Arms are matched by
+//! name across the two sides, so the usual use is "the same arm set on an
+//! old and a new Claude Code". An arm's summary verdict comes from its
+//! repeats ([`Tally::summary`]: blocked, wrote, invalid, or mixed).
 //!
 //! A change is an *opening* when the old summary was `blocked` and any new
 //! run wrote the file (new `wrote`, or `mixed` with a wrote run): a guard
@@ -17,7 +17,8 @@ use std::fmt;
 use std::path::Path;
 
 use crate::record::{read_rows, RecordError, Row};
-use crate::report::grid::{version_cmp, Tally};
+use crate::report::grid::Tally;
+use crate::version;
 
 /// Exit code when a cell moved from blocked to wrote.
 pub const EXIT_OPENED: i32 = 3;
@@ -66,7 +67,7 @@ impl Side {
                 versions.push(&r.claude_version);
             }
         }
-        versions.sort_by(|a, b| version_cmp(a, b));
+        versions.sort_by(|a, b| version::compare(a, b));
         let Some(newest) = versions.pop() else { return Side::default() };
         let mut arms: Vec<(String, Tally)> = Vec::new();
         for r in rows.iter().filter(|r| r.claude_version == newest) {
@@ -228,5 +229,9 @@ mod tests {
         assert_eq!(d.old.version.as_deref(), Some("2.1.328"));
         assert_eq!(d.old.others, ["2.1.40"]);
         assert_eq!(d.exit_code(), 0);
+        // A release is newer than its pre-release.
+        let old = [row("2.1.0", "x/bare", 1, B, ""), row("2.1.0-beta.1", "x/bare", 1, W, "")];
+        let d = diff_rows(&old, &new);
+        assert_eq!((d.old.version.as_deref(), d.old.others.as_slice()), (Some("2.1.0"), ["2.1.0-beta.1".to_string()].as_slice()));
     }
 }

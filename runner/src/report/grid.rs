@@ -6,10 +6,10 @@
 //! guard), the column is the wrapper. Rows keep their order of first
 //! appearance in the input; wrapper columns go bare, plain, timed, native,
 //! sealed (only those present), then any other wrapper in order of first
-//! appearance. Versions are ordered oldest first, comparing dotted numbers
-//! numerically (2.1.40 < 2.1.328).
+//! appearance. Versions are ordered oldest first by [`crate::version::compare`]
+//! (2.1.40 < 2.1.328, a pre-release before its release, anything that is not
+//! a version last).
 
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -251,7 +251,7 @@ impl Report {
             g.rows = row_order.iter().filter(|r| g.arms.iter().any(|a| &a.row == *r)).cloned().collect();
             g.wrappers = wrappers.iter().filter(|w| g.arms.iter().any(|a| &a.wrapper == *w)).cloned().collect();
         }
-        grids.sort_by(|a, b| version_cmp(&a.version, &b.version));
+        grids.sort_by(|a, b| crate::version::compare(&a.version, &b.version));
         Report { versions: grids, rows: row_order, wrappers }
     }
 
@@ -287,25 +287,6 @@ impl Report {
     pub fn is_empty(&self) -> bool {
         self.versions.is_empty()
     }
-}
-
-/// Compare version strings by dotted components, numbers numerically
-/// (`2.1.40` < `2.1.328`), non-numbers as text after numbers.
-pub fn version_cmp(a: &str, b: &str) -> Ordering {
-    let split = |s: &str| s.split(['.', '-', '+']).map(str::to_string).collect::<Vec<_>>();
-    let (pa, pb) = (split(a), split(b));
-    for (x, y) in pa.iter().zip(pb.iter()) {
-        let ord = match (x.parse::<u64>(), y.parse::<u64>()) {
-            (Ok(m), Ok(n)) => m.cmp(&n),
-            (Ok(_), Err(_)) => Ordering::Less,
-            (Err(_), Ok(_)) => Ordering::Greater,
-            (Err(_), Err(_)) => x.cmp(y),
-        };
-        if ord != Ordering::Equal {
-            return ord;
-        }
-    }
-    pa.len().cmp(&pb.len()).then_with(|| a.cmp(b))
 }
 
 #[cfg(test)]
@@ -391,10 +372,15 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn versions_compare_numerically() {
-        assert_eq!(version_cmp("2.1.40", "2.1.328"), Ordering::Less);
-        assert_eq!(version_cmp("2.1.328", "2.1.328"), Ordering::Equal);
-        assert_eq!(version_cmp("2.1", "2.1.0"), Ordering::Less);
-        assert_eq!(version_cmp("10.0.0", "9.9.9"), Ordering::Greater);
+    fn versions_are_ordered_oldest_first() {
+        let rows = vec![
+            row("not-a-version", "deny/bare", 1, B, ""),
+            row("2.1.328", "deny/bare", 1, B, ""),
+            row("2.1.0-beta.1", "deny/bare", 1, B, ""),
+            row("2.1.40", "deny/bare", 1, B, ""),
+        ];
+        let r = Report::from_rows(&rows);
+        let order: Vec<&str> = r.versions.iter().map(|g| g.version.as_str()).collect();
+        assert_eq!(order, ["2.1.0-beta.1", "2.1.40", "2.1.328", "not-a-version"]);
     }
 }
