@@ -17,7 +17,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::record::{read_rows, RecordError, Row};
-use crate::report::grid::Tally;
+use crate::tally::{Summary, Tally};
 use crate::version;
 
 /// Exit code when a cell moved from blocked to wrote.
@@ -125,7 +125,7 @@ pub fn diff_rows(old: &[Row], new: &[Row]) -> Diff {
             None => changes.push(ArmChange { arm: arm.clone(), old: Some(o.clone()), new: None, kind: ChangeKind::Other }),
             Some(n) if n.summary() == o.summary() => unchanged += 1,
             Some(n) => {
-                let opened = o.summary() == crate::report::grid::Summary::Blocked && n.any_wrote();
+                let opened = o.summary() == Summary::Blocked && n.any_wrote();
                 let kind = if opened { ChangeKind::Opened } else { ChangeKind::Other };
                 changes.push(ArmChange { arm: arm.clone(), old: Some(o.clone()), new: Some(n.clone()), kind });
             }
@@ -178,7 +178,7 @@ impl fmt::Display for Diff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::grid::tests::row;
+    use crate::tally::tests::row;
     use crate::verdict::VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
 
     #[test]

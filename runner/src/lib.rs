@@ -35,6 +35,7 @@ pub mod session;
 pub mod settings;
 pub mod shell;
 pub mod standin;
+pub mod tally;
 pub mod task;
 pub mod verdict;
 pub mod version;

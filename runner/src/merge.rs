@@ -102,7 +102,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, MergeError> {
 mod tests {
     use super::*;
     use crate::record::RowWriter;
-    use crate::report::grid::tests::row;
+    use crate::tally::tests::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     fn write(dir: &Path, name: &str, rows: &[Row]) -> PathBuf {

@@ -52,7 +52,7 @@ fn control_is_added_once_and_first() {
 }
 
 fn row(version: &str, arm: &str, verdict: VerdictKind) -> Row {
-    let mut row = crate::report::grid::tests::row(version, arm, 1, verdict, "");
+    let mut row = crate::tally::tests::row(version, arm, 1, verdict, "");
     row.model = "live".into();
     row.hook_invocations = 0;
     row

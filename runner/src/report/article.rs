@@ -3,9 +3,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::grid::{Grid, Report, Summary, Tally};
+use super::grid::{Grid, Report};
 use super::Exporter;
 use crate::record::Row;
+use crate::tally::{Summary, Tally};
 use crate::verdict::VerdictKind;
 
 /// The article-shaped table (Markdown).

@@ -38,7 +38,7 @@ impl Exporter for SummaryCsv {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::grid::tests::row;
+    use crate::tally::tests::row;
     use crate::verdict::VerdictKind::{Blocked as B, Invalid as I};
 
     #[test]

@@ -8,7 +8,7 @@ use super::grid::{Grid, Report};
 use super::svg::{fill, NOT_RUN_FILL};
 use super::{Exporter, LEGEND};
 use crate::record::Row;
-use crate::report::grid::Summary;
+use crate::tally::Summary;
 
 /// The HTML report.
 #[derive(Debug, Default)]
@@ -147,7 +147,7 @@ impl Exporter for Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::grid::tests::row;
+    use crate::tally::tests::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     #[test]

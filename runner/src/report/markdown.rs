@@ -95,7 +95,7 @@ fn comparison(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::grid::tests::row;
+    use crate::tally::tests::row;
     use crate::verdict::VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
 
     #[test]

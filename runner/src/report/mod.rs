@@ -1,5 +1,6 @@
 //! Reports from result rows: one file per format behind [`Exporter`], all
-//! drawn from the shared model in [`grid`].
+//! drawn from the shared model in [`grid`] (which groups
+//! [`crate::tally::Tally`]s by version, guard and wrapper).
 //!
 //! - [`article::ArticleTable`]: the article's table (what `failopen run` prints).
 //! - [`markdown::Markdown`]: article tables, guard × wrapper grids, and a

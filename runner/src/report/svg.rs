@@ -4,9 +4,10 @@
 
 use std::fmt::Write;
 
-use super::grid::{Grid, Report, Summary};
+use super::grid::{Grid, Report};
 use super::{Exporter, LEGEND};
 use crate::record::Row;
+use crate::tally::{Summary, Tally};
 
 /// The SVG report.
 #[derive(Debug, Default)]
@@ -132,7 +133,7 @@ fn panel(s: &mut String, report: &Report, g: &Grid, x0: u32, y0: u32, several: b
     }
 }
 
-fn cell(s: &mut String, tally: Option<&super::grid::Tally>, x: u32, y: u32, differs: bool) {
+fn cell(s: &mut String, tally: Option<&Tally>, x: u32, y: u32, differs: bool) {
     let (rx, ry, rw, rh) = (x + 2, y + 2, CELL_W - 4, CELL_H - 4);
     let (cx, cy) = (x + CELL_W / 2, y + CELL_H / 2);
     let Some(t) = tally else {
@@ -192,7 +193,7 @@ fn legend_layout(items: &[(&'static str, bool, String)], width: u32) -> Vec<(u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::grid::tests::row;
+    use crate::tally::tests::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     #[test]
