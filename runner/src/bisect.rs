@@ -8,10 +8,9 @@
 
 use std::path::Path;
 
-use crate::claude::cache::Cache;
 use crate::claude::ClaudeSpec;
 use crate::record::Row;
-use crate::report::article::Counts;
+use crate::tally::Tally;
 use crate::version::{self, Version};
 
 /// What one probe found.
@@ -65,17 +64,11 @@ pub fn candidates(published: &[String], good: &str, bad: &str) -> Result<Vec<Str
     Ok(between)
 }
 
-/// The summary verdict of an arm's rows.
+/// The summary verdict of an arm's rows ([`Tally::summary`]'s word).
 pub fn summary(rows: &[Row]) -> String {
-    let mut c = Counts::default();
-    for r in rows {
-        match r.verdict {
-            crate::verdict::VerdictKind::Blocked => c.blocked += 1,
-            crate::verdict::VerdictKind::Wrote => c.wrote += 1,
-            crate::verdict::VerdictKind::Invalid => c.invalid += 1,
-        }
-    }
-    c.summary().to_string()
+    let mut t = Tally::default();
+    rows.iter().for_each(|r| t.add(r));
+    t.summary().to_string()
 }
 
 /// Binary search over `versions` (ascending; first is good, last is bad),
@@ -136,8 +129,7 @@ fn decisive(verdict: &str) -> bool {
 }
 
 /// Resolve a version spec to the exact published version (`latest` allowed).
-pub async fn exact_version(spec: &str, cache: &Cache) -> anyhow::Result<String> {
-    let _ = cache;
+pub async fn exact_version(spec: &str) -> anyhow::Result<String> {
     match ClaudeSpec::parse(spec)? {
         ClaudeSpec::Version(v) => Ok(v),
         ClaudeSpec::Latest => Ok(crate::claude::install::latest_version().await?),
@@ -165,6 +157,20 @@ mod tests {
             vs(&["2.1.9", "2.1.10", "2.1.11", "2.1.12", "2.1.100"])
         );
         assert_eq!(candidates(&published, "2.1.9", "2.2.0-beta").unwrap().last().map(String::as_str), Some("2.1.100"));
+    }
+
+    #[test]
+    fn summary_is_the_tally_word() {
+        use crate::tally::tests::row;
+        use crate::verdict::VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
+        let rows = |vs: &[crate::verdict::VerdictKind]| -> Vec<Row> {
+            vs.iter().enumerate().map(|(i, v)| row("1.0.0", "x/bare", i as u32 + 1, *v, "")).collect()
+        };
+        assert_eq!(summary(&rows(&[B, B])), "blocked");
+        assert_eq!(summary(&rows(&[W])), "wrote");
+        assert_eq!(summary(&rows(&[B, W])), "mixed");
+        assert_eq!(summary(&rows(&[B, I])), "mixed");
+        assert_eq!(summary(&rows(&[])), "invalid", "no runs is never blocked");
     }
 
     fn run_search(versions: &[String], flip_at: usize, skip: &[usize]) -> Bisection {

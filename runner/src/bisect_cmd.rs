@@ -19,8 +19,8 @@ pub async fn run(args: BisectArgs) -> anyhow::Result<i32> {
     if args.repeats == 0 {
         anyhow::bail!("--repeats must be at least 1");
     }
-    let good = bisect::exact_version(&args.good, &cache).await?;
-    let bad = bisect::exact_version(&args.bad, &cache).await?;
+    let good = bisect::exact_version(&args.good).await?;
+    let bad = bisect::exact_version(&args.bad).await?;
     let published = failopen::claude::install::published_versions().await?;
     let versions = bisect::candidates(&published, &good, &bad).map_err(anyhow::Error::msg)?;
     println!("bisect {}: {} published versions from {good} to {bad}", arm.name, versions.len());

@@ -1,7 +1,7 @@
 //! `failopen run`: resolve versions, expand cells, run sessions with bounded
 //! concurrency, judge each one, and append its row as soon as it ends.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -402,16 +402,6 @@ fn truncate(s: &str, max: usize) -> String {
         end -= 1;
     }
     format!("{}...", &one_line[..end])
-}
-
-/// Count rows per (version, arm): (blocked, wrote, invalid).
-pub fn tally(rows: &[Row]) -> HashMap<(String, String), [u32; 3]> {
-    let mut t: HashMap<(String, String), [u32; 3]> = HashMap::new();
-    for r in rows {
-        let slot = t.entry((r.claude_version.clone(), r.arm.clone())).or_default();
-        slot[r.verdict as usize] += 1;
-    }
-    t
 }
 
 #[cfg(test)]
