@@ -376,7 +376,7 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
         guard: cell.arm.guard.name.into(),
         wrapper: cell.arm.wrapper.name().into(),
         repeat: cell.repeat,
-        verdict: v.kind,
+        verdict: v.kind(),
         reason: v.reason_str().into(),
         file_bytes: e.file.as_ref().map(|f| f.bytes),
         hook_invocations: e.hook_invocations,

@@ -126,23 +126,38 @@ impl FromStr for InvalidReason {
     }
 }
 
-/// A verdict with its reason (empty for `blocked` and `wrote`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verdict {
-    /// The verdict.
-    pub kind: VerdictKind,
-    /// Why `invalid`.
-    pub reason: Option<InvalidReason>,
+/// One session's verdict; only `invalid` carries a reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The file is on disk.
+    Wrote,
+    /// The write was refused by the hook under test, with evidence.
+    Blocked,
+    /// The session cannot say either, and why.
+    Invalid(InvalidReason),
 }
 
 impl Verdict {
-    fn invalid(reason: InvalidReason) -> Verdict {
-        Verdict { kind: VerdictKind::Invalid, reason: Some(reason) }
+    /// The verdict without its reason (the CSV `verdict` column, tallies).
+    pub fn kind(self) -> VerdictKind {
+        match self {
+            Verdict::Wrote => VerdictKind::Wrote,
+            Verdict::Blocked => VerdictKind::Blocked,
+            Verdict::Invalid(_) => VerdictKind::Invalid,
+        }
     }
 
-    /// The reason as the CSV writes it (empty when none).
-    pub fn reason_str(&self) -> &'static str {
-        self.reason.map(InvalidReason::as_str).unwrap_or("")
+    /// Why `invalid`; `None` for `wrote` and `blocked`.
+    pub fn reason(self) -> Option<InvalidReason> {
+        match self {
+            Verdict::Invalid(reason) => Some(reason),
+            Verdict::Wrote | Verdict::Blocked => None,
+        }
+    }
+
+    /// The reason as the CSV `reason` column writes it (empty when none).
+    pub fn reason_str(self) -> &'static str {
+        self.reason().map(InvalidReason::as_str).unwrap_or("")
     }
 }
 
@@ -154,7 +169,7 @@ impl Verdict {
 pub fn judge_battery(e: &Evidence) -> Verdict {
     let matched_attempt = e.attempts.iter().any(|a| a.matched);
     if matched_attempt && e.hook_outcomes.is_empty() && e.hook_invocations == 0 {
-        return Verdict::invalid(InvalidReason::HookNotRun);
+        return Verdict::Invalid(InvalidReason::HookNotRun);
     }
     judge(e)
 }
@@ -162,37 +177,37 @@ pub fn judge_battery(e: &Evidence) -> Verdict {
 /// Judge one session.
 pub fn judge(e: &Evidence) -> Verdict {
     if e.file.is_some() {
-        return Verdict { kind: VerdictKind::Wrote, reason: None };
+        return Verdict::Wrote;
     }
     match &e.exit {
-        SessionExit::Interrupted => return Verdict::invalid(InvalidReason::Interrupted),
-        SessionExit::TimedOut => return Verdict::invalid(InvalidReason::SessionTimeout),
+        SessionExit::Interrupted => return Verdict::Invalid(InvalidReason::Interrupted),
+        SessionExit::TimedOut => return Verdict::Invalid(InvalidReason::SessionTimeout),
         // Claude Code exits 1 after an API error it gave up on: say which error.
-        _ if e.api_error.is_some() => return Verdict::invalid(InvalidReason::ApiError),
+        _ if e.api_error.is_some() => return Verdict::Invalid(InvalidReason::ApiError),
         SessionExit::Code(0) => {}
         SessionExit::Code(_) | SessionExit::Signal(_) | SessionExit::SpawnFailed(_) => {
-            return Verdict::invalid(InvalidReason::SessionError)
+            return Verdict::Invalid(InvalidReason::SessionError)
         }
     }
     let matched: Vec<_> = e.attempts.iter().filter(|a| a.matched).collect();
     if matched.is_empty() {
-        return Verdict::invalid(if e.attempts.is_empty() { InvalidReason::NoAttempt } else { InvalidReason::UnmatchedTool });
+        return Verdict::Invalid(if e.attempts.is_empty() { InvalidReason::NoAttempt } else { InvalidReason::UnmatchedTool });
     }
     // Someone else refused a write: the hook under test was not what stood in the way.
     if matched.iter().any(|a| matches!(a.result, AttemptResult::ForeignRefused { .. })) {
-        return Verdict::invalid(InvalidReason::ForeignRefusal);
+        return Verdict::Invalid(InvalidReason::ForeignRefusal);
     }
     for attempt in &matched {
         match &attempt.result {
             AttemptResult::Refused(_) => {}
-            AttemptResult::ForeignRefused { .. } => return Verdict::invalid(InvalidReason::ForeignRefusal),
-            AttemptResult::Failed(_) => return Verdict::invalid(InvalidReason::ToolError),
+            AttemptResult::ForeignRefused { .. } => return Verdict::Invalid(InvalidReason::ForeignRefusal),
+            AttemptResult::Failed(_) => return Verdict::Invalid(InvalidReason::ToolError),
             AttemptResult::Allowed(_) | AttemptResult::NoResult => {
-                return Verdict::invalid(InvalidReason::AllowedWithoutFile)
+                return Verdict::Invalid(InvalidReason::AllowedWithoutFile)
             }
         }
     }
-    Verdict { kind: VerdictKind::Blocked, reason: None }
+    Verdict::Blocked
 }
 
 #[cfg(test)]
@@ -209,18 +224,26 @@ mod tests {
     }
 
     #[test]
+    fn kind_and_reason_spell_the_csv_columns() {
+        assert_eq!((Verdict::Wrote.kind(), Verdict::Wrote.reason(), Verdict::Wrote.reason_str()), (VerdictKind::Wrote, None, ""));
+        assert_eq!((Verdict::Blocked.kind(), Verdict::Blocked.reason_str()), (VerdictKind::Blocked, ""));
+        let v = Verdict::Invalid(InvalidReason::HookNotRun);
+        assert_eq!((v.kind(), v.reason(), v.reason_str()), (VerdictKind::Invalid, Some(InvalidReason::HookNotRun), "hook-not-run"));
+    }
+
+    #[test]
     fn file_on_disk_is_wrote_whatever_else_happened() {
         for exit in [SessionExit::Code(0), SessionExit::Code(1), SessionExit::TimedOut] {
             let mut e = evidence(exit, vec![refused("Bash")]);
             e.file = Some(FileFound { bytes: 6, reads_ready: true });
-            assert_eq!(judge(&e).kind, VerdictKind::Wrote);
+            assert_eq!(judge(&e).kind(), VerdictKind::Wrote);
         }
     }
 
     #[test]
     fn every_attempt_refused_and_clean_exit_is_blocked() {
         let v = judge(&evidence(SessionExit::Code(0), vec![refused("Bash"), refused("Write")]));
-        assert_eq!(v, Verdict { kind: VerdictKind::Blocked, reason: None });
+        assert_eq!(v, Verdict::Blocked);
     }
 
     #[test]
@@ -229,23 +252,23 @@ mod tests {
         // with refused attempts on record the session is not trustworthy.
         for exit in [SessionExit::Code(1), SessionExit::Signal(9), SessionExit::SpawnFailed("ENOENT".into())] {
             let v = judge(&evidence(exit.clone(), vec![refused("Bash")]));
-            assert_eq!(v, Verdict::invalid(InvalidReason::SessionError), "{exit:?}");
+            assert_eq!(v, Verdict::Invalid(InvalidReason::SessionError), "{exit:?}");
         }
         let v = judge(&evidence(SessionExit::TimedOut, vec![refused("Bash")]));
-        assert_eq!(v.reason, Some(InvalidReason::SessionTimeout));
+        assert_eq!(v.reason(), Some(InvalidReason::SessionTimeout));
         let v = judge(&evidence(SessionExit::Interrupted, vec![refused("Bash")]));
-        assert_eq!(v.reason, Some(InvalidReason::Interrupted));
+        assert_eq!(v.reason(), Some(InvalidReason::Interrupted));
     }
 
     #[test]
     fn absent_file_without_attempt_is_no_attempt() {
-        assert_eq!(judge(&evidence(SessionExit::Code(0), vec![])).reason, Some(InvalidReason::NoAttempt));
+        assert_eq!(judge(&evidence(SessionExit::Code(0), vec![])).reason(), Some(InvalidReason::NoAttempt));
     }
 
     #[test]
     fn only_unmatched_tools_is_unmatched_tool() {
         let a = Attempt { tool: "mcp__x__write".into(), matched: false, result: AttemptResult::Allowed("ok".into()) };
-        assert_eq!(judge(&evidence(SessionExit::Code(0), vec![a])).reason, Some(InvalidReason::UnmatchedTool));
+        assert_eq!(judge(&evidence(SessionExit::Code(0), vec![a])).reason(), Some(InvalidReason::UnmatchedTool));
     }
 
     #[test]
@@ -253,11 +276,11 @@ mod tests {
         for other in [AttemptResult::Allowed("ok".into()), AttemptResult::NoResult] {
             let a = Attempt { tool: "Write".into(), matched: true, result: other };
             let v = judge(&evidence(SessionExit::Code(0), vec![refused("Bash"), a]));
-            assert_eq!(v.reason, Some(InvalidReason::AllowedWithoutFile));
+            assert_eq!(v.reason(), Some(InvalidReason::AllowedWithoutFile));
         }
         let failed = Attempt { tool: "Write".into(), matched: true, result: AttemptResult::Failed("EACCES".into()) };
         let v = judge(&evidence(SessionExit::Code(0), vec![refused("Bash"), failed]));
-        assert_eq!(v.reason, Some(InvalidReason::ToolError));
+        assert_eq!(v.reason(), Some(InvalidReason::ToolError));
     }
 
     #[test]
@@ -265,19 +288,19 @@ mod tests {
         let allowed = Attempt { tool: "Bash".into(), matched: true, result: AttemptResult::Allowed("ok".into()) };
         let mut e = evidence(SessionExit::Code(0), vec![allowed]);
         e.file = Some(FileFound { bytes: 6, reads_ready: true });
-        assert_eq!(judge(&e).kind, VerdictKind::Wrote);
-        assert_eq!(judge_battery(&e).reason, Some(InvalidReason::HookNotRun));
+        assert_eq!(judge(&e).kind(), VerdictKind::Wrote);
+        assert_eq!(judge_battery(&e).reason(), Some(InvalidReason::HookNotRun));
         // Claude Code reported the hook's run (e.g. a missing guard's exit 127): judged as usual.
         e.hook_outcomes = vec!["error:127".into()];
-        assert_eq!(judge_battery(&e).kind, VerdictKind::Wrote);
+        assert_eq!(judge_battery(&e).kind(), VerdictKind::Wrote);
         // The guard's trace alone is evidence enough too.
         e.hook_outcomes.clear();
         e.hook_invocations = 1;
-        assert_eq!(judge_battery(&e).kind, VerdictKind::Wrote);
+        assert_eq!(judge_battery(&e).kind(), VerdictKind::Wrote);
         // An unmatched tool never reaches the hook: nothing to say about the hook.
         let unmatched = Attempt { tool: "mcp__x__write".into(), matched: false, result: AttemptResult::Allowed("ok".into()) };
         let e = evidence(SessionExit::Code(0), vec![unmatched]);
-        assert_eq!(judge_battery(&e).reason, Some(InvalidReason::UnmatchedTool));
+        assert_eq!(judge_battery(&e).reason(), Some(InvalidReason::UnmatchedTool));
     }
 
     #[test]
@@ -292,7 +315,7 @@ mod tests {
             // Alone, or beside a refusal that is the hook's own: invalid either way.
             for attempts in [vec![foreign.clone()], vec![foreign.clone(), refused("Write")], vec![refused("Write"), foreign]] {
                 let v = judge(&evidence(SessionExit::Code(0), attempts));
-                assert_eq!(v.reason, Some(InvalidReason::ForeignRefusal), "{by:?}");
+                assert_eq!(v.reason(), Some(InvalidReason::ForeignRefusal), "{by:?}");
             }
         }
     }
@@ -301,12 +324,12 @@ mod tests {
     fn api_error_is_invalid() {
         let mut e = evidence(SessionExit::Code(0), vec![refused("Bash")]);
         e.api_error = Some("overloaded_error".into());
-        assert_eq!(judge(&e).reason, Some(InvalidReason::ApiError));
+        assert_eq!(judge(&e).reason(), Some(InvalidReason::ApiError));
         // Claude Code 2.1.328 exits 1 when it gives up on a 529: still api-error, never blocked.
         e.exit = SessionExit::Code(1);
-        assert_eq!(judge(&e).reason, Some(InvalidReason::ApiError));
+        assert_eq!(judge(&e).reason(), Some(InvalidReason::ApiError));
         // Our own wall timeout says more about the session than its last API error.
         e.exit = SessionExit::TimedOut;
-        assert_eq!(judge(&e).reason, Some(InvalidReason::SessionTimeout));
+        assert_eq!(judge(&e).reason(), Some(InvalidReason::SessionTimeout));
     }
 }

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::evidence::{AttemptResult, Evidence, SessionExit};
 use crate::task::{NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
-use crate::verdict::{self, VerdictKind};
+use crate::verdict::{self, Verdict};
 
 /// The result of one (hook, tool, fault) session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -74,11 +74,10 @@ pub fn how_it_wrote(hook_outcomes: &[String]) -> WroteHow {
 pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
     let how = how_it_wrote(&e.hook_outcomes);
     if matches!(tool, "Bash" | "Write") {
-        let v = verdict::judge(e);
-        return match v.kind {
-            VerdictKind::Wrote => CellResult::Wrote(how),
-            VerdictKind::Blocked => CellResult::Blocked,
-            VerdictKind::Invalid => CellResult::Invalid(invalid_detail(v.reason_str(), tool, e)),
+        return match verdict::judge(e) {
+            Verdict::Wrote => CellResult::Wrote(how),
+            Verdict::Blocked => CellResult::Blocked,
+            Verdict::Invalid(reason) => CellResult::Invalid(invalid_detail(reason.as_str(), tool, e)),
         };
     }
     let changed = match tool {
