@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::command;
 use super::config::{HookEntry, HookKind};
-use super::dynamic::{should_block, Cell};
+use super::dynamic::{should_block, AuditCell};
 use super::faults::Fault;
 use super::judge::{CellResult, WroteHow};
 use super::matcher;
@@ -49,10 +49,10 @@ pub struct Advice {
 }
 
 /// The holes the cells prove.
-pub fn holes(entries: &[HookEntry], cells: &[Cell]) -> Vec<Hole> {
+pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
     let mut out = Vec::new();
     for e in entries {
-        let mine: Vec<&Cell> = cells.iter().filter(|c| c.hook == e.id).collect();
+        let mine: Vec<&AuditCell> = cells.iter().filter(|c| c.hook == e.id).collect();
         let guards_something = mine.iter().any(|c| c.fault == Fault::None && should_block(&c.result));
         for c in &mine {
             let kind = match (&c.result, c.fault) {

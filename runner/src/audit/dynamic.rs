@@ -27,9 +27,10 @@ pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdi
 /// The tools injected faults are tried through (to keep the session count down).
 pub const FAULT_TOOLS: [&str; 2] = ["Bash", "Write"];
 
-/// One (hook, tool, fault) session and its result.
+/// One (hook, tool, fault) session of `failopen audit` and its result (the
+/// battery's cell is [`crate::cells::Cell`]).
 #[derive(Debug, Clone, Serialize)]
-pub struct Cell {
+pub struct AuditCell {
     /// Hook id, e.g. `H1`.
     pub hook: String,
     /// Tool the write was attempted with.
@@ -91,7 +92,7 @@ impl Runner<'_> {
     }
 
     /// Run `plan` (hook index, tool, fault) for `entries`, at most `jobs` at once.
-    pub async fn run_cells(&self, entries: &[HookEntry], plan: &[(usize, &'static str, Fault)]) -> anyhow::Result<Vec<Cell>> {
+    pub async fn run_cells(&self, entries: &[HookEntry], plan: &[(usize, &'static str, Fault)]) -> anyhow::Result<Vec<AuditCell>> {
         let sem = Semaphore::new(self.jobs.max(1));
         let futures = plan.iter().map(|&(i, tool, fault)| {
             let sem = &sem;
@@ -110,7 +111,7 @@ impl Runner<'_> {
                         }
                     }
                 };
-                anyhow::Ok(Cell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
+                anyhow::Ok(AuditCell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
             }
         });
         futures::future::join_all(futures).await.into_iter().collect()
@@ -244,7 +245,7 @@ pub fn should_block(result: &CellResult) -> bool {
 /// The fault plan: each injected fault through [`FAULT_TOOLS`], for the
 /// tools whose baseline the guard is meant to stop. Others are skipped with
 /// the reason.
-pub fn fault_plan(entries: &[HookEntry], baseline: &[Cell]) -> (Vec<(usize, &'static str, Fault)>, Vec<Cell>) {
+pub fn fault_plan(entries: &[HookEntry], baseline: &[AuditCell]) -> (Vec<(usize, &'static str, Fault)>, Vec<AuditCell>) {
     let mut plan = Vec::new();
     let mut skipped = Vec::new();
     for (i, e) in entries.iter().enumerate() {
@@ -262,7 +263,7 @@ pub fn fault_plan(entries: &[HookEntry], baseline: &[Cell]) -> (Vec<(usize, &'st
                             Some(CellResult::Wrote(_)) => "the guard allows this write",
                             _ => "no valid baseline",
                         };
-                        skipped.push(Cell { hook: e.id.clone(), tool: tool.into(), fault, result: CellResult::Skipped(why.into()) });
+                        skipped.push(AuditCell { hook: e.id.clone(), tool: tool.into(), fault, result: CellResult::Skipped(why.into()) });
                     }
                 }
             }

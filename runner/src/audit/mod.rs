@@ -32,7 +32,7 @@ use crate::claude::ClaudeBin;
 use crate::standin::{Policy, StandIn};
 use advice::{Advice, Hole, HoleKind};
 use config::{HookEntry, HookKind};
-use dynamic::{Cell, Runner};
+use dynamic::{AuditCell, Runner};
 use faults::{Fault, FaultScripts};
 
 /// How bad a finding is.
@@ -115,7 +115,7 @@ pub struct SealedRecheck {
     /// The command as `seal --install` would write it.
     pub command: String,
     /// The re-run cells.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<AuditCell>,
 }
 
 /// The whole audit.
@@ -134,7 +134,7 @@ pub struct AuditReport {
     /// Static findings.
     pub findings: Vec<Finding>,
     /// Dynamic cells (empty with --static-only).
-    pub cells: Vec<Cell>,
+    pub cells: Vec<AuditCell>,
     /// Proven holes.
     pub holes: Vec<Hole>,
     /// Advice.

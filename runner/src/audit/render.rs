@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::config::HookKind;
-use super::dynamic::{Cell, TOOLS};
+use super::dynamic::{AuditCell, TOOLS};
 use super::faults::Fault;
 use super::judge::{CellResult, WroteHow};
 use super::{AuditReport, OnFailure};
@@ -154,7 +154,7 @@ fn describe(r: &CellResult) -> String {
 }
 
 /// hook x tool rows, one column per fault.
-fn table(cells: &[Cell]) -> String {
+fn table(cells: &[AuditCell]) -> String {
     let mut s = String::new();
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
     // The seal column only when some hook is sealed.
@@ -175,7 +175,7 @@ fn table(cells: &[Cell]) -> String {
     let mut notes = Vec::new();
     for h in hooks {
         for tool in TOOLS {
-            let row: Vec<Option<&Cell>> = faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
+            let row: Vec<Option<&AuditCell>> = faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
             if row.iter().all(Option::is_none) {
                 continue;
             }
@@ -184,8 +184,8 @@ fn table(cells: &[Cell]) -> String {
                 let word = c.map(|c| c.result.word()).unwrap_or("-");
                 let _ = write!(s, " {word:<8}");
                 match c {
-                    Some(Cell { result: CellResult::Invalid(why), fault, .. }) => notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str())),
-                    Some(Cell { result: CellResult::Skipped(why), fault: Fault::None, .. }) => notes.push(format!("  {h} {tool}: not run: {why}")),
+                    Some(AuditCell { result: CellResult::Invalid(why), fault, .. }) => notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str())),
+                    Some(AuditCell { result: CellResult::Skipped(why), fault: Fault::None, .. }) => notes.push(format!("  {h} {tool}: not run: {why}")),
                     _ => {}
                 }
             }
