@@ -7,9 +7,11 @@
 //!
 //! Data flow: [`arms`] → [`cells`] → [`session`] (with [`settings`],
 //! [`guards`], [`wrappers`], [`standin`]) → [`evidence`] → [`verdict`] →
-//! [`record`] → [`report`]. Under all of them, [`task`] holds what the
-//! experiment asks of every session: the prompt, the judged file and the
-//! write tools a hook must cover.
+//! [`record`] → [`tally`] → [`report`], [`diff`], [`bisect`]; [`merge`]
+//! joins results files row by row. Under all of them, [`task`] holds what
+//! the experiment asks of every session: the prompt, the judged file and
+//! the write tools a hook must cover; version numbers are parsed and
+//! ordered by [`version`] alone ([`claude`] resolves and installs them).
 
 pub mod arms;
 pub mod attribution;
