@@ -82,7 +82,7 @@ pub enum ArmsError {
     #[error("arm set {0:?} is neither a file nor a built-in set; built-in sets: {1}")]
     Unknown(String, String),
     /// A `--only` pattern is not a valid glob.
-    #[error("--only {pattern:?}: {message}")]
+    #[error("arm name pattern {pattern:?}: {message}")]
     Glob { pattern: String, message: String },
 }
 

@@ -47,7 +47,7 @@ pub fn candidates(published: &[String], good: &str, bad: &str) -> Result<Vec<Str
     let parse = |v: &str| v.parse::<Version>().map_err(|e| e.to_string());
     let (g, b) = (parse(good)?, parse(bad)?);
     if g >= b {
-        return Err(format!("--good {good} must be older than --bad {bad}"));
+        return Err(format!("the good version {good} must be older than the bad version {bad}"));
     }
     for v in [good, bad] {
         if !published.iter().any(|p| p == v) {

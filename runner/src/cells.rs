@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use crate::arms::Arm;
 use crate::claude::ClaudeBin;
+use crate::record::Row;
 
 /// One session to run: an arm on one Claude Code version, one repeat.
 #[derive(Debug, Clone)]
@@ -59,6 +60,22 @@ pub struct CellKey {
     pub repeat: u32,
 }
 
+impl CellKey {
+    /// The cell a results row belongs to.
+    pub fn of(row: &Row) -> CellKey {
+        CellKey {
+            claude_version: row.claude_version.clone(),
+            model: row.model.clone(),
+            arm: row.arm.clone(),
+            guard: row.guard.clone(),
+            wrapper: row.wrapper.clone(),
+            hook_timeout_bits: row.hook_timeout.to_bits(),
+            deadline_bits: row.deadline.to_bits(),
+            repeat: row.repeat,
+        }
+    }
+}
+
 /// Every (version, arm, repeat) in a fixed order.
 pub fn expand(versions: &[ClaudeBin], arms: &[Arm], repeats: u32) -> Vec<Cell> {
     let mut cells = Vec::with_capacity(versions.len() * arms.len() * repeats as usize);
@@ -84,7 +101,7 @@ pub struct Shard {
 impl Shard {
     /// Parse `K/N` with 1 ≤ K ≤ N.
     pub fn parse(s: &str) -> Result<Shard, String> {
-        let err = || format!("--shard {s:?}: expected K/N with 1 <= K <= N, e.g. 2/4");
+        let err = || format!("{s:?} is not a shard: expected K/N with 1 <= K <= N, e.g. 2/4");
         let (k, n) = s.split_once('/').ok_or_else(err)?;
         let (k, n) = (k.trim().parse::<usize>().map_err(|_| err())?, n.trim().parse::<usize>().map_err(|_| err())?);
         if k == 0 || n == 0 || k > n {

@@ -20,10 +20,16 @@ use crate::record::{read_rows, RecordError, Row};
 use crate::tally::{Summary, Tally};
 use crate::version;
 
-/// Exit code when a cell moved from blocked to wrote.
-pub const EXIT_OPENED: i32 = 3;
-/// Exit code when some other verdict changed.
-pub const EXIT_CHANGED: i32 = 4;
+/// What a comparison found, worst first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffOutcome {
+    /// No summary verdict changed.
+    Unchanged,
+    /// At least one cell moved from blocked to wrote: a guard opened.
+    Opened,
+    /// Some other verdict changed (none opened).
+    Changed,
+}
 
 /// What kind of change an arm went through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,15 +108,15 @@ pub struct Diff {
 }
 
 impl Diff {
-    /// 0 when nothing changed, [`EXIT_OPENED`] when a guard opened (wins),
-    /// else [`EXIT_CHANGED`].
-    pub fn exit_code(&self) -> i32 {
+    /// [`DiffOutcome::Opened`] when a guard opened (it wins over other
+    /// changes), [`DiffOutcome::Changed`] for any other change, else unchanged.
+    pub fn outcome(&self) -> DiffOutcome {
         if self.changes.iter().any(|c| c.kind == ChangeKind::Opened) {
-            EXIT_OPENED
+            DiffOutcome::Opened
         } else if self.changes.is_empty() {
-            0
+            DiffOutcome::Unchanged
         } else {
-            EXIT_CHANGED
+            DiffOutcome::Changed
         }
     }
 }
@@ -186,7 +192,7 @@ mod tests {
         let a = [row("2.1.240", "deny/bare", 1, B, ""), row("2.1.240", "crash/bare", 1, W, "")];
         let b = [row("2.1.328", "deny/bare", 1, B, ""), row("2.1.328", "crash/bare", 1, W, "")];
         let d = diff_rows(&a, &b);
-        assert_eq!((d.exit_code(), d.unchanged), (0, 2));
+        assert_eq!((d.outcome(), d.unchanged), (DiffOutcome::Unchanged, 2));
         assert!(d.to_string().contains("no verdict changed (2 arms compared)"), "{d}");
     }
 
@@ -205,7 +211,7 @@ mod tests {
             kinds,
             [("crash/native", ChangeKind::Opened), ("deny/bare", ChangeKind::Other), ("hang/timed", ChangeKind::Opened)]
         );
-        assert_eq!(d.exit_code(), EXIT_OPENED);
+        assert_eq!(d.outcome(), DiffOutcome::Opened);
         assert!(d.to_string().contains("crash/native: blocked 1/1 → wrote 1/1   (guard opened)"), "{d}");
     }
 
@@ -214,7 +220,7 @@ mod tests {
         let old = [row("1", "hang/timed", 1, B, ""), row("1", "gone/bare", 1, B, "")];
         let new = [row("1", "hang/timed", 1, I, "session-timeout"), row("1", "new/bare", 1, W, "")];
         let d = diff_rows(&old, &new);
-        assert_eq!(d.exit_code(), EXIT_CHANGED);
+        assert_eq!(d.outcome(), DiffOutcome::Changed);
         let text = d.to_string();
         assert!(text.contains("hang/timed: blocked 1/1 → invalid 1/1 (session-timeout)"), "{text}");
         assert!(text.contains("gone/bare: blocked 1/1 → (removed)"), "{text}");
@@ -228,7 +234,7 @@ mod tests {
         let d = diff_rows(&old, &new);
         assert_eq!(d.old.version.as_deref(), Some("2.1.328"));
         assert_eq!(d.old.others, ["2.1.40"]);
-        assert_eq!(d.exit_code(), 0);
+        assert_eq!(d.outcome(), DiffOutcome::Unchanged);
         // A release is newer than its pre-release.
         let old = [row("2.1.0", "x/bare", 1, B, ""), row("2.1.0-beta.1", "x/bare", 1, W, "")];
         let d = diff_rows(&old, &new);

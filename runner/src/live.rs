@@ -13,7 +13,7 @@
 //! - a write (on disk, or attempted) that no PreToolUse hook ever saw is
 //!   flagged [`FLAG_HOOK_NEVER_SAW_WRITE`] ([`hook_blind`]).
 //!
-//! Verdicts themselves come from [`crate::verdict::judge`]: `blocked` only
+//! Verdicts themselves come from [`crate::judge::judge`]: `blocked` only
 //! with stream-json evidence of refused attempts on matched tools.
 
 use std::collections::{HashMap, HashSet};
@@ -84,7 +84,7 @@ pub fn credentials_problem(api_key_set: bool, auth_token_set: bool) -> Option<St
         return None;
     }
     Some(
-        "--model live needs ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN with ANTHROPIC_BASE_URL for a gateway) \
+        "a live model needs ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN with ANTHROPIC_BASE_URL for a gateway) \
          in the environment; sessions run with an isolated HOME, so a stored login is not used"
             .to_string(),
     )

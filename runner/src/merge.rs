@@ -26,13 +26,13 @@ pub enum MergeError {
     )]
     Duplicate { version: String, arm: String, repeat: u32, first: String, second: String },
     /// The output is one of the inputs.
-    #[error("--out {0}: is one of the input files; refusing to overwrite an input")]
+    #[error("output {0} is one of the input files; refusing to overwrite an input")]
     OutIsInput(String),
     /// The output's directory is missing.
-    #[error("--out {out}: directory {dir} does not exist")]
+    #[error("output {out}: directory {dir} does not exist")]
     NoDir { out: String, dir: String },
     /// Writing the output failed.
-    #[error("--out {path}: {message}")]
+    #[error("output {path}: {message}")]
     Write { path: String, message: String },
 }
 
@@ -62,7 +62,7 @@ pub fn collect(inputs: &[PathBuf]) -> Result<Vec<Row>, MergeError> {
     for path in inputs {
         let name = path.display().to_string();
         for row in read_rows(path)? {
-            let key = row.cell_key();
+            let key = crate::cells::CellKey::of(&row);
             if let Some(first) = seen.get(&key) {
                 return Err(MergeError::Duplicate { version: key.claude_version, arm: key.arm, repeat: key.repeat, first: first.clone(), second: name });
             }

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cells::CellKey;
 use crate::verdict::VerdictKind;
 
 /// The columns, in order. The first fifteen are the contract; the rest are extras.
@@ -73,22 +72,6 @@ pub struct Row {
     pub deadline: f64,
     /// Extra marks, `;`-separated (e.g. `control-failed`).
     pub flags: String,
-}
-
-impl Row {
-    /// The cell this row belongs to.
-    pub fn cell_key(&self) -> CellKey {
-        CellKey {
-            claude_version: self.claude_version.clone(),
-            model: self.model.clone(),
-            arm: self.arm.clone(),
-            guard: self.guard.clone(),
-            wrapper: self.wrapper.clone(),
-            hook_timeout_bits: self.hook_timeout.to_bits(),
-            deadline_bits: self.deadline.to_bits(),
-            repeat: self.repeat,
-        }
-    }
 }
 
 /// Why a results file could not be read or written.

@@ -15,11 +15,11 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
 use crate::attribution::HookIdentity;
 use crate::claude::ClaudeBin;
 use crate::evidence::{self, Evidence, SessionExit};
+use crate::pool::Pool;
 use crate::reap;
 use crate::standin::StandIn;
 use crate::task::{NOTES_FILE, PROMPT};
@@ -36,7 +36,8 @@ pub enum Backend<'a> {
 /// Everything one session needs.
 #[derive(Debug, Clone)]
 pub struct SessionSpec<'a> {
-    /// Unique id (also the stand-in session key and the process tag).
+    /// Unique id (also the stand-in session key and the process tag), from
+    /// [`Pool::next_id`] or [`crate::pool::session_id`]: it starts with our pid.
     pub id: String,
     /// The Claude Code binary.
     pub claude: &'a ClaudeBin,
@@ -52,12 +53,12 @@ pub struct SessionSpec<'a> {
     pub wall_timeout: Duration,
     /// Extra arguments for `claude` (e.g. `--max-turns`).
     pub extra_args: Vec<String>,
-    /// Where the temp root is created.
-    pub temp_parent: &'a Path,
+    /// The pool the session runs in: its temp root goes under the pool's,
+    /// its process group is registered with the pool's interrupt, and a stop
+    /// of the pool ends it.
+    pub pool: &'a Pool,
     /// Keep the temp root.
     pub keep: bool,
-    /// Where running process groups are registered, for a hard stop.
-    pub live_groups: Option<&'a crate::run::LiveGroups>,
 }
 
 /// What a session produced.
@@ -99,9 +100,10 @@ pub const STAND_IN_ENV: &[(&str, &str)] = &[
 const LIVE_PASSTHROUGH: &[&str] =
     &["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL", "ANTHROPIC_CUSTOM_HEADERS"];
 
-/// Run one session to completion (or timeout, or cancellation).
-pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io::Result<SessionOutcome> {
-    let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.temp_parent)?;
+/// Run one session to completion (or timeout, or a stop of its pool).
+pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
+    let interrupt = spec.pool.interrupt();
+    let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
     let dirs = Dirs::create(root.path())?;
     let settings_path = dirs.evidence.join("settings.json");
     std::fs::write(&settings_path, serde_json::to_vec_pretty(&spec.settings)?)?;
@@ -145,8 +147,8 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
             let pgid = child.id();
             // Kills the group however this future ends: done, dropped, or unwound by a panic.
             let _group = GroupKill(pgid);
-            if let (Some(groups), Some(pgid)) = (spec.live_groups, pgid) {
-                groups.lock().unwrap_or_else(|p| p.into_inner()).insert(pgid);
+            if let Some(pgid) = pgid {
+                interrupt.groups().insert(pgid);
             }
             let exit = tokio::select! {
                 status = child.wait() => match status {
@@ -154,7 +156,7 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
                     Err(e) => SessionExit::SpawnFailed(e.to_string()),
                 },
                 _ = tokio::time::sleep(spec.wall_timeout) => SessionExit::TimedOut,
-                _ = cancel.cancelled() => SessionExit::Interrupted,
+                _ = interrupt.stopped() => SessionExit::Interrupted,
             };
             if let Some(pgid) = pgid {
                 reap::kill_group(pgid);
@@ -166,8 +168,8 @@ pub async fn run(spec: &SessionSpec<'_>, cancel: &CancellationToken) -> std::io:
     let secs = started.elapsed().as_secs_f64();
     let tag = spec.id.clone();
     let stragglers_killed = tokio::task::spawn_blocking(move || reap::reap_session(pgid, &tag)).await.unwrap_or(0);
-    if let (Some(groups), Some(pgid)) = (spec.live_groups, pgid) {
-        groups.lock().unwrap_or_else(|p| p.into_inner()).remove(&pgid);
+    if let Some(pgid) = pgid {
+        interrupt.groups().remove(pgid);
     }
 
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();

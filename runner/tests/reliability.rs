@@ -15,6 +15,7 @@ use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{battery_lock, installed_claude, read_csv, run_battery, tagged_processes_of, PINNED};
+use failopen::cells::CellKey;
 use failopen::record::Row;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -124,7 +125,7 @@ fn wait_until(what: &str, limit: Duration, mut cond: impl FnMut() -> bool) {
 }
 
 fn assert_unique_cells(rows: &[Row]) {
-    let mut keys: Vec<_> = rows.iter().map(Row::cell_key).collect();
+    let mut keys: Vec<_> = rows.iter().map(CellKey::of).collect();
     keys.sort();
     let before = keys.len();
     keys.dedup();
@@ -249,7 +250,7 @@ fn resume_repairs_a_truncated_last_line() {
     assert_eq!(rows.len(), 4, "2 arms x 2 repeats: {rows:#?}");
     assert_unique_cells(&rows);
     assert_eq!(rows[0], first[0]);
-    assert!(rows.iter().any(|r| r.cell_key() == first[1].cell_key()), "the cut cell ran again");
+    assert!(rows.iter().any(|r| CellKey::of(r) == CellKey::of(&first[1])), "the cut cell ran again");
 }
 
 /// `--resume` keys on the whole cell: a row of the same arm name run with
@@ -420,11 +421,11 @@ fn hostile_input_is_refused_before_any_session() {
         (out_args(&["--session-timeout", "nan"]), vec!["--session-timeout".into()]),
         (out_args(&["--jobs", "0"]), vec!["--jobs must be at least 1".into()]),
         (out_args(&["--repeats", "0"]), vec!["--repeats must be at least 1".into()]),
-        (out_args(&["--shard", "0/2"]), vec!["--shard \"0/2\"".into(), "1 <= K <= N".into()]),
-        (out_args(&["--shard", "3/2"]), vec!["--shard \"3/2\"".into(), "1 <= K <= N".into()]),
-        (out_args(&["--shard", "two"]), vec!["--shard \"two\"".into()]),
+        (out_args(&["--shard", "0/2"]), vec!["--shard: \"0/2\"".into(), "1 <= K <= N".into()]),
+        (out_args(&["--shard", "3/2"]), vec!["--shard: \"3/2\"".into(), "1 <= K <= N".into()]),
+        (out_args(&["--shard", "two"]), vec!["--shard: \"two\" is not a shard".into()]),
         (out_args(&["--only", "nomatch/*"]), vec!["no arm matches --only nomatch/*".into()]),
-        (vec!["run".into(), "--claude".into(), "2.1".into(), "--out".into(), out.clone()], vec!["--claude \"2.1\"".into(), "latest".into()]),
+        (vec!["run".into(), "--claude".into(), "2.1".into(), "--out".into(), out.clone()], vec!["--claude: \"2.1\"".into(), "latest".into()]),
         (run(&["--out", &missing_dir]), vec![missing_dir.clone(), "does not exist".into()]),
         (run(&["--out", &under_file]), vec![under_file.clone(), "not writable".into()]),
         (run(&["--out", "/proc/failopen-rows.csv"]), vec!["/proc".into(), "not writable".into()]),

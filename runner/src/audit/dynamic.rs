@@ -4,13 +4,10 @@
 //! under injected faults.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use tokio::sync::Semaphore;
-use tokio_util::sync::CancellationToken;
 
 use super::config::{HookEntry, HookKind};
 use super::faults::{self, Fault, FaultScripts};
@@ -18,6 +15,7 @@ use super::judge::{self, CellResult, WroteHow};
 use super::OnFailure;
 use crate::attribution::HookIdentity;
 use crate::claude::ClaudeBin;
+use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
 use crate::task::{seed_notebook, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 use crate::standin::StandIn;
@@ -49,33 +47,26 @@ pub struct Runner<'a> {
     pub claude: &'a ClaudeBin,
     /// The stand-in model.
     pub standin: &'a StandIn,
-    /// Sessions at once.
-    pub jobs: usize,
-    /// Throwaway directory for fault scripts and session roots.
-    pub temp: &'a Path,
+    /// The session pool (slots, temp root, interrupt); hangs take its long slots.
+    pub pool: &'a Pool,
     /// The user's HOME: hooks run with it, so `~` and `$HOME` reach the user's files.
     pub home: Option<&'a Path>,
-    /// Stops sessions early.
-    pub cancel: CancellationToken,
     /// Fault scripts.
     pub scripts: FaultScripts,
     /// A loopback URL nothing listens on.
     pub unreachable_url: String,
-    /// Process groups of the sessions running now, for a hard stop.
-    pub live_groups: crate::run::LiveGroups,
     /// Another PreToolUse hook may run beside the audited one (a managed
     /// policy's): then a JSON decision in the hook events is not enough to
     /// call a refusal the audited hook's.
     pub other_hooks_may_run: bool,
 }
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
-
 impl Runner<'_> {
     /// Does this Claude Code honour `"onFailure": "block"` on a command hook
     /// whose guard crashes? One session with a crashing guard.
     pub async fn probe_on_failure(&self) -> anyhow::Result<OnFailure> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
+        let Some(_slot) = self.pool.slot(false).await else { return Ok(OnFailure::Unknown) };
         let r = self.session(&hook, Some("Bash"), "Bash", "probe", Path::new("/")).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,
@@ -91,28 +82,23 @@ impl Runner<'_> {
             .unwrap_or_default()
     }
 
-    /// Run `plan` (hook index, tool, fault) for `entries`, at most `jobs` at once.
+    /// Run `plan` (hook index, tool, fault) for `entries`, as the pool's slots allow.
     pub async fn run_cells(&self, entries: &[HookEntry], plan: &[(usize, &'static str, Fault)]) -> anyhow::Result<Vec<AuditCell>> {
-        let sem = Semaphore::new(self.jobs.max(1));
-        let futures = plan.iter().map(|&(i, tool, fault)| {
-            let sem = &sem;
-            async move {
+        let futures = plan.iter().map(|&(i, tool, fault)| async move {
                 let e = &entries[i];
                 let result = match faults::not_injectable(e, fault) {
                     Some(why) => CellResult::Skipped(why),
-                    None => {
-                        let _permit = sem.acquire().await?;
-                        if self.cancel.is_cancelled() {
-                            CellResult::Invalid("interrupted".into())
-                        } else {
+                    // A hang mostly waits: it takes a long slot, beside the CPU-bound sessions.
+                    None => match self.pool.slot(fault == Fault::Hang).await {
+                        None => CellResult::Invalid("interrupted".into()),
+                        Some(_slot) => {
                             let hook = faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
                             let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
                             self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir).await?
                         }
-                    }
+                    },
                 };
                 anyhow::Ok(AuditCell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
-            }
         });
         futures::future::join_all(futures).await.into_iter().collect()
     }
@@ -129,8 +115,7 @@ impl Runner<'_> {
     ) -> anyhow::Result<CellResult> {
         // A hostile `timeout` (1e20) must not overflow the wall clock: past a day is a day.
         let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0).min(86_400.0);
-        // `<pid>-` first, as every session tag of this process: a hard stop reaps them by that prefix.
-        let id = format!("{}-audit-{}-{tag}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
+        let id = self.pool.next_id(&format!("audit-{tag}"));
         let mut env = vec![(faults::PROJECT_VAR.to_string(), project_dir.to_string_lossy().into_owned())];
         if let Some(home) = self.home {
             env.push((faults::HOME_VAR.to_string(), home.to_string_lossy().into_owned()));
@@ -147,11 +132,10 @@ impl Runner<'_> {
             backend: Backend::StandIn(self.standin),
             wall_timeout: Duration::from_secs_f64(timeout + 60.0),
             extra_args: vec![],
-            temp_parent: self.temp,
+            pool: self.pool,
             keep: true,
-            live_groups: Some(&self.live_groups),
         };
-        let outcome = session::run(&spec, &self.cancel).await?;
+        let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
         let result = match &root {
             Some(r) => match judge::judge(tool, &outcome.evidence, &r.join("work")) {

@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use crate::evidence::{AttemptResult, Evidence, SessionExit};
 use crate::task::{NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
-use crate::verdict::{self, Verdict};
+use crate::judge;
+use crate::verdict::Verdict;
 
 /// The result of one (hook, tool, fault) session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -74,7 +75,7 @@ pub fn how_it_wrote(hook_outcomes: &[String]) -> WroteHow {
 pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
     let how = how_it_wrote(&e.hook_outcomes);
     if matches!(tool, "Bash" | "Write") {
-        return match verdict::judge(e) {
+        return match judge::judge(e) {
             Verdict::Wrote => CellResult::Wrote(how),
             Verdict::Blocked => CellResult::Blocked,
             Verdict::Invalid(reason) => CellResult::Invalid(invalid_detail(reason.as_str(), tool, e)),

@@ -26,9 +26,9 @@ pub mod static_checks;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use tokio_util::sync::CancellationToken;
 
 use crate::claude::ClaudeBin;
+use crate::pool::Pool;
 use crate::standin::{Policy, StandIn};
 use advice::{Advice, Hole, HoleKind};
 use config::{HookEntry, HookKind};
@@ -103,8 +103,8 @@ pub struct AuditOptions {
     /// Managed settings on this machine: Claude Code reads them in every
     /// session, so their hooks are listed (and statically checked) as a source.
     pub managed: crate::managed::ManagedSettings,
-    /// Where running sessions' process groups are registered, for a hard stop.
-    pub live_groups: crate::run::LiveGroups,
+    /// What stops the dynamic checks (a first signal) and what a hard stop kills.
+    pub interrupt: crate::pool::Interrupt,
 }
 
 /// The re-check of the hole cells with the hook wrapped by seal.
@@ -146,25 +146,20 @@ pub struct AuditReport {
 }
 
 impl AuditReport {
-    /// Exit code: 3 when a hole is proven (or, static only, when there is a
-    /// warning or error finding), else 0.
-    pub fn exit_code(&self) -> i32 {
-        let bad = if self.claude_version.is_some() {
+    /// Whether the audit found a guard that fails open: a proven hole or an
+    /// error finding (static only: any warning or error finding).
+    pub fn fails_open(&self) -> bool {
+        if self.claude_version.is_some() {
             !self.holes.is_empty() || self.findings.iter().any(|f| f.severity == Severity::Error)
         } else {
             self.findings.iter().any(|f| f.severity >= Severity::Warning)
-        };
-        if bad {
-            3
-        } else {
-            0
         }
     }
 }
 
 /// Run the audit. Errors: a settings file that cannot be read or parsed,
 /// or the dynamic checks cannot start.
-pub async fn audit(opts: &AuditOptions, cancel: CancellationToken) -> anyhow::Result<AuditReport> {
+pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     let mut files = Vec::new();
     for p in &opts.files {
         let project = config::project_dir_for(p, &opts.cwd, opts.home.as_deref());
@@ -197,7 +192,7 @@ pub async fn audit(opts: &AuditOptions, cancel: CancellationToken) -> anyhow::Re
     };
     if let Some(claude) = &opts.claude {
         if report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. })) {
-            dynamic_checks(opts, claude, &mut report, cancel).await?;
+            dynamic_checks(opts, claude, &mut report).await?;
         }
     }
     report.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
@@ -216,19 +211,17 @@ pub async fn audit(opts: &AuditOptions, cancel: CancellationToken) -> anyhow::Re
     Ok(report)
 }
 
-async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut AuditReport, cancel: CancellationToken) -> anyhow::Result<()> {
-    let temp = tempfile::Builder::new().prefix(&crate::run::temp_root_prefix()).tempdir()?;
+async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut AuditReport) -> anyhow::Result<()> {
+    let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
+    let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
     let standin = StandIn::start(Policy::Scripted, None).await?;
     let runner = Runner {
         claude,
         standin: &standin,
-        jobs: opts.jobs,
-        temp: temp.path(),
+        pool: &pool,
         home: opts.home.as_deref(),
-        cancel,
-        scripts: FaultScripts::create(&temp.path().join("faults"))?,
+        scripts: FaultScripts::create(&pool.root().join("faults"))?,
         unreachable_url: unreachable_url()?,
-        live_groups: opts.live_groups.clone(),
         other_hooks_may_run: opts.managed.has_pretooluse_hooks(),
     };
     report.on_failure = runner.probe_on_failure().await?;

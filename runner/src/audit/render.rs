@@ -8,15 +8,15 @@ use super::faults::Fault;
 use super::judge::{CellResult, WroteHow};
 use super::{AuditReport, OnFailure};
 
-/// The JSON report (pretty, trailing newline).
-pub fn json(r: &AuditReport) -> String {
+/// The JSON report (pretty, trailing newline), with the process's `exit_code`.
+pub fn json(r: &AuditReport, exit_code: i32) -> String {
     let mut v = serde_json::to_value(r).unwrap_or_default();
-    v["exit_code"] = r.exit_code().into();
+    v["exit_code"] = exit_code.into();
     format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
 }
 
-/// The text report.
-pub fn text(r: &AuditReport) -> String {
+/// The text report; its last line names the process's `exit_code`.
+pub fn text(r: &AuditReport, exit_code: i32) -> String {
     let mut s = String::new();
     let version = match &r.claude_version {
         Some(v) => format!("Claude Code {v}"),
@@ -115,14 +115,13 @@ pub fn text(r: &AuditReport) -> String {
             let _ = writeln!(s, "  {:<12} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
         }
     }
-    let code = r.exit_code();
-    let verdict = match (code, r.claude_version.is_some()) {
-        (0, true) => "every guard held".to_string(),
-        (0, false) => "no warnings (static checks only; run without --static-only to fault-inject)".to_string(),
-        (_, true) => format!("{} hole{} found", r.holes.len(), if r.holes.len() == 1 { "" } else { "s" }),
-        (_, false) => "warnings found (static checks only)".to_string(),
+    let verdict = match (r.fails_open(), r.claude_version.is_some()) {
+        (false, true) => "every guard held".to_string(),
+        (false, false) => "no warnings (static checks only; run without --static-only to fault-inject)".to_string(),
+        (true, true) => format!("{} hole{} found", r.holes.len(), if r.holes.len() == 1 { "" } else { "s" }),
+        (true, false) => "warnings found (static checks only)".to_string(),
     };
-    let _ = writeln!(s, "\nResult: {verdict} (exit {code})");
+    let _ = writeln!(s, "\nResult: {verdict} (exit {exit_code})");
     s
 }
 

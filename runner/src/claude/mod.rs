@@ -32,7 +32,7 @@ pub struct ClaudeBin {
 #[derive(Debug, thiserror::Error)]
 pub enum ClaudeError {
     /// npm is not on PATH.
-    #[error("npm was not found on PATH; failopen installs Claude Code with npm (install Node.js and npm, or pass --claude /path/to/claude)")]
+    #[error("npm was not found on PATH; failopen installs Claude Code with npm (install Node.js and npm, or name an installed claude binary by its path)")]
     NpmNotFound,
     /// The registry does not have the version.
     #[error("the npm registry has no {package}@{version}; `npm view {package} versions` lists the published ones")]
@@ -44,7 +44,7 @@ pub enum ClaudeError {
     #[error("{path}: does not run as Claude Code: {message}")]
     NotRunnable { path: String, message: String },
     /// A version spec that is not a version, `latest` or a path.
-    #[error("--claude {0:?}: expected a version like 2.1.328, `latest`, or a path to a claude binary")]
+    #[error("{0:?} names no Claude Code: expected a version like 2.1.328, `latest`, or a path to a claude binary")]
     BadSpec(String),
     /// Filesystem trouble in the cache.
     #[error("cache {path}")]

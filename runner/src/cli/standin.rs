@@ -8,7 +8,8 @@ use std::io::Write;
 
 use failopen::standin::{Policy, StandIn};
 
-use crate::cli::{PolicyArg, StandinCommand};
+use super::args::{PolicyArg, StandinCommand};
+use super::ExitCode;
 
 /// The library policy for a command-line policy.
 pub fn policy(arg: PolicyArg) -> Policy {
@@ -20,7 +21,7 @@ pub fn policy(arg: PolicyArg) -> Policy {
     }
 }
 
-pub async fn run(command: StandinCommand) -> anyhow::Result<i32> {
+pub async fn main(command: StandinCommand) -> anyhow::Result<ExitCode> {
     let StandinCommand::Serve { port, policy: arg } = command;
     let server = StandIn::start(policy(arg), Some(port))
         .await
@@ -39,5 +40,5 @@ pub async fn run(command: StandinCommand) -> anyhow::Result<i32> {
     }
     drop(server);
     eprintln!("failopen: stand-in stopped");
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,4 +1,6 @@
-//! Seal mode: `failopen seal` runs as a hook command, so every way out of the
+//! `failopen seal`: the fail-closed wrapper, and seal mode.
+//!
+//! `failopen seal` runs as a hook command, so every way out of the
 //! process must be exit 2 unless a guard ran and decided (exit 0 or 2).
 //!
 //! Claude Code reads exit 0 as "no objection" and lets any exit code but 2
@@ -15,10 +17,10 @@ use std::ffi::OsString;
 use std::time::Instant;
 
 use clap::Parser;
-use failopen::seal::decision::DENY;
 use failopen::seal::fail_closed;
 
-use crate::cli::{Cli, Command};
+use super::args::{Cli, Command, SealArgs};
+use super::ExitCode;
 
 /// Whether `args` (with the program name first) ask for seal.
 pub fn is_seal_mode(args: &[OsString]) -> bool {
@@ -46,13 +48,13 @@ fn before_separator(args: &[OsString]) -> impl Iterator<Item = &OsString> {
     args.iter().skip(1).take_while(|a| *a != "--")
 }
 
-/// Parse and run in seal mode; returns the exit code.
+/// Parse and run in seal mode.
 ///
 /// Every clap outcome and every panic exits 2, `--install` included: the
 /// raw arguments cannot tell `seal --install F` from a hook such as
 /// `seal g.sh --install` that failed to parse, and only exit 2 is safe for
 /// the latter. A successful `--install` still exits 0, a failed one 1.
-pub fn run(args: Vec<OsString>, started: Instant) -> i32 {
+pub fn main(args: Vec<OsString>, started: Instant) -> ExitCode {
     if is_seal_hook(&args) {
         // As early as possible: from here SIGTERM, SIGINT and SIGHUP are a
         // refusal, not exit 143/130/129. (Otherwise, and on a failure here,
@@ -61,26 +63,53 @@ pub fn run(args: Vec<OsString>, started: Instant) -> i32 {
     }
     let default_hook = fail_closed::quiet_panics();
     let outcome = fail_closed::catch(|| match Cli::try_parse_from(&args) {
-        Ok(cli) if matches!(cli.command, Command::Seal(_)) => Ok(crate::commands::dispatch(cli, started)),
+        Ok(cli) if matches!(cli.command, Command::Seal(_)) => Ok(super::dispatch(cli, started)),
         // `seal` was an argument of another subcommand: not seal after all.
         Ok(cli) => Err(Box::new(cli)),
         Err(e) => {
             // Help and version go to stdout, errors to stderr; all exit 2.
             let _ = e.print();
-            Ok(DENY)
+            Ok(ExitCode::Refused)
         }
     });
     match outcome {
         Ok(Ok(code)) => code,
         Ok(Err(cli)) => {
             std::panic::set_hook(default_hook);
-            crate::commands::dispatch(*cli, started)
+            super::dispatch(*cli, started)
         }
         Err(message) => {
             eprint!("{}", fail_closed::panic_refusal(&message));
-            DENY
+            ExitCode::Refused
         }
     }
+}
+
+/// `failopen seal` parsed: `--install`, or run the guard.
+pub fn run(args: SealArgs, started: Instant) -> ExitCode {
+    if let Some(path) = args.install {
+        return match failopen::seal::install::install_file(&path) {
+            Ok(report) => {
+                println!("{report}");
+                ExitCode::Success
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::Failure
+            }
+        };
+    }
+    // clap's value parser already refused bad deadlines; checked again here
+    // because a panic in from_secs_f64 would exit 101 and fail open.
+    let deadline = match failopen::seal::deadline::from_secs(args.deadline) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("failopen seal: --deadline {}: {e}; refusing by default", e.value);
+            return ExitCode::Refused;
+        }
+    };
+    let opts = failopen::seal::SealOptions { deadline, expect_json: args.expect_json, argv: args.guard };
+    ExitCode::from_seal(failopen::seal::run_from_stdio(&opts, started))
 }
 
 #[cfg(test)]

@@ -1,0 +1,93 @@
+//! `failopen bisect`: probe published Claude Code versions with one arm, to
+//! find the first release whose verdict differs from a good one's.
+
+use failopen::bisect;
+use failopen::claude::ClaudeSpec;
+use failopen::pool::Interrupt;
+use failopen::run::RunOptions;
+
+use super::args::BisectArgs;
+use super::output::emit_line;
+use super::ExitCode;
+
+pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
+    let Some(arm) = failopen::arms::load(&args.arms)?.into_iter().find(|a| a.name == args.arm) else {
+        anyhow::bail!("--arm {:?} is not an arm of {}; arm names look like crash/native", args.arm, args.arms);
+    };
+    if args.repeats == 0 {
+        anyhow::bail!("--repeats must be at least 1");
+    }
+    let good = bisect::exact_version(&args.good).await.map_err(|e| anyhow::anyhow!("--good: {e:#}"))?;
+    let bad = bisect::exact_version(&args.bad).await.map_err(|e| anyhow::anyhow!("--bad: {e:#}"))?;
+    let published = failopen::claude::install::published_versions().await?;
+    let versions = bisect::candidates(&published, &good, &bad).map_err(|e| anyhow::anyhow!("--good/--bad: {e}"))?;
+    emit_line(&format!("bisect {}: {} published versions from {good} to {bad}", arm.name, versions.len()))?;
+    let interrupt = Interrupt::new();
+    super::signals::spawn_handler(interrupt.clone(), false);
+    let work = tempfile::tempdir()?;
+    let base = RunOptions {
+        arms: vec![arm.clone()],
+        repeats: args.repeats,
+        jobs: 2,
+        managed: super::managed_settings(),
+        ..RunOptions::default()
+    };
+    let mut step = 0;
+    let result = bisect::search(&versions, |version| {
+        step += 1;
+        let n = step;
+        let opts = RunOptions {
+            claude: vec![ClaudeSpec::Version(version.clone())],
+            out: work.path().join(format!("{version}.csv")),
+            ..base.clone()
+        };
+        let interrupt = interrupt.clone();
+        async move {
+            let summary = failopen::run::run(opts, interrupt.clone()).await?;
+            if interrupt.is_stopped() {
+                anyhow::bail!("interrupted at {version}");
+            }
+            let verdict = bisect::summary(&summary.rows);
+            let detail: Vec<String> = summary
+                .rows
+                .iter()
+                .map(|r| format!("{}{}", r.verdict, if r.reason.is_empty() { String::new() } else { format!(" ({})", r.reason) }))
+                .collect();
+            emit_line(&format!("step {n}: {version}: {verdict} [{}]", detail.join(", ")))?;
+            Ok(verdict)
+        }
+    })
+    .await;
+    let result = match result {
+        Err(_) if interrupt.is_stopped() => {
+            eprintln!("failopen: bisect interrupted");
+            return Ok(ExitCode::Interrupted);
+        }
+        other => other?,
+    };
+    emit_line("")?;
+    emit_line(&format!(
+        "good {} gives {}; bad {} gives {}",
+        result.good.version, result.good.verdict, result.bad.version, result.bad.verdict
+    ))?;
+    if !result.skipped.is_empty() {
+        emit_line(&format!("skipped (invalid or mixed): {}", result.skipped.join(", ")))?;
+    }
+    match (&result.first_different, &result.last_same) {
+        (Some(first), Some(last)) => {
+            emit_line(&format!(
+                "first version whose {} verdict differs from {}: {first} (last with the good verdict: {last})",
+                arm.name, result.good.version
+            ))?;
+            Ok(ExitCode::Success)
+        }
+        _ => {
+            emit_line(&format!(
+                "undecided: the change lies between {} and {}",
+                result.last_same.unwrap_or_default(),
+                result.bad.version
+            ))?;
+            Ok(ExitCode::Undecided)
+        }
+    }
+}

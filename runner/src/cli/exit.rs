@@ -1,0 +1,76 @@
+//! Every exit code failopen gives, in one place (the README's command table
+//! lists them).
+
+/// How the process ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitCode {
+    /// 0: done. `diff`: no verdict changed; `audit`: every guard held;
+    /// `bisect`: the first differing release was found; `seal`: the guard
+    /// ran and exited 0.
+    Success,
+    /// 1: bad input (a file, field or value failopen cannot use) or a failure
+    /// (no Claude Code, a disk that filled up...). The message says which.
+    Failure,
+    /// 2: `seal` refused: the guard denied, or failed to decide, or seal's
+    /// own arguments were wrong (a hook must never exit anything but 0 or 2).
+    Refused,
+    /// 3: a guard fails open. `diff`: a cell moved from blocked to wrote;
+    /// `audit`: a hole was proven.
+    GuardOpen,
+    /// 4: `diff`: some other verdict changed.
+    Changed,
+    /// 5: `bisect` could not decide: no release between good and bad gave a
+    /// clean verdict on either side of the change.
+    Undecided,
+    /// 130: interrupted (SIGINT or SIGTERM); the rows already written stay.
+    Interrupted,
+}
+
+impl ExitCode {
+    /// The number the process exits with.
+    pub fn code(self) -> i32 {
+        match self {
+            ExitCode::Success => 0,
+            ExitCode::Failure => 1,
+            ExitCode::Refused => 2,
+            ExitCode::GuardOpen => 3,
+            ExitCode::Changed => 4,
+            ExitCode::Undecided => 5,
+            ExitCode::Interrupted => 130,
+        }
+    }
+
+    /// Seal's own answer (0 or 2; anything else is a refusal too).
+    pub fn from_seal(code: i32) -> ExitCode {
+        if code == 0 {
+            ExitCode::Success
+        } else {
+            ExitCode::Refused
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_and_seal_only_allows_on_zero() {
+        let all = [
+            ExitCode::Success,
+            ExitCode::Failure,
+            ExitCode::Refused,
+            ExitCode::GuardOpen,
+            ExitCode::Changed,
+            ExitCode::Undecided,
+            ExitCode::Interrupted,
+        ];
+        let mut codes: Vec<i32> = all.iter().map(|c| c.code()).collect();
+        codes.dedup();
+        assert_eq!(codes.len(), all.len());
+        assert_eq!(ExitCode::from_seal(0), ExitCode::Success);
+        for other in [1, 2, 101, 143] {
+            assert_eq!(ExitCode::from_seal(other), ExitCode::Refused);
+        }
+    }
+}

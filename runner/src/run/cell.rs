@@ -1,0 +1,91 @@
+//! One cell of a run: the hook entry its arm puts in the settings, the
+//! session in the pool, and the row.
+
+use anyhow::Context;
+
+use super::row::to_row;
+use super::RunOptions;
+use crate::attribution::HookIdentity;
+use crate::cells::Cell;
+use crate::evidence::SessionExit;
+use crate::guard_server::GuardServer;
+use crate::guards::{Guard, GuardDir, GuardKind};
+use crate::pool::Pool;
+use crate::record::Row;
+use crate::session::{self, Backend, SessionSpec};
+use crate::settings::{self, HookSpec};
+use crate::standin::StandIn;
+use crate::wrappers::{self, HookContext, HookTarget, Wrapper};
+
+/// What every cell of a run shares.
+pub(super) struct Shared {
+    pub(super) opts: RunOptions,
+    pub(super) guard_dir: GuardDir,
+    pub(super) standin: Option<StandIn>,
+    pub(super) guard_server: Option<GuardServer>,
+    pub(super) pool: Pool,
+}
+
+/// Run one cell's session; `None` when the run was stopped before it ended.
+pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
+    let arm = &cell.arm;
+    let id = crate::pool::session_id(&cell.index.to_string());
+    let http = ctx.guard_server.as_ref().filter(|_| arm.guard.is_http()).map(|g| g.session(&id));
+    let hook_ctx = HookContext {
+        guards: &ctx.guard_dir,
+        failopen_exe: &ctx.opts.failopen_exe,
+        guard_server: http.as_ref(),
+        deadline_secs: arm.deadline_secs,
+    };
+    let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
+        .with_context(|| format!("arm {}: building the hook command", arm.name))?;
+    let identity = hook_identity(arm.guard, &target);
+    let hook = HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
+    let mut session_settings = settings::settings_json(&hook);
+    if let Some(extra) = &arm.extra_settings {
+        settings::merge(&mut session_settings, extra);
+    }
+    let spec = SessionSpec {
+        id,
+        claude: &cell.claude,
+        settings: session_settings,
+        hook: identity,
+        env: Vec::new(),
+        backend: match &ctx.standin {
+            Some(s) => Backend::StandIn(s),
+            None => Backend::Live,
+        },
+        wall_timeout: ctx.opts.session_timeout,
+        extra_args: ctx.opts.extra_args.clone(),
+        pool: &ctx.pool,
+        keep: ctx.opts.keep,
+    };
+    let mut outcome = session::run(&spec).await.with_context(|| format!("arm {}: session", arm.name))?;
+    if let (Some(server), Some(_)) = (&ctx.guard_server, &http) {
+        outcome.evidence.hook_invocations += server.end_session(&spec.id);
+    }
+    if outcome.evidence.exit == SessionExit::Interrupted {
+        return Ok(None);
+    }
+    let mut row = to_row(cell, ctx.opts.model, &outcome);
+    if let Some(flag) = ctx.opts.managed.flag() {
+        row.flags = if row.flags.is_empty() { flag } else { format!("{};{flag}", row.flags) };
+    }
+    Ok(Some(row))
+}
+
+/// What the session's refusals must show to be this arm's: the hook entry's
+/// command line or URL, and the reasons the guard's JSON decisions carry.
+pub fn hook_identity(guard: &Guard, target: &HookTarget) -> HookIdentity {
+    let label = match target {
+        HookTarget::Command(c) => c.clone(),
+        HookTarget::Http(u) => u.clone(),
+    };
+    let reasons = match guard.kind {
+        GuardKind::Script { body, .. } => crate::attribution::reasons_in_script(body),
+        GuardKind::Http { endpoint } => vec![crate::guard_server::deny_reason(endpoint)],
+        GuardKind::MissingScript | GuardKind::MissingThroughInterpreter { .. } => Vec::new(),
+    };
+    HookIdentity::new(label, reasons)
+}
+
