@@ -156,15 +156,18 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
         })?;
         let wrapper: Wrapper = entry.wrapper.parse().map_err(|m| field("wrapper", m))?;
         wrapper.applies_to(guard).map_err(|m| field("wrapper", m))?;
-        let hook_timeout_secs = positive(entry.hook_timeout, DEFAULT_HOOK_TIMEOUT_SECS)
-            .map_err(|m| field("hook_timeout", m))?;
+        let hook_timeout_secs =
+            positive(entry.hook_timeout, DEFAULT_HOOK_TIMEOUT_SECS).map_err(|m| field("hook_timeout", m))?;
         let deadline_secs = positive(entry.deadline, DEFAULT_DEADLINE_SECS).map_err(|m| field("deadline", m))?;
         if let Some(exp) = &entry.expect {
             check_expectation(exp).map_err(|m| field("expect", m))?;
         }
         if let Some(extra) = &entry.extra_settings {
             if !extra.is_object() {
-                return Err(field("extra_settings", "must be a JSON object (merged into the session's settings)".into()));
+                return Err(field(
+                    "extra_settings",
+                    "must be a JSON object (merged into the session's settings)".into(),
+                ));
             }
         }
         if let Some(first) = arms.iter().position(|a| a.name == name) {
@@ -250,7 +253,8 @@ mod tests {
 
     #[test]
     fn malformed_json_names_file_line_and_column() {
-        let err = parse("{\n  \"arms\": [\n    {\"guard\": \"deny\" \"wrapper\": \"bare\"}\n  ]\n}", "x.json").unwrap_err();
+        let err =
+            parse("{\n  \"arms\": [\n    {\"guard\": \"deny\" \"wrapper\": \"bare\"}\n  ]\n}", "x.json").unwrap_err();
         let msg = err.to_string();
         assert!(msg.starts_with("x.json:3:"), "{msg}");
     }

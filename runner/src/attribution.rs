@@ -184,14 +184,18 @@ mod tests {
         assert_eq!(refuser("PreToolUse:Bash hook error: [/g/crash.sh]: no\n", &h, &[]), Refuser::HookUnderTest);
         // A managed or sibling hook names its own command (2.1.240 and 2.1.328 alike).
         let other = "PreToolUse:Bash hook error: [printf \"company policy: no writes\\n\" >&2; exit 2]: company policy";
-        assert_eq!(refuser(other, &h, &[]), Refuser::OtherHook("printf \"company policy: no writes\\n\" >&2; exit 2".into()));
+        assert_eq!(
+            refuser(other, &h, &[]),
+            Refuser::OtherHook("printf \"company policy: no writes\\n\" >&2; exit 2".into())
+        );
         // A label that merely starts with ours is not ours.
         assert_eq!(
             refuser("PreToolUse:Bash hook error: [/g/crash.sh --x]: no", &h, &[]),
             Refuser::OtherHook("/g/crash.sh --x".into())
         );
         // Wrapped in <tool_use_error> (seen with a managed hook's refusal, 2.1.328).
-        let wrapped = "<tool_use_error>PreToolUse:Write hook error: [/usr/local/bin/company.sh]: review </tool_use_error>";
+        let wrapped =
+            "<tool_use_error>PreToolUse:Write hook error: [/usr/local/bin/company.sh]: review </tool_use_error>";
         assert_eq!(refuser(wrapped, &h, &[]), Refuser::OtherHook("/usr/local/bin/company.sh".into()));
         let ours_wrapped = "<tool_use_error>PreToolUse:Write hook error: [/g/crash.sh]: no</tool_use_error>";
         assert_eq!(refuser(ours_wrapped, &h, &[]), Refuser::HookUnderTest);
@@ -228,7 +232,8 @@ mod tests {
     fn permission_rules_are_named() {
         let text = "Permission to use Bash with command printf 'ready\\n' > notes.txt has been denied.";
         assert_eq!(refuser(text, &ours(), &[]), Refuser::PermissionRule);
-        let path = "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>";
+        let path =
+            "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>";
         assert!(is_permission_rule_text(path));
         assert_eq!(refuser(path, &ours(), &[]), Refuser::PermissionRule);
         assert!(!is_permission_rule_text("EACCES: permission denied"));

@@ -133,7 +133,9 @@ pub async fn exact_version(spec: &str) -> anyhow::Result<String> {
     match ClaudeSpec::parse(spec)? {
         ClaudeSpec::Version(v) => Ok(v),
         ClaudeSpec::Latest => Ok(crate::claude::install::latest_version().await?),
-        ClaudeSpec::Path(p) => anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display()),
+        ClaudeSpec::Path(p) => {
+            anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display())
+        }
     }
 }
 
@@ -161,7 +163,7 @@ mod tests {
 
     #[test]
     fn summary_is_the_tally_word() {
-        use crate::tally::tests::row;
+        use crate::test_helpers::row;
         use crate::verdict::VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
         let rows = |vs: &[crate::verdict::VerdictKind]| -> Vec<Row> {
             vs.iter().enumerate().map(|(i, v)| row("1.0.0", "x/bare", i as u32 + 1, *v, "")).collect()

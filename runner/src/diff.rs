@@ -128,7 +128,9 @@ pub fn diff_rows(old: &[Row], new: &[Row]) -> Diff {
     let mut unchanged = 0;
     for (arm, o) in &old.arms {
         match new.get(arm) {
-            None => changes.push(ArmChange { arm: arm.clone(), old: Some(o.clone()), new: None, kind: ChangeKind::Other }),
+            None => {
+                changes.push(ArmChange { arm: arm.clone(), old: Some(o.clone()), new: None, kind: ChangeKind::Other })
+            }
             Some(n) if n.summary() == o.summary() => unchanged += 1,
             Some(n) => {
                 let opened = o.summary() == Summary::Blocked && n.any_wrote();
@@ -166,7 +168,9 @@ impl fmt::Display for Diff {
         for c in &self.changes {
             let label = |t: &Option<Tally>| t.as_ref().map(Tally::label);
             match (label(&c.old), label(&c.new)) {
-                (Some(o), Some(n)) if c.kind == ChangeKind::Opened => writeln!(f, "{}: {o} → {n}   (guard opened)", c.arm)?,
+                (Some(o), Some(n)) if c.kind == ChangeKind::Opened => {
+                    writeln!(f, "{}: {o} → {n}   (guard opened)", c.arm)?
+                }
                 (Some(o), Some(n)) => writeln!(f, "{}: {o} → {n}", c.arm)?,
                 (Some(o), None) => writeln!(f, "{}: {o} → (removed)", c.arm)?,
                 (None, Some(n)) => writeln!(f, "{}: (added) → {n}", c.arm)?,
@@ -184,7 +188,7 @@ impl fmt::Display for Diff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
 
     #[test]
@@ -198,7 +202,8 @@ mod tests {
 
     #[test]
     fn blocked_to_wrote_or_mixed_with_wrote_is_an_opening_and_wins() {
-        let old = [row("1", "crash/native", 1, B, ""), row("1", "deny/bare", 1, W, ""), row("1", "hang/timed", 1, B, "")];
+        let old =
+            [row("1", "crash/native", 1, B, ""), row("1", "deny/bare", 1, W, ""), row("1", "hang/timed", 1, B, "")];
         let new = [
             row("2", "crash/native", 1, W, ""),
             row("2", "deny/bare", 1, B, ""),
@@ -209,7 +214,11 @@ mod tests {
         let kinds: Vec<_> = d.changes.iter().map(|c| (c.arm.as_str(), c.kind)).collect();
         assert_eq!(
             kinds,
-            [("crash/native", ChangeKind::Opened), ("deny/bare", ChangeKind::Other), ("hang/timed", ChangeKind::Opened)]
+            [
+                ("crash/native", ChangeKind::Opened),
+                ("deny/bare", ChangeKind::Other),
+                ("hang/timed", ChangeKind::Opened)
+            ]
         );
         assert_eq!(d.outcome(), DiffOutcome::Opened);
         assert!(d.to_string().contains("crash/native: blocked 1/1 → wrote 1/1   (guard opened)"), "{d}");
@@ -238,6 +247,9 @@ mod tests {
         // A release is newer than its pre-release.
         let old = [row("2.1.0", "x/bare", 1, B, ""), row("2.1.0-beta.1", "x/bare", 1, W, "")];
         let d = diff_rows(&old, &new);
-        assert_eq!((d.old.version.as_deref(), d.old.others.as_slice()), (Some("2.1.0"), ["2.1.0-beta.1".to_string()].as_slice()));
+        assert_eq!(
+            (d.old.version.as_deref(), d.old.others.as_slice()),
+            (Some("2.1.0"), ["2.1.0-beta.1".to_string()].as_slice())
+        );
     }
 }

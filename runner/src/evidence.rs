@@ -255,7 +255,11 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
                     Value::Number(n) => n.to_string(),
                     _ => String::new(),
                 };
-                facts.hook_outcomes.push(if code.is_empty() { outcome.to_string() } else { format!("{outcome}:{code}") });
+                facts.hook_outcomes.push(if code.is_empty() {
+                    outcome.to_string()
+                } else {
+                    format!("{outcome}:{code}")
+                });
                 if let Some(reason) = v["stdout"].as_str().and_then(attribution::decision_reason) {
                     facts.decided_reasons.push(reason);
                 }
@@ -264,7 +268,10 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
             (Some("assistant"), _) => {
                 for block in v["message"]["content"].as_array().into_iter().flatten() {
                     if block["type"] == "tool_use" {
-                        uses.push((block["id"].as_str().unwrap_or("").into(), block["name"].as_str().unwrap_or("").into()));
+                        uses.push((
+                            block["id"].as_str().unwrap_or("").into(),
+                            block["name"].as_str().unwrap_or("").into(),
+                        ));
                     }
                 }
                 if let Some(err) = v["error"].as_str() {
@@ -387,12 +394,21 @@ mod tests {
 
     #[test]
     fn api_error_result_is_detected() {
-        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#, &hook());
+        let f = parse_stream(
+            r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#,
+            &hook(),
+        );
         assert!(f.api_error.is_some());
         // 2.1.328's structured fields, whatever the text says.
-        let f = parse_stream(r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"Server busy"}"#, &hook());
+        let f = parse_stream(
+            r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"Server busy"}"#,
+            &hook(),
+        );
         assert_eq!(f.api_error.as_deref(), Some("Server busy"));
-        let f = parse_stream(r#"{"type":"result","is_error":true,"terminal_reason":"api_error","api_error_status":null,"result":"x"}"#, &hook());
+        let f = parse_stream(
+            r#"{"type":"result","is_error":true,"terminal_reason":"api_error","api_error_status":null,"result":"x"}"#,
+            &hook(),
+        );
         assert!(f.api_error.is_some());
         let f = parse_stream(r#"{"type":"result","is_error":false,"api_error_status":null,"result":"done"}"#, &hook());
         assert_eq!(f.api_error, None);
@@ -402,10 +418,16 @@ mod tests {
     fn tool_failure_is_not_a_refusal() {
         let h = hook();
         assert!(matches!(classify(true, "EACCES: permission denied", false, who(&h)), AttemptResult::Failed(_)));
-        assert!(matches!(classify(true, "PreToolUse:Write hook error: [x]: no", false, who(&h)), AttemptResult::Refused(_)));
+        assert!(matches!(
+            classify(true, "PreToolUse:Write hook error: [x]: no", false, who(&h)),
+            AttemptResult::Refused(_)
+        ));
         // 2.1.240's JSON deny: bare reason text, but the stream says the tool never ran.
         assert!(matches!(classify(true, "this session may not write files", true, who(&h)), AttemptResult::Refused(_)));
-        assert!(matches!(classify(false, "(Bash completed with no output)", false, who(&h)), AttemptResult::Allowed(_)));
+        assert!(matches!(
+            classify(false, "(Bash completed with no output)", false, who(&h)),
+            AttemptResult::Allowed(_)
+        ));
         // A success is a success even if it mentions hooks.
         assert!(matches!(classify(false, "PreToolUse hook ran", true, who(&h)), AttemptResult::Allowed(_)));
     }
@@ -424,7 +446,10 @@ mod tests {
         );
         // A permission rule's refusal (settings or managed `permissions.deny`).
         let rule = "Permission to use Bash with command printf 'ready\\n' > notes.txt has been denied.";
-        assert!(matches!(classify(true, rule, true, who(&h)), AttemptResult::ForeignRefused { by: Refuser::PermissionRule, .. }));
+        assert!(matches!(
+            classify(true, rule, true, who(&h)),
+            AttemptResult::ForeignRefused { by: Refuser::PermissionRule, .. }
+        ));
         let e = Evidence {
             attempts: vec![Attempt { tool: "Bash".into(), matched: true, result: classify(true, rule, true, who(&h)) }],
             ..Evidence::default()

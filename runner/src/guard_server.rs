@@ -79,7 +79,11 @@ impl Drop for GuardServer {
 /// How long the `hang` endpoint takes (far past any hook timeout the battery uses).
 pub const HANG: Duration = Duration::from_secs(60);
 
-async fn answer(State(traces): State<Traces>, Path((session, endpoint)): Path<(String, String)>, body: Bytes) -> Response {
+async fn answer(
+    State(traces): State<Traces>,
+    Path((session, endpoint)): Path<(String, String)>,
+    body: Bytes,
+) -> Response {
     let _ = body;
     if let Some(n) = traces.lock().unwrap_or_else(|p| p.into_inner()).get_mut(&session) {
         *n += 1;
@@ -91,7 +95,9 @@ async fn answer(State(traces): State<Traces>, Path((session, endpoint)): Path<(S
             tokio::time::sleep(HANG).await;
             axum::Json(deny_body("hang")).into_response()
         }
-        "status-500" => (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({"error": "policy server failed"}))).into_response(),
+        "status-500" => {
+            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({"error": "policy server failed"}))).into_response()
+        }
         "garbage" => (StatusCode::OK, "<html>policy server maintenance</html>").into_response(),
         _ => (StatusCode::NOT_FOUND, "no such guard endpoint").into_response(),
     }

@@ -195,10 +195,8 @@ impl GuardDir {
         }
         let path = self.root.join(format!("timed-{alarm_secs}s.sh"));
         if !path.exists() {
-            let body = wrapper_scripts::TIMED.replace(
-                "exec @ARGV' 3 \"$GUARD\"",
-                &format!("exec @ARGV' {alarm_secs} \"$GUARD\""),
-            );
+            let body = wrapper_scripts::TIMED
+                .replace("exec @ARGV' 3 \"$GUARD\"", &format!("exec @ARGV' {alarm_secs} \"$GUARD\""));
             write_script(&path, &body, true)?;
         }
         Ok(path)
@@ -243,11 +241,7 @@ mod tests {
         for g in catalog() {
             if let GuardKind::Script { body, .. } = g.kind {
                 let first_cmd = body.lines().find(|l| !l.starts_with('#') && !l.trim().is_empty());
-                assert!(
-                    first_cmd.is_some_and(|l| l.contains("$(cat)")),
-                    "{} must read its payload first",
-                    g.name
-                );
+                assert!(first_cmd.is_some_and(|l| l.contains("$(cat)")), "{} must read its payload first", g.name);
                 assert!(body.contains("FAILOPEN_TRACE"), "{} must append to the trace", g.name);
             }
         }

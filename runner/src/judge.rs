@@ -39,7 +39,11 @@ pub fn judge(e: &Evidence) -> Verdict {
     }
     let matched: Vec<_> = e.attempts.iter().filter(|a| a.matched).collect();
     if matched.is_empty() {
-        return Verdict::Invalid(if e.attempts.is_empty() { InvalidReason::NoAttempt } else { InvalidReason::UnmatchedTool });
+        return Verdict::Invalid(if e.attempts.is_empty() {
+            InvalidReason::NoAttempt
+        } else {
+            InvalidReason::UnmatchedTool
+        });
     }
     // Someone else refused a write: the hook under test was not what stood in the way.
     if matched.iter().any(|a| matches!(a.result, AttemptResult::ForeignRefused { .. })) {
@@ -61,11 +65,15 @@ pub fn judge(e: &Evidence) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::VerdictKind;
     use crate::evidence::{Attempt, FileFound};
+    use crate::verdict::VerdictKind;
 
     fn refused(tool: &str) -> Attempt {
-        Attempt { tool: tool.into(), matched: true, result: AttemptResult::Refused("PreToolUse:Bash hook error".into()) }
+        Attempt {
+            tool: tool.into(),
+            matched: true,
+            result: AttemptResult::Refused("PreToolUse:Bash hook error".into()),
+        }
     }
 
     fn evidence(exit: SessionExit, attempts: Vec<Attempt>) -> Evidence {
@@ -139,7 +147,8 @@ mod tests {
         e.hook_invocations = 1;
         assert_eq!(judge_battery(&e).kind(), VerdictKind::Wrote);
         // An unmatched tool never reaches the hook: nothing to say about the hook.
-        let unmatched = Attempt { tool: "mcp__x__write".into(), matched: false, result: AttemptResult::Allowed("ok".into()) };
+        let unmatched =
+            Attempt { tool: "mcp__x__write".into(), matched: false, result: AttemptResult::Allowed("ok".into()) };
         let e = evidence(SessionExit::Code(0), vec![unmatched]);
         assert_eq!(judge_battery(&e).reason(), Some(InvalidReason::UnmatchedTool));
     }
@@ -154,7 +163,9 @@ mod tests {
                 result: AttemptResult::ForeignRefused { by: by.clone(), text: "no".into() },
             };
             // Alone, or beside a refusal that is the hook's own: invalid either way.
-            for attempts in [vec![foreign.clone()], vec![foreign.clone(), refused("Write")], vec![refused("Write"), foreign]] {
+            for attempts in
+                [vec![foreign.clone()], vec![foreign.clone(), refused("Write")], vec![refused("Write"), foreign]]
+            {
                 let v = judge(&evidence(SessionExit::Code(0), attempts));
                 assert_eq!(v.reason(), Some(InvalidReason::ForeignRefusal), "{by:?}");
             }

@@ -41,6 +41,8 @@ pub mod shell;
 pub mod standin;
 pub mod tally;
 pub mod task;
+#[cfg(test)]
+pub mod test_helpers;
 pub mod verdict;
 pub mod version;
 pub mod wrappers;

@@ -375,7 +375,10 @@ pub fn control_report(rows: &[Row]) -> Vec<String> {
                 "!!! No positive control ran for Claude Code {version} in this run; its rows are flagged {FLAG_CONTROL_NOT_RUN}."
             ));
         } else if !controls.is_empty() {
-            out.push(format!("positive control on Claude Code {version}: allow/bare wrote in {wrote} of {} sessions", controls.len()));
+            out.push(format!(
+                "positive control on Claude Code {version}: allow/bare wrote in {wrote} of {} sessions",
+                controls.len()
+            ));
         }
     }
     out

@@ -64,7 +64,13 @@ pub fn collect(inputs: &[PathBuf]) -> Result<Vec<Row>, MergeError> {
         for row in read_rows(path)? {
             let key = crate::cells::CellKey::of(&row);
             if let Some(first) = seen.get(&key) {
-                return Err(MergeError::Duplicate { version: key.claude_version, arm: key.arm, repeat: key.repeat, first: first.clone(), second: name });
+                return Err(MergeError::Duplicate {
+                    version: key.claude_version,
+                    arm: key.arm,
+                    repeat: key.repeat,
+                    first: first.clone(),
+                    second: name,
+                });
             }
             seen.insert(key, name.clone());
             rows.push(row);
@@ -102,7 +108,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, MergeError> {
 mod tests {
     use super::*;
     use crate::record::RowWriter;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     fn write(dir: &Path, name: &str, rows: &[Row]) -> PathBuf {

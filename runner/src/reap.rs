@@ -100,12 +100,8 @@ mod tests {
     fn finds_and_kills_a_tagged_process_that_left_the_group() {
         let tag = format!("reap-test-{}", std::process::id());
         // setsid puts the sleeper in its own session and group.
-        let mut child = Command::new("setsid")
-            .args(["sleep", "30"])
-            .env(TAG_VAR, &tag)
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let mut child =
+            Command::new("setsid").args(["sleep", "30"]).env(TAG_VAR, &tag).process_group(0).spawn().unwrap();
         // Wait for the sleeper itself: `setsid` forks first (it leads its group),
         // and a process caught mid-exec may not show its environment yet.
         let is_sleep = |pid: &u32| fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "sleep");

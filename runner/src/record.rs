@@ -109,7 +109,8 @@ impl RowWriter {
         let len = file.metadata().map_err(io_err(path))?.len();
         if len == 0 {
             let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record(HEADER).map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
+            w.write_record(HEADER)
+                .map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
             file.write_all(&w.into_inner().unwrap_or_default()).map_err(io_err(path))?;
             file.flush().map_err(io_err(path))?;
         } else {
@@ -161,14 +162,19 @@ fn repair_truncated_tail(path: &Path, file: &mut File) -> Result<(), RecordError
     let keep = bytes.iter().rposition(|&b| b == b'\n').map(|i| i + 1).unwrap_or(0);
     file.set_len(keep as u64).map_err(io_err(path))?;
     file.seek(SeekFrom::End(0)).map_err(io_err(path))?;
-    eprintln!("note: {}: cut a truncated last line ({} bytes) left by an interrupted writer", path.display(), bytes.len() - keep);
+    eprintln!(
+        "note: {}: cut a truncated last line ({} bytes) left by an interrupted writer",
+        path.display(),
+        bytes.len() - keep
+    );
     Ok(())
 }
 
 /// Read every row of a results CSV, checking the header.
 pub fn read_rows(path: &Path) -> Result<Vec<Row>, RecordError> {
     check_header(path)?;
-    let mut reader = csv::Reader::from_path(path).map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
     let mut rows = Vec::new();
     for (i, result) in reader.deserialize::<Row>().enumerate() {
         match result {

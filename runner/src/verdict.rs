@@ -7,7 +7,6 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-
 /// The three verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -162,9 +161,15 @@ mod tests {
 
     #[test]
     fn kind_and_reason_spell_the_csv_columns() {
-        assert_eq!((Verdict::Wrote.kind(), Verdict::Wrote.reason(), Verdict::Wrote.reason_str()), (VerdictKind::Wrote, None, ""));
+        assert_eq!(
+            (Verdict::Wrote.kind(), Verdict::Wrote.reason(), Verdict::Wrote.reason_str()),
+            (VerdictKind::Wrote, None, "")
+        );
         assert_eq!((Verdict::Blocked.kind(), Verdict::Blocked.reason_str()), (VerdictKind::Blocked, ""));
         let v = Verdict::Invalid(InvalidReason::HookNotRun);
-        assert_eq!((v.kind(), v.reason(), v.reason_str()), (VerdictKind::Invalid, Some(InvalidReason::HookNotRun), "hook-not-run"));
+        assert_eq!(
+            (v.kind(), v.reason(), v.reason_str()),
+            (VerdictKind::Invalid, Some(InvalidReason::HookNotRun), "hook-not-run")
+        );
     }
 }

@@ -69,9 +69,10 @@ impl fmt::Display for Wrapper {
 impl FromStr for Wrapper {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ALL.iter().copied().find(|w| w.name() == s).ok_or_else(|| {
-            format!("unknown wrapper {s:?}; valid wrappers: {}", ALL.map(|w| w.name()).join(", "))
-        })
+        ALL.iter()
+            .copied()
+            .find(|w| w.name() == s)
+            .ok_or_else(|| format!("unknown wrapper {s:?}; valid wrappers: {}", ALL.map(|w| w.name()).join(", ")))
     }
 }
 
@@ -190,7 +191,8 @@ mod tests {
         let spaced = dir.path().join("a b");
         let gd = GuardDir::create(&spaced).unwrap();
         let exe = Path::new("/x/failopen");
-        let HookTarget::Command(cmd) = hook_target(guards::find("deny").unwrap(), Wrapper::Bare, &ctx(&gd, exe)).unwrap()
+        let HookTarget::Command(cmd) =
+            hook_target(guards::find("deny").unwrap(), Wrapper::Bare, &ctx(&gd, exe)).unwrap()
         else {
             panic!()
         };

@@ -57,7 +57,9 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
         for c in &mine {
             let kind = match (&c.result, c.fault) {
                 (CellResult::Wrote(WroteHow::GuardFailed), Fault::None) => HoleKind::BrokenAsConfigured,
-                (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None) if guards_something && !covered_elsewhere(e, entries, &c.tool) => {
+                (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None)
+                    if guards_something && !covered_elsewhere(e, entries, &c.tool) =>
+                {
                     HoleKind::UncoveredTool
                 }
                 (CellResult::Wrote(_), f) if f != Fault::None => HoleKind::FailsOpen,
@@ -70,18 +72,31 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
 }
 
 fn covered_elsewhere(e: &HookEntry, entries: &[HookEntry], tool: &str) -> bool {
-    entries.iter().any(|o| o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), tool))
+    entries.iter().any(|o| {
+        o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), tool)
+    })
 }
 
 /// The advice for every hook with a hole or a warning-or-worse finding.
-pub fn advise(entries: &[HookEntry], holes: &[Hole], findings: &[Finding], on_failure: OnFailure, seal_exe: &str, version: Option<&str>) -> Vec<Advice> {
+pub fn advise(
+    entries: &[HookEntry],
+    holes: &[Hole],
+    findings: &[Finding],
+    on_failure: OnFailure,
+    seal_exe: &str,
+    version: Option<&str>,
+) -> Vec<Advice> {
     let mut out = Vec::new();
     let version = version.unwrap_or("this version");
     for e in entries {
         let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
-        let finds: Vec<&Finding> = findings.iter().filter(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.severity >= Severity::Warning).collect();
+        let finds: Vec<&Finding> = findings
+            .iter()
+            .filter(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.severity >= Severity::Warning)
+            .collect();
         let has = |code: &str| finds.iter().any(|f| f.code == code);
-        let mut add = |change: String, snippet: Option<String>| out.push(Advice { hook: e.id.clone(), change, snippet });
+        let mut add =
+            |change: String, snippet: Option<String>| out.push(Advice { hook: e.id.clone(), change, snippet });
         let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
         for f in finds.iter().filter(|f| f.severity == Severity::Error && f.code != "bad-matcher") {
             add(format!("fix the guard: {}", f.message), None);
@@ -100,25 +115,48 @@ pub fn advise(entries: &[HookEntry], holes: &[Hole], findings: &[Finding], on_fa
                             add(format!("and add onFailure, so a missing seal still blocks (Claude Code {version} honours it)"), Some("\"onFailure\": \"block\"".into()));
                         }
                     }
-                    if mine.iter().any(|h| h.fault != Fault::SealMissing && matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured)) {
-                        let d = e.timeout.and_then(deadline_for_timeout).map(|d| format!("--deadline {d}")).unwrap_or_else(|| "a --deadline".into());
-                        add(format!("seal is there but the guard still fails open: give seal {d} below the hook's timeout"), None);
+                    if mine.iter().any(|h| {
+                        h.fault != Fault::SealMissing
+                            && matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured)
+                    }) {
+                        let d = e
+                            .timeout
+                            .and_then(deadline_for_timeout)
+                            .map(|d| format!("--deadline {d}"))
+                            .unwrap_or_else(|| "a --deadline".into());
+                        add(
+                            format!(
+                                "seal is there but the guard still fails open: give seal {d} below the hook's timeout"
+                            ),
+                            None,
+                        );
                     }
                 } else {
                     let deadline = e.timeout.and_then(deadline_for_timeout);
                     add(
-                        format!("wrap the guard with failopen seal (or run `failopen seal --install {}`)", e.file.display()),
-                        Some(format!("\"command\": {}", serde_json::Value::String(wrap_command(command, seal_exe, deadline)))),
+                        format!(
+                            "wrap the guard with failopen seal (or run `failopen seal --install {}`)",
+                            e.file.display()
+                        ),
+                        Some(format!(
+                            "\"command\": {}",
+                            serde_json::Value::String(wrap_command(command, seal_exe, deadline))
+                        )),
                     );
                     if on_failure == OnFailure::Honoured && !e.on_failure_block() {
-                        add(format!("or add onFailure (Claude Code {version} honours it)"), Some("\"onFailure\": \"block\"".into()));
+                        add(
+                            format!("or add onFailure (Claude Code {version} honours it)"),
+                            Some("\"onFailure\": \"block\"".into()),
+                        );
                     }
                 }
             }
             HookKind::Http { url } if breaks || has("http-no-failure-policy") => {
                 if on_failure == OnFailure::Ignored {
                     let max = e.timeout.and_then(deadline_for_timeout).unwrap_or(9.0);
-                    let curl = format!("curl -sS --fail --max-time {max} -H 'Content-Type: application/json' --data-binary @- {url}");
+                    let curl = format!(
+                        "curl -sS --fail --max-time {max} -H 'Content-Type: application/json' --data-binary @- {url}"
+                    );
                     add(
                         format!("Claude Code {version} ignores onFailure: call the endpoint from a command hook through seal instead"),
                         Some(format!("{{\"type\": \"command\", \"command\": {}}}", serde_json::Value::String(format!("{} seal -- {curl}", crate::seal::decision::shell_quote(seal_exe))))),

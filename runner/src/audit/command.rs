@@ -44,7 +44,8 @@ pub fn parse(command: &str) -> ParsedCommand {
         return ParsedCommand { seal_prefix: None, guard: GuardCommand::default() };
     };
     let start = words.iter().take_while(|w| is_assignment(w)).count();
-    let is_seal = words.get(start).is_some_and(|p| file_name(p) == "failopen") && words.get(start + 1).is_some_and(|w| w == "seal");
+    let is_seal = words.get(start).is_some_and(|p| file_name(p) == "failopen")
+        && words.get(start + 1).is_some_and(|w| w == "seal");
     if is_seal {
         let dash = words.iter().position(|w| w == "--");
         let (prefix, inner) = match dash {
@@ -100,7 +101,8 @@ const SHELL_BUILTINS: &[&str] = &["exit", "true", "false", "echo", "printf", ":"
 /// The words of a simple command (None when it has shell operators or bad quoting).
 pub fn simple_words(command: &str) -> Option<Vec<String>> {
     let words = shlex::split(command)?;
-    let operator = |w: &String| matches!(w.as_str(), "|" | "||" | "&&" | ";" | "&" | ">" | "<" | ">>" | "2>" | "2>&1" | "|&");
+    let operator =
+        |w: &String| matches!(w.as_str(), "|" | "||" | "&&" | ";" | "&" | ">" | "<" | ">>" | "2>" | "2>&1" | "|&");
     if words.is_empty() || words.iter().any(operator) || words.iter().any(|w| w.ends_with(';')) {
         return None;
     }

@@ -17,8 +17,8 @@ use crate::attribution::HookIdentity;
 use crate::claude::ClaudeBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
-use crate::task::{seed_notebook, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 use crate::standin::StandIn;
+use crate::task::{seed_notebook, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 
 /// Every tool a baseline session tries.
 pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
@@ -83,22 +83,27 @@ impl Runner<'_> {
     }
 
     /// Run `plan` (hook index, tool, fault) for `entries`, as the pool's slots allow.
-    pub async fn run_cells(&self, entries: &[HookEntry], plan: &[(usize, &'static str, Fault)]) -> anyhow::Result<Vec<AuditCell>> {
+    pub async fn run_cells(
+        &self,
+        entries: &[HookEntry],
+        plan: &[(usize, &'static str, Fault)],
+    ) -> anyhow::Result<Vec<AuditCell>> {
         let futures = plan.iter().map(|&(i, tool, fault)| async move {
-                let e = &entries[i];
-                let result = match faults::not_injectable(e, fault) {
-                    Some(why) => CellResult::Skipped(why),
-                    // A hang mostly waits: it takes a long slot, beside the CPU-bound sessions.
-                    None => match self.pool.slot(fault == Fault::Hang).await {
-                        None => CellResult::Invalid("interrupted".into()),
-                        Some(_slot) => {
-                            let hook = faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
-                            let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
-                            self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir).await?
-                        }
-                    },
-                };
-                anyhow::Ok(AuditCell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
+            let e = &entries[i];
+            let result = match faults::not_injectable(e, fault) {
+                Some(why) => CellResult::Skipped(why),
+                // A hang mostly waits: it takes a long slot, beside the CPU-bound sessions.
+                None => match self.pool.slot(fault == Fault::Hang).await {
+                    None => CellResult::Invalid("interrupted".into()),
+                    Some(_slot) => {
+                        let hook =
+                            faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
+                        let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
+                        self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir).await?
+                    }
+                },
+            };
+            anyhow::Ok(AuditCell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
         });
         futures::future::join_all(futures).await.into_iter().collect()
     }
@@ -139,7 +144,10 @@ impl Runner<'_> {
         let root: Option<PathBuf> = outcome.kept_root.clone();
         let result = match &root {
             Some(r) => match judge::judge(tool, &outcome.evidence, &r.join("work")) {
-                CellResult::Invalid(_) if !attempted(&r.join("evidence/transcript.json"), tool) && outcome.evidence.exit.to_csv() == "0" => {
+                CellResult::Invalid(_)
+                    if !attempted(&r.join("evidence/transcript.json"), tool)
+                        && outcome.evidence.exit.to_csv() == "0" =>
+                {
                     CellResult::Skipped(format!("Claude Code {} does not offer {tool}", self.claude.version))
                 }
                 other => other,
@@ -167,7 +175,8 @@ impl Runner<'_> {
 
 /// Whether the stand-in sent any call of `tool` (or the Read before it) in the session.
 fn attempted(transcript: &Path, tool: &str) -> bool {
-    let t: Option<crate::standin::Transcript> = std::fs::read(transcript).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    let t: Option<crate::standin::Transcript> =
+        std::fs::read(transcript).ok().and_then(|b| serde_json::from_slice(&b).ok());
     t.is_none_or(|t| t.tool_uses.iter().any(|u| u.name == tool || u.name == "Read"))
 }
 
@@ -229,7 +238,10 @@ pub fn should_block(result: &CellResult) -> bool {
 /// The fault plan: each injected fault through [`FAULT_TOOLS`], for the
 /// tools whose baseline the guard is meant to stop. Others are skipped with
 /// the reason.
-pub fn fault_plan(entries: &[HookEntry], baseline: &[AuditCell]) -> (Vec<(usize, &'static str, Fault)>, Vec<AuditCell>) {
+pub fn fault_plan(
+    entries: &[HookEntry],
+    baseline: &[AuditCell],
+) -> (Vec<(usize, &'static str, Fault)>, Vec<AuditCell>) {
     let mut plan = Vec::new();
     let mut skipped = Vec::new();
     for (i, e) in entries.iter().enumerate() {
@@ -247,7 +259,12 @@ pub fn fault_plan(entries: &[HookEntry], baseline: &[AuditCell]) -> (Vec<(usize,
                             Some(CellResult::Wrote(_)) => "the guard allows this write",
                             _ => "no valid baseline",
                         };
-                        skipped.push(AuditCell { hook: e.id.clone(), tool: tool.into(), fault, result: CellResult::Skipped(why.into()) });
+                        skipped.push(AuditCell {
+                            hook: e.id.clone(),
+                            tool: tool.into(),
+                            fault,
+                            result: CellResult::Skipped(why.into()),
+                        });
                     }
                 }
             }

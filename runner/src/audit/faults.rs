@@ -238,7 +238,9 @@ mod tests {
     fn faults_replace_a_bare_guard_and_keep_the_rest_of_the_hook() {
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(d.path()).unwrap();
-        let e = entry(serde_json::json!({"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/g.py", "timeout": 5, "onFailure": "block"}));
+        let e = entry(
+            serde_json::json!({"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/g.py", "timeout": 5, "onFailure": "block"}),
+        );
         let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; "#;
         let h = hook_for(&e, Fault::Missing, &s, false, "http://x").unwrap();
         assert_eq!(h["command"], format!("{env}python3 /nonexistent/failopen-audit/g.py"));
@@ -260,7 +262,9 @@ mod tests {
     fn a_sealed_guard_keeps_seal_in_front() {
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(d.path()).unwrap();
-        let e = entry(serde_json::json!({"type": "command", "command": "/b/failopen seal --deadline 4 -- /bin/sh -c '/g/deny.sh'", "timeout": 5}));
+        let e = entry(
+            serde_json::json!({"type": "command", "command": "/b/failopen seal --deadline 4 -- /bin/sh -c '/g/deny.sh'", "timeout": 5}),
+        );
         let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; "#;
         let h = hook_for(&e, Fault::Missing, &s, false, "").unwrap();
         assert_eq!(h["command"], format!("{env}/b/failopen seal --deadline 4 -- /nonexistent/failopen-audit/deny.sh"));

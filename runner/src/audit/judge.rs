@@ -12,8 +12,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::evidence::{AttemptResult, Evidence, SessionExit};
-use crate::task::{NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 use crate::judge;
+use crate::task::{NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 use crate::verdict::Verdict;
 
 /// The result of one (hook, tool, fault) session.
@@ -82,7 +82,9 @@ pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
         };
     }
     let changed = match tool {
-        "NotebookEdit" => std::fs::read_to_string(work.join(NOTEBOOK_FILE)).map(|s| s.contains("ready")).unwrap_or(false),
+        "NotebookEdit" => {
+            std::fs::read_to_string(work.join(NOTEBOOK_FILE)).map(|s| s.contains("ready")).unwrap_or(false)
+        }
         _ => std::fs::read_to_string(work.join(NOTES_FILE)).map(|s| s != SEED_TEXT).unwrap_or(false),
     };
     if changed {
@@ -101,7 +103,9 @@ pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
             CellResult::Invalid(format!("{tool} was refused by something other than this hook ({})", by.describe()))
         }
         Some(AttemptResult::Failed(t)) => CellResult::Invalid(format!("the {tool} call failed: {}", short(t))),
-        Some(AttemptResult::Allowed(_)) => CellResult::Invalid(format!("{tool} was allowed, yet the file did not change")),
+        Some(AttemptResult::Allowed(_)) => {
+            CellResult::Invalid(format!("{tool} was allowed, yet the file did not change"))
+        }
         Some(AttemptResult::NoResult) => CellResult::Invalid(format!("no result came back for {tool}")),
         None => CellResult::Invalid(format!("no {tool} attempt (not offered, or the Read before it was refused)")),
     }
@@ -156,7 +160,10 @@ mod tests {
         died.exit = SessionExit::Code(1);
         assert!(matches!(judge("Edit", &died, d.path()), CellResult::Invalid(_)));
         std::fs::write(d.path().join("notes.txt"), "ready\n").unwrap();
-        assert_eq!(judge("Edit", &ev(AttemptResult::Allowed("ok".into()), &["error:1"]), d.path()), CellResult::Wrote(WroteHow::GuardFailed));
+        assert_eq!(
+            judge("Edit", &ev(AttemptResult::Allowed("ok".into()), &["error:1"]), d.path()),
+            CellResult::Wrote(WroteHow::GuardFailed)
+        );
     }
 
     #[test]

@@ -197,7 +197,12 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     }
     report.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
     for message in unreadable_managed {
-        report.findings.push(Finding { hook: None, severity: Severity::Warning, code: "managed-unreadable".into(), message });
+        report.findings.push(Finding {
+            hook: None,
+            severity: Severity::Warning,
+            code: "managed-unreadable".into(),
+            message,
+        });
     }
     if report.hooks.is_empty() {
         report.findings.push(Finding {
@@ -207,7 +212,14 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
             message: "no PreToolUse hooks: nothing guards writes".into(),
         });
     }
-    report.advice = advice::advise(&report.hooks, &report.holes, &report.findings, report.on_failure, &opts.seal_exe, report.claude_version.as_deref());
+    report.advice = advice::advise(
+        &report.hooks,
+        &report.holes,
+        &report.findings,
+        report.on_failure,
+        &opts.seal_exe,
+        report.claude_version.as_deref(),
+    );
     Ok(report)
 }
 
@@ -251,7 +263,12 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
 
 /// Re-run each unsealed command hook's fails-open cells with the hook
 /// wrapped as `seal --install` would wrap it.
-async fn sealed_recheck(runner: &Runner<'_>, hooks: &[HookEntry], holes: &[Hole], seal_exe: &str) -> anyhow::Result<Vec<SealedRecheck>> {
+async fn sealed_recheck(
+    runner: &Runner<'_>,
+    hooks: &[HookEntry],
+    holes: &[Hole],
+    seal_exe: &str,
+) -> anyhow::Result<Vec<SealedRecheck>> {
     let mut out = Vec::new();
     for (i, e) in hooks.iter().enumerate() {
         let HookKind::Command { command } = &e.kind else { continue };
@@ -266,7 +283,11 @@ async fn sealed_recheck(runner: &Runner<'_>, hooks: &[HookEntry], holes: &[Hole]
         if cells.is_empty() {
             continue;
         }
-        let wrapped = crate::seal::wrap::wrap_command(command, seal_exe, e.timeout.and_then(crate::seal::wrap::deadline_for_timeout));
+        let wrapped = crate::seal::wrap::wrap_command(
+            command,
+            seal_exe,
+            e.timeout.and_then(crate::seal::wrap::deadline_for_timeout),
+        );
         let mut sealed = e.clone();
         sealed.raw["command"] = serde_json::Value::String(wrapped.clone());
         sealed.kind = HookKind::Command { command: wrapped.clone() };

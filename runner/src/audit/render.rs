@@ -55,12 +55,22 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         let _ = writeln!(s, "  none");
     }
     for f in &r.findings {
-        let _ = writeln!(s, "  {:<8} {:<4} {} ({})", f.severity.as_str(), f.hook.as_deref().unwrap_or("-"), f.message, f.code);
+        let _ = writeln!(
+            s,
+            "  {:<8} {:<4} {} ({})",
+            f.severity.as_str(),
+            f.hook.as_deref().unwrap_or("-"),
+            f.message,
+            f.code
+        );
     }
     if r.claude_version.is_some() {
         let _ = writeln!(s, "\nDynamic checks: a write attempt per tool, as configured and under injected faults");
         s.push_str(&table(&r.cells));
-        let _ = writeln!(s, "  blocked = refused with evidence; WROTE = the file changed; invalid = cannot tell; - = not run");
+        let _ = writeln!(
+            s,
+            "  blocked = refused with evidence; WROTE = the file changed; invalid = cannot tell; - = not run"
+        );
         for note in &r.not_covered {
             let _ = writeln!(s, "  note: {note}");
         }
@@ -93,8 +103,12 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
                     let f: Vec<&str> = faults.iter().map(|f| fault_words(*f)).collect();
                     format!("fails open: writes through {tools} landed under fault {}", f.join(", "))
                 }
-                super::advice::HoleKind::BrokenAsConfigured => format!("broken as configured: the guard errors, and writes through {tools} landed"),
-                super::advice::HoleKind::UncoveredTool => format!("uncovered: the matcher lets {tools} through, and no other hook covers it"),
+                super::advice::HoleKind::BrokenAsConfigured => {
+                    format!("broken as configured: the guard errors, and writes through {tools} landed")
+                }
+                super::advice::HoleKind::UncoveredTool => {
+                    format!("uncovered: the matcher lets {tools} through, and no other hook covers it")
+                }
             };
             let _ = writeln!(s, "  {hook:<4} {what}");
         }
@@ -110,7 +124,12 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
     }
     for re in &r.sealed_recheck {
         let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
-        let _ = writeln!(s, "\nRe-check of {} wrapped as `failopen seal --install` would: {closed} of {} holes closed", re.hook, re.cells.len());
+        let _ = writeln!(
+            s,
+            "\nRe-check of {} wrapped as `failopen seal --install` would: {closed} of {} holes closed",
+            re.hook,
+            re.cells.len()
+        );
         for c in &re.cells {
             let _ = writeln!(s, "  {:<12} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
         }
@@ -174,7 +193,8 @@ fn table(cells: &[AuditCell]) -> String {
     let mut notes = Vec::new();
     for h in hooks {
         for tool in TOOLS {
-            let row: Vec<Option<&AuditCell>> = faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
+            let row: Vec<Option<&AuditCell>> =
+                faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
             if row.iter().all(Option::is_none) {
                 continue;
             }
@@ -183,8 +203,12 @@ fn table(cells: &[AuditCell]) -> String {
                 let word = c.map(|c| c.result.word()).unwrap_or("-");
                 let _ = write!(s, " {word:<8}");
                 match c {
-                    Some(AuditCell { result: CellResult::Invalid(why), fault, .. }) => notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str())),
-                    Some(AuditCell { result: CellResult::Skipped(why), fault: Fault::None, .. }) => notes.push(format!("  {h} {tool}: not run: {why}")),
+                    Some(AuditCell { result: CellResult::Invalid(why), fault, .. }) => {
+                        notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str()))
+                    }
+                    Some(AuditCell { result: CellResult::Skipped(why), fault: Fault::None, .. }) => {
+                        notes.push(format!("  {h} {tool}: not run: {why}"))
+                    }
                     _ => {}
                 }
             }

@@ -68,12 +68,22 @@ fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding
     let g = &parsed.guard;
     let mut out = Vec::new();
     if g.words.is_none() {
-        out.push(finding(e, Severity::Info, "complex-command", "the command uses shell operators; its script was not checked".into()));
+        out.push(finding(
+            e,
+            Severity::Info,
+            "complex-command",
+            "the command uses shell operators; its script was not checked".into(),
+        ));
         return out;
     }
     if let Some(interp) = &g.interpreter {
         if command::resolve(interp, &e.project_dir, env.path_var).is_none_or(|p| !p.exists()) {
-            out.push(finding(e, Severity::Error, "interpreter-missing", format!("interpreter {interp:?} is not installed (not on PATH)")));
+            out.push(finding(
+                e,
+                Severity::Error,
+                "interpreter-missing",
+                format!("interpreter {interp:?} is not installed (not on PATH)"),
+            ));
         }
     }
     if g.inline {
@@ -91,10 +101,19 @@ fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding
     };
     if g.interpreter.is_none() {
         if meta.permissions().mode() & 0o111 == 0 {
-            out.push(finding(e, Severity::Error, "not-executable", format!("script {} has no execute bit (chmod +x it)", path.display())));
+            out.push(finding(
+                e,
+                Severity::Error,
+                "not-executable",
+                format!("script {} has no execute bit (chmod +x it)", path.display()),
+            ));
         }
         if let Some(interp) = shebang_interpreter(&path) {
-            let found = if interp.contains('/') { Path::new(&interp).exists() } else { command::which(&interp, env.path_var).is_some() };
+            let found = if interp.contains('/') {
+                Path::new(&interp).exists()
+            } else {
+                command::which(&interp, env.path_var).is_some()
+            };
             if !found {
                 out.push(finding(
                     e,
@@ -189,14 +208,21 @@ fn check_matcher(e: &HookEntry, all: &[HookEntry]) -> Vec<Finding> {
         return vec![];
     }
     if let Some(err) = matcher::invalid_regex(e.matcher.as_deref()) {
-        return vec![finding(e, Severity::Error, "bad-matcher", format!("matcher {:?} is not a valid regular expression: {err}", e.matcher.as_deref().unwrap_or("")))];
+        return vec![finding(
+            e,
+            Severity::Error,
+            "bad-matcher",
+            format!("matcher {:?} is not a valid regular expression: {err}", e.matcher.as_deref().unwrap_or("")),
+        )];
     }
     let uncovered = matcher::uncovered_write_tools(e.matcher.as_deref());
     if uncovered.is_empty() {
         return vec![];
     }
     let (nobody, elsewhere): (Vec<&str>, Vec<&str>) = uncovered.into_iter().partition(|t| {
-        !all.iter().any(|o| o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), t))
+        !all.iter().any(|o| {
+            o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), t)
+        })
     });
     let m = e.matcher.as_deref().unwrap_or("");
     let mut out = Vec::new();
@@ -209,7 +235,12 @@ fn check_matcher(e: &HookEntry, all: &[HookEntry]) -> Vec<Finding> {
         ));
     }
     if !elsewhere.is_empty() {
-        out.push(finding(e, Severity::Info, "uncovered-tools-elsewhere", format!("matcher {m:?} leaves {} to other hooks", elsewhere.join(", "))));
+        out.push(finding(
+            e,
+            Severity::Info,
+            "uncovered-tools-elsewhere",
+            format!("matcher {m:?} leaves {} to other hooks", elsewhere.join(", ")),
+        ));
     }
     out
 }
@@ -221,7 +252,8 @@ mod tests {
     use serde_json::json;
 
     fn audit(value: serde_json::Value, on_failure: OnFailure) -> Vec<(String, Severity)> {
-        let f = SettingsFile { path: "s.json".into(), project_dir: "/nonexistent-project".into(), value, managed: false };
+        let f =
+            SettingsFile { path: "s.json".into(), project_dir: "/nonexistent-project".into(), value, managed: false };
         let env = Env { path_var: "/usr/bin:/bin", home: None };
         check_all(&entries(&[f]), on_failure, &env).into_iter().map(|f| (f.code, f.severity)).collect()
     }

@@ -29,10 +29,8 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     let versions = cache.versions_dir();
     let io = |source| ClaudeError::Io { path: versions.display().to_string(), source };
     std::fs::create_dir_all(&versions).map_err(io)?;
-    let staging = tempfile::Builder::new()
-        .prefix(&format!(".{version}.installing-"))
-        .tempdir_in(&versions)
-        .map_err(io)?;
+    let staging =
+        tempfile::Builder::new().prefix(&format!(".{version}.installing-")).tempdir_in(&versions).map_err(io)?;
     let out = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
         .arg(staging.path())
@@ -95,7 +93,11 @@ pub async fn read_version(path: &Path) -> Result<String, ClaudeError> {
             "`--version` exited {} and printed {:?}{}",
             out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into()),
             tail(&stdout, 200),
-            if out.stderr.is_empty() { String::new() } else { format!(", stderr {:?}", tail(&String::from_utf8_lossy(&out.stderr), 300)) }
+            if out.stderr.is_empty() {
+                String::new()
+            } else {
+                format!(", stderr {:?}", tail(&String::from_utf8_lossy(&out.stderr), 300))
+            }
         )));
     }
     Ok(first.to_string())

@@ -51,7 +51,13 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
             let detail: Vec<String> = summary
                 .rows
                 .iter()
-                .map(|r| format!("{}{}", r.verdict, if r.reason.is_empty() { String::new() } else { format!(" ({})", r.reason) }))
+                .map(|r| {
+                    format!(
+                        "{}{}",
+                        r.verdict,
+                        if r.reason.is_empty() { String::new() } else { format!(" ({})", r.reason) }
+                    )
+                })
                 .collect();
             emit_line(&format!("step {n}: {version}: {verdict} [{}]", detail.join(", ")))?;
             Ok(verdict)

@@ -31,7 +31,8 @@ pub fn check_out(out: &Path, create_dir: bool) -> anyhow::Result<()> {
         if !create_dir {
             anyhow::bail!("--out {}: directory {} does not exist", out.display(), dir.display());
         }
-        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("--out {}: creating {}: {e}", out.display(), dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("--out {}: creating {}: {e}", out.display(), dir.display()))?;
     }
     if let Err(e) = tempfile::Builder::new().prefix(".failopen-write-probe").tempfile_in(dir) {
         anyhow::bail!("--out {}: directory {} is not writable: {e}", out.display(), dir.display());

@@ -38,4 +38,3 @@ pub fn main(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::Success)
 }
-

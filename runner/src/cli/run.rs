@@ -147,6 +147,7 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
         show_progress: failopen::progress::should_show(env.stderr_is_terminal, env.is_ci),
         failopen_exe: std::env::current_exe().context("locating the failopen binary")?,
         managed: super::managed_settings(),
+        home: env.home.clone(),
         ..RunOptions::default()
     })
 }

@@ -52,15 +52,17 @@ fn control_is_added_once_and_first() {
 }
 
 fn row(version: &str, arm: &str, verdict: VerdictKind) -> Row {
-    let mut row = crate::tally::tests::row(version, arm, 1, verdict, "");
+    let mut row = crate::test_helpers::row(version, arm, 1, verdict, "");
     row.model = "live".into();
     row.hook_invocations = 0;
     row
 }
 
 fn cells(versions: &[&str], repeats: u32) -> Vec<Cell> {
-    let bins: Vec<ClaudeBin> = versions.iter().map(|v| ClaudeBin { path: PathBuf::from("/x"), version: v.to_string() }).collect();
-    let arms = with_control(&crate::arms::filter(crate::arms::load("article").unwrap(), &["deny/bare".into()]).unwrap());
+    let bins: Vec<ClaudeBin> =
+        versions.iter().map(|v| ClaudeBin { path: PathBuf::from("/x"), version: v.to_string() }).collect();
+    let arms =
+        with_control(&crate::arms::filter(crate::arms::load("article").unwrap(), &["deny/bare".into()]).unwrap());
     crate::cells::expand(&bins, &arms, repeats)
 }
 
@@ -130,14 +132,16 @@ async fn other_cells_wait_for_the_control() {
 
 #[test]
 fn hook_blind_needs_a_write_and_no_hook_at_all() {
-    let unseen = Attempt { tool: "mcp__x__write".into(), matched: false, result: AttemptResult::Failed("No such tool".into()) };
+    let unseen =
+        Attempt { tool: "mcp__x__write".into(), matched: false, result: AttemptResult::Failed("No such tool".into()) };
     let mut e = Evidence { attempts: vec![unseen], ..Evidence::default() };
     assert!(hook_blind(&e));
     e.hook_outcomes.push("error:2".into());
     assert!(!hook_blind(&e), "Claude Code reported a PreToolUse hook");
     let e = Evidence { file: Some(FileFound { bytes: 6, reads_ready: true }), ..Evidence::default() };
     assert!(hook_blind(&e));
-    let e = Evidence { file: Some(FileFound { bytes: 6, reads_ready: true }), hook_invocations: 1, ..Evidence::default() };
+    let e =
+        Evidence { file: Some(FileFound { bytes: 6, reads_ready: true }), hook_invocations: 1, ..Evidence::default() };
     assert!(!hook_blind(&e), "the guard's trace says it ran");
     assert!(!hook_blind(&Evidence::default()), "nothing written, nothing attempted");
 }

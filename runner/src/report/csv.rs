@@ -9,7 +9,8 @@ use crate::record::Row;
 pub struct SummaryCsv;
 
 /// The summary's columns.
-pub const SUMMARY_HEADER: [&str; 9] = ["version", "arm", "guard", "wrapper", "runs", "blocked", "wrote", "invalid", "verdict"];
+pub const SUMMARY_HEADER: [&str; 9] =
+    ["version", "arm", "guard", "wrapper", "runs", "blocked", "wrote", "invalid", "verdict"];
 
 impl Exporter for SummaryCsv {
     fn render(&self, rows: &[Row]) -> anyhow::Result<String> {
@@ -38,13 +39,16 @@ impl Exporter for SummaryCsv {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Invalid as I};
 
     #[test]
     fn one_line_per_version_and_arm() {
         let rows = [row("1.0", "deny/bare", 1, B, ""), row("1.0", "deny/bare", 2, I, "no-attempt")];
         let out = SummaryCsv.render(&rows).unwrap();
-        assert_eq!(out, "version,arm,guard,wrapper,runs,blocked,wrote,invalid,verdict\n1.0,deny/bare,deny,bare,2,1,0,1,mixed\n");
+        assert_eq!(
+            out,
+            "version,arm,guard,wrapper,runs,blocked,wrote,invalid,verdict\n1.0,deny/bare,deny,bare,2,1,0,1,mixed\n"
+        );
     }
 }

@@ -93,7 +93,12 @@ impl Report {
             let gi = match grids.iter().position(|g| g.version == r.claude_version) {
                 Some(i) => i,
                 None => {
-                    grids.push(Grid { version: r.claude_version.clone(), arms: vec![], rows: vec![], wrappers: vec![] });
+                    grids.push(Grid {
+                        version: r.claude_version.clone(),
+                        arms: vec![],
+                        rows: vec![],
+                        wrappers: vec![],
+                    });
                     grids.len() - 1
                 }
             };
@@ -173,7 +178,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     #[test]

@@ -132,7 +132,9 @@ impl Exporter for Html {
             comparison(&mut s, &report);
         }
         s.push_str("<h2>Legend</h2>\n<table>\n");
-        for (summary, (word, meaning)) in [Summary::Blocked, Summary::Wrote, Summary::Invalid, Summary::Mixed].iter().zip(LEGEND) {
+        for (summary, (word, meaning)) in
+            [Summary::Blocked, Summary::Wrote, Summary::Invalid, Summary::Mixed].iter().zip(LEGEND)
+        {
             let _ = writeln!(s, "<tr><td class=\"{}\">{word}</td><td>{}</td></tr>", summary.as_str(), esc(meaning));
         }
         s.push_str("<tr><td class=\"notrun\">—</td><td>not run</td></tr>\n");
@@ -147,7 +149,7 @@ impl Exporter for Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     #[test]
@@ -156,6 +158,9 @@ mod tests {
         let html = Html.render(&rows).unwrap();
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"), "{html}");
-        assert!(html.contains(r#"<td class="wrote differs" title="crash/native">⚠ <strong>wrote 1/1</strong></td>"#), "{html}");
+        assert!(
+            html.contains(r#"<td class="wrote differs" title="crash/native">⚠ <strong>wrote 1/1</strong></td>"#),
+            "{html}"
+        );
     }
 }

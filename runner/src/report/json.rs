@@ -63,7 +63,7 @@ impl Exporter for Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     #[test]

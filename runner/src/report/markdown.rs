@@ -50,7 +50,9 @@ impl Exporter for Markdown {
 fn cell_text(g: &Grid, report: &Report, row: &str, wrapper: &str, mark: bool) -> String {
     match g.cell(row, wrapper) {
         None => "—".to_string(),
-        Some(a) if mark && report.differs(row, wrapper) => format!("**{}** {DIFFERS_MARK}", md_escape(&a.tally.label())),
+        Some(a) if mark && report.differs(row, wrapper) => {
+            format!("**{}** {DIFFERS_MARK}", md_escape(&a.tally.label()))
+        }
         Some(a) => md_escape(&a.tally.label()),
     }
 }
@@ -95,7 +97,7 @@ fn comparison(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Invalid as I, Wrote as W};
 
     #[test]

@@ -96,7 +96,8 @@ pub fn render_report(report: &Report) -> String {
     let ly = top + grid_h + 24;
     for ((line, x), (swatch, stroke, text)) in legend_layout(&legend, width).into_iter().zip(legend.iter()) {
         let y = ly + line * LEGEND_LINE;
-        let outline = if *stroke { r##" stroke="#111" stroke-width="3""## } else { r##" stroke="#999" stroke-width="0.5""## };
+        let outline =
+            if *stroke { r##" stroke="#111" stroke-width="3""## } else { r##" stroke="#999" stroke-width="0.5""## };
         let _ = writeln!(s, r#"<rect x="{x}" y="{}" width="16" height="14" rx="2" fill="{swatch}"{outline}/>"#, y - 11);
         let _ = writeln!(s, r##"<text x="{}" y="{y}" fill="#222">{}</text>"##, x + 22, esc(text));
     }
@@ -115,7 +116,11 @@ fn panel(s: &mut String, report: &Report, g: &Grid, x0: u32, y0: u32, several: b
     let hy = y0 + VERSION_H + 16;
     for (c, w) in report.wrappers.iter().enumerate() {
         let cx = x0 + LABEL_W + c as u32 * CELL_W + CELL_W / 2;
-        let _ = writeln!(s, r##"<text x="{cx}" y="{hy}" text-anchor="middle" font-weight="bold" fill="#333">{}</text>"##, esc(&fit(w, 16)));
+        let _ = writeln!(
+            s,
+            r##"<text x="{cx}" y="{hy}" text-anchor="middle" font-weight="bold" fill="#333">{}</text>"##,
+            esc(&fit(w, 16))
+        );
     }
     for (r, row) in report.rows.iter().enumerate() {
         let y = y0 + VERSION_H + HEAD_H + r as u32 * CELL_H;
@@ -137,19 +142,37 @@ fn cell(s: &mut String, tally: Option<&Tally>, x: u32, y: u32, differs: bool) {
     let (rx, ry, rw, rh) = (x + 2, y + 2, CELL_W - 4, CELL_H - 4);
     let (cx, cy) = (x + CELL_W / 2, y + CELL_H / 2);
     let Some(t) = tally else {
-        let _ = writeln!(s, r##"<rect x="{rx}" y="{ry}" width="{rw}" height="{rh}" rx="4" fill="{NOT_RUN_FILL}" stroke="#dddddd"/>"##);
+        let _ = writeln!(
+            s,
+            r##"<rect x="{rx}" y="{ry}" width="{rw}" height="{rh}" rx="4" fill="{NOT_RUN_FILL}" stroke="#dddddd"/>"##
+        );
         let _ = writeln!(s, r##"<text x="{cx}" y="{}" text-anchor="middle" fill="#999">—</text>"##, cy + 4);
         return;
     };
-    let stroke = if differs { r##" stroke="#111" stroke-width="3""## } else { r##" stroke="#ffffff" stroke-width="1""## };
-    let _ = writeln!(s, r#"<rect x="{rx}" y="{ry}" width="{rw}" height="{rh}" rx="4" fill="{}"{stroke}/>"#, fill(t.summary()));
+    let stroke =
+        if differs { r##" stroke="#111" stroke-width="3""## } else { r##" stroke="#ffffff" stroke-width="1""## };
+    let _ = writeln!(
+        s,
+        r#"<rect x="{rx}" y="{ry}" width="{rw}" height="{rh}" rx="4" fill="{}"{stroke}/>"#,
+        fill(t.summary())
+    );
     let head = if differs { format!("⚠ {}", t.headline()) } else { t.headline() };
     match t.reasons_text() {
         None => {
-            let _ = writeln!(s, r##"<text x="{cx}" y="{}" text-anchor="middle" fill="#111">{}</text>"##, cy + 4, esc(&fit(&head, 19)));
+            let _ = writeln!(
+                s,
+                r##"<text x="{cx}" y="{}" text-anchor="middle" fill="#111">{}</text>"##,
+                cy + 4,
+                esc(&fit(&head, 19))
+            );
         }
         Some(reasons) => {
-            let _ = writeln!(s, r##"<text x="{cx}" y="{}" text-anchor="middle" fill="#111">{}</text>"##, cy - 2, esc(&fit(&head, 19)));
+            let _ = writeln!(
+                s,
+                r##"<text x="{cx}" y="{}" text-anchor="middle" fill="#111">{}</text>"##,
+                cy - 2,
+                esc(&fit(&head, 19))
+            );
             let _ = writeln!(
                 s,
                 r##"<text x="{cx}" y="{}" text-anchor="middle" font-size="10" fill="#222">{}</text>"##,
@@ -162,11 +185,12 @@ fn cell(s: &mut String, tally: Option<&Tally>, x: u32, y: u32, differs: bool) {
 
 /// Legend entries: (fill, outlined, text).
 fn legend_items(several: bool) -> Vec<(&'static str, bool, String)> {
-    let mut items: Vec<(&'static str, bool, String)> = [Summary::Blocked, Summary::Wrote, Summary::Invalid, Summary::Mixed]
-        .iter()
-        .zip(LEGEND.iter())
-        .map(|(s, (word, meaning))| (fill(*s), false, format!("{word}: {meaning}")))
-        .collect();
+    let mut items: Vec<(&'static str, bool, String)> =
+        [Summary::Blocked, Summary::Wrote, Summary::Invalid, Summary::Mixed]
+            .iter()
+            .zip(LEGEND.iter())
+            .map(|(s, (word, meaning))| (fill(*s), false, format!("{word}: {meaning}")))
+            .collect();
     items.push((NOT_RUN_FILL, false, "—: not run".to_string()));
     if several {
         items.push(("#ffffff", true, "⚠ outlined: verdict differs between versions".to_string()));
@@ -193,7 +217,7 @@ fn legend_layout(items: &[(&'static str, bool, String)], width: u32) -> Vec<(u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::tests::row;
+    use crate::test_helpers::row;
     use crate::verdict::VerdictKind::{Blocked as B, Wrote as W};
 
     #[test]

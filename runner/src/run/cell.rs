@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 
-use super::row::to_row;
+use super::row::{to_row, Redactions};
 use super::RunOptions;
 use crate::attribution::HookIdentity;
 use crate::cells::Cell;
@@ -24,6 +24,7 @@ pub(super) struct Shared {
     pub(super) standin: Option<StandIn>,
     pub(super) guard_server: Option<GuardServer>,
     pub(super) pool: Pool,
+    pub(super) redact: Redactions,
 }
 
 /// Run one cell's session; `None` when the run was stopped before it ended.
@@ -40,7 +41,8 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
     let identity = hook_identity(arm.guard, &target);
-    let hook = HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
+    let hook =
+        HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
     let mut session_settings = settings::settings_json(&hook);
     if let Some(extra) = &arm.extra_settings {
         settings::merge(&mut session_settings, extra);
@@ -67,7 +69,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     if outcome.evidence.exit == SessionExit::Interrupted {
         return Ok(None);
     }
-    let mut row = to_row(cell, ctx.opts.model, &outcome);
+    let mut row = to_row(cell, ctx.opts.model, &outcome, &ctx.redact);
     if let Some(flag) = ctx.opts.managed.flag() {
         row.flags = if row.flags.is_empty() { flag } else { format!("{};{flag}", row.flags) };
     }
@@ -88,4 +90,3 @@ pub fn hook_identity(guard: &Guard, target: &HookTarget) -> HookIdentity {
     };
     HookIdentity::new(label, reasons)
 }
-

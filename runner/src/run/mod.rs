@@ -24,7 +24,7 @@ use crate::standin::{Policy, StandIn};
 use cell::{run_cell, Shared};
 
 pub use cell::hook_identity;
-pub use row::to_row;
+pub use row::{to_row, Redactions};
 
 /// Which model drives the sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +80,8 @@ pub struct RunOptions {
     pub cache: Cache,
     /// Managed settings found on this machine (they run in every session).
     pub managed: crate::managed::ManagedSettings,
+    /// The user's home, written `~` in the rows' quoted texts.
+    pub home: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -100,6 +102,7 @@ impl Default for RunOptions {
             failopen_exe: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("failopen")),
             cache: Cache::from_env(),
             managed: crate::managed::ManagedSettings::default(),
+            home: None,
         }
     }
 }
@@ -161,7 +164,8 @@ pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSu
     } else {
         None
     };
-    let ctx = Arc::new(Shared { opts: opts.clone(), guard_dir, standin, guard_server, pool });
+    let redact = Redactions::new(pool.root(), &opts.failopen_exe, opts.home.as_deref());
+    let ctx = Arc::new(Shared { opts: opts.clone(), guard_dir, standin, guard_server, pool, redact });
     let progress = Progress::new(planned.len() as u64, opts.show_progress);
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, anyhow::Result<Option<Row>>)>();
     let mut tasks = tokio::task::JoinSet::new();

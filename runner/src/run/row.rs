@@ -1,13 +1,46 @@
 //! A finished session as its CSV row.
 
+use std::path::Path;
+
 use super::Model;
 use crate::cells::Cell;
+use crate::judge;
 use crate::record::Row;
 use crate::session::SessionOutcome;
-use crate::judge;
 
-/// Build the CSV row for a finished session.
-pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
+/// Machine paths that the text a session quotes carries, and the words that
+/// stand for them in a row, so that results files can be compared and
+/// committed: the run's temp root (`$RUN`), the failopen binary
+/// (`failopen`), the user's home (`~`).
+#[derive(Debug, Clone, Default)]
+pub struct Redactions {
+    replacements: Vec<(String, &'static str)>,
+}
+
+impl Redactions {
+    /// Redact `run_root`, `failopen_exe` and `home` (the longest first).
+    pub fn new(run_root: &Path, failopen_exe: &Path, home: Option<&Path>) -> Redactions {
+        let mut replacements = vec![
+            (run_root.to_string_lossy().into_owned(), "$RUN"),
+            (failopen_exe.to_string_lossy().into_owned(), "failopen"),
+        ];
+        if let Some(h) = home.filter(|h| h.as_os_str().len() > 1) {
+            replacements.push((h.to_string_lossy().into_owned(), "~"));
+        }
+        replacements.retain(|(path, _)| !path.is_empty());
+        replacements.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
+        Redactions { replacements }
+    }
+
+    /// `text` with every redacted path replaced.
+    pub fn apply(&self, text: &str) -> String {
+        self.replacements.iter().fold(text.to_string(), |t, (path, word)| t.replace(path.as_str(), word))
+    }
+}
+
+/// Build the CSV row for a finished session; the refusal text and the
+/// refusers it quotes go through `redact`.
+pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome, redact: &Redactions) -> Row {
     let e = &outcome.evidence;
     let v = judge::judge_battery(e);
     let mut flags = Vec::new();
@@ -19,7 +52,7 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
     }
     let foreign = e.foreign_refusers();
     if !foreign.is_empty() {
-        flags.push(format!("refused-by:{}", truncate(&foreign.join(","), 160).replace(';', ",")));
+        flags.push(format!("refused-by:{}", truncate(&redact.apply(&foreign.join(",")), 160).replace(';', ",")));
     }
     if let Some(err) = &e.result_error {
         flags.push(format!("claude-error:{}", truncate(err, 120).replace(';', ",")));
@@ -45,7 +78,7 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome) -> Row {
         attempts: e.attempts_csv(),
         session_exit: e.exit.to_csv(),
         session_secs: (outcome.secs * 100.0).round() / 100.0,
-        harness_said: e.last_refusal().map(|t| truncate(t, 300)).unwrap_or_default(),
+        harness_said: e.last_refusal().map(|t| truncate(&redact.apply(t), 300)).unwrap_or_default(),
         file_ready: e.file.as_ref().map(|f| f.reads_ready),
         hook_timeout: cell.arm.hook_timeout_secs,
         deadline: cell.arm.deadline_secs,
@@ -63,4 +96,27 @@ fn truncate(s: &str, max: usize) -> String {
         end -= 1;
     }
     format!("{}...", &one_line[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn machine_paths_become_words() {
+        let r = Redactions::new(
+            Path::new("/tmp/failopen-run-1-x"),
+            Path::new("/home/u/src/failopen/target/release/failopen"),
+            Some(Path::new("/home/u")),
+        );
+        let text = "PreToolUse:Bash hook error: [/home/u/src/failopen/target/release/failopen seal -- \
+                    /tmp/failopen-run-1-x/guards/crash.sh]: /home/u/.pyenv/bin/python3: no";
+        assert_eq!(
+            r.apply(text),
+            "PreToolUse:Bash hook error: [failopen seal -- \
+                    $RUN/guards/crash.sh]: ~/.pyenv/bin/python3: no"
+        );
+        // A home of "/" would turn every path into a tilde: left alone.
+        assert_eq!(Redactions::new(Path::new("/r"), Path::new("/f"), Some(Path::new("/"))).apply("/x/y"), "/x/y");
+    }
 }

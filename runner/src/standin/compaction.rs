@@ -83,14 +83,9 @@ mod tests {
         trailing_system["messages"].as_array_mut().unwrap().push(system);
         assert!(is_summary_request(&trailing_system));
         let mut earlier = compaction_request();
-        earlier["messages"]
-            .as_array_mut()
-            .unwrap()
-            .push(json!({"role": "assistant", "content": "ok"}));
+        earlier["messages"].as_array_mut().unwrap().push(json!({"role": "assistant", "content": "ok"}));
         assert!(!is_summary_request(&earlier));
-        assert!(!is_summary_request(
-            &json!({"messages": [{"role": "user", "content": "go"}]})
-        ));
+        assert!(!is_summary_request(&json!({"messages": [{"role": "user", "content": "go"}]})));
         assert!(!is_summary_request(&json!({})));
         // A tool result that quotes the words is not the ask.
         let quoted = json!({"messages": [{"role": "user", "content": [

@@ -33,7 +33,10 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
         // Newer Claude Code defers some tools (NotebookEdit): load it by name first.
         let searched = history.tool_uses.iter().any(|u| u.name == "ToolSearch");
         if !searched && history.tool_names.iter().any(|n| n == "ToolSearch") {
-            return Step::Tool { name: "ToolSearch", input: json!({"query": format!("select:{tool}"), "max_results": 1}) };
+            return Step::Tool {
+                name: "ToolSearch",
+                input: json!({"query": format!("select:{tool}"), "max_results": 1}),
+            };
         }
         return Step::Text(format!("This Claude Code does not offer the {tool} tool."));
     }
@@ -51,7 +54,9 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
             "Write" => json!({"file_path": notes, "content": NOTES_CONTENT}),
             "Edit" => json!({"file_path": notes, "old_string": "draft", "new_string": "ready"}),
             "MultiEdit" => json!({"file_path": notes, "edits": [{"old_string": "draft", "new_string": "ready"}]}),
-            _ => json!({"notebook_path": notebook, "cell_id": NOTEBOOK_CELL, "new_source": "ready", "edit_mode": "replace"}),
+            _ => {
+                json!({"notebook_path": notebook, "cell_id": NOTEBOOK_CELL, "new_source": "ready", "edit_mode": "replace"})
+            }
         };
         return Step::Tool { name: tool, input };
     }
@@ -69,8 +74,12 @@ mod tests {
         let mut messages = vec![json!({"role": "user", "content": "go"})];
         for (i, u) in uses.iter().enumerate() {
             let id = format!("t{i}");
-            messages.push(json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": u, "input": {}}]}));
-            messages.push(json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "ok"}]}));
+            messages.push(
+                json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": u, "input": {}}]}),
+            );
+            messages.push(
+                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "ok"}]}),
+            );
         }
         let tools: Vec<Value> = tools.iter().map(|t| json!({"name": t})).collect();
         History::from_request(&json!({"tools": tools, "messages": messages}))
@@ -99,12 +108,17 @@ mod tests {
 
     #[test]
     fn a_deferred_tool_is_loaded_with_tool_search_first() {
-        let Step::Tool { name, input } = tool_step(&history(&["Read", "ToolSearch"], &[]), "/w", "NotebookEdit") else { panic!() };
+        let Step::Tool { name, input } = tool_step(&history(&["Read", "ToolSearch"], &[]), "/w", "NotebookEdit") else {
+            panic!()
+        };
         assert_eq!((name, input["query"].as_str()), ("ToolSearch", Some("select:NotebookEdit")));
         let h = history(&["Read", "ToolSearch", "NotebookEdit"], &["ToolSearch"]);
         let Step::Tool { name, .. } = tool_step(&h, "/w", "NotebookEdit") else { panic!() };
         assert_eq!(name, "Read");
-        assert!(matches!(tool_step(&history(&["Read", "ToolSearch"], &["ToolSearch"]), "/w", "MultiEdit"), Step::Text(_)));
+        assert!(matches!(
+            tool_step(&history(&["Read", "ToolSearch"], &["ToolSearch"]), "/w", "MultiEdit"),
+            Step::Text(_)
+        ));
     }
 
     #[test]

@@ -117,11 +117,9 @@ fn str_field(v: &Value, key: &str) -> String {
 pub fn result_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Some(Value::Array(blocks)) => {
+            blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n")
+        }
         _ => String::new(),
     }
 }
@@ -201,7 +199,8 @@ mod tests {
     #[test]
     fn a_ledger_line_reads_back_as_the_call_and_its_result() {
         let call = SeenToolUse { id: "t1".into(), name: "Bash".into(), input: json!({"command": "x"}) };
-        let result = SeenToolResult { tool_use_id: "t1".into(), is_error: true, text: "no".into(), from_summary: false };
+        let result =
+            SeenToolResult { tool_use_id: "t1".into(), is_error: true, text: "no".into(), from_summary: false };
         let read = read_ledger(&format!("  {}\n", ledger_line(&call, Some(&result))));
         let expected = SeenToolResult { from_summary: true, ..result };
         assert_eq!(read, [(call, Some(expected))]);
@@ -210,7 +209,10 @@ mod tests {
     #[test]
     fn result_text_joins_text_blocks() {
         assert_eq!(result_text(Some(&json!("plain"))), "plain");
-        assert_eq!(result_text(Some(&json!([{"type": "text", "text": "a"}, {"type": "image"}, {"text": "b"}]))), "a\nb");
+        assert_eq!(
+            result_text(Some(&json!([{"type": "text", "text": "a"}, {"type": "image"}, {"text": "b"}]))),
+            "a\nb"
+        );
         assert_eq!(result_text(None), "");
         assert_eq!(result_text(Some(&json!(3))), "");
     }

@@ -87,7 +87,11 @@ impl StandIn {
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let app = server::router(shared.clone());
         tokio::spawn(async move {
-            let _ = axum::serve(listener, app).with_graceful_shutdown(async { let _ = rx.await; }).await;
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
         });
         Ok(StandIn { addr, shared, shutdown: Some(tx) })
     }

@@ -90,12 +90,13 @@ pub fn wayward_step(history: &History, cwd: &str) -> Step {
 pub fn flaky_response(stream: bool, id: &str, model: &str) -> Response {
     let no_retry = (HeaderName::from_static("x-should-retry"), "false");
     if stream {
-        let started = Message { id: id.to_string(), model: model.to_string(), reply: Reply::Text(String::new()) }
-            .to_sse();
+        let started =
+            Message { id: id.to_string(), model: model.to_string(), reply: Reply::Text(String::new()) }.to_sse();
         // Keep only the message_start event: the message is cut there.
         let first = started.split_inclusive("\n\n").next().unwrap_or_default().to_string();
         let body = first + &error_event("overloaded_error", "Overloaded");
-        ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache"), no_retry], body).into_response()
+        ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache"), no_retry], body)
+            .into_response()
     } else {
         let whole = json!({"id": id, "type": "message", "role": "assistant", "model": model,
             "content": [{"type": "text", "text": "cut"}]})
@@ -109,7 +110,8 @@ pub fn flaky_response(stream: bool, id: &str, model: &str) -> Response {
                 Some(cut) => Some((Ok::<String, std::io::Error>(cut), None)),
                 None => {
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-                    let dropped = std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "flaky: connection dropped");
+                    let dropped =
+                        std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "flaky: connection dropped");
                     Some((Err(dropped), None))
                 }
             }
@@ -156,7 +158,8 @@ mod tests {
         let body = String::from_utf8(axum::body::to_bytes(r.into_body(), 1 << 16).await.unwrap().to_vec()).unwrap();
         let events: Vec<&str> = body.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
         assert_eq!(events, ["message_start", "error"], "cut after message_start: {body}");
-        let error: Value = serde_json::from_str(body.lines().filter_map(|l| l.strip_prefix("data: ")).next_back().unwrap()).unwrap();
+        let error: Value =
+            serde_json::from_str(body.lines().filter_map(|l| l.strip_prefix("data: ")).next_back().unwrap()).unwrap();
         assert_eq!(error, overloaded_body());
 
         let r = flaky_response(false, "msg_1", "m");

@@ -77,8 +77,10 @@ mod tests {
         if extra_system {
             msgs.push(json!({"role": "system", "content": "reminder"}));
         }
-        msgs.push(json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": is_error,
-            "content": [{"type": "text", "text": "PreToolUse:Bash hook error: no"}]}]}));
+        msgs.push(
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": is_error,
+            "content": [{"type": "text", "text": "PreToolUse:Bash hook error: no"}]}]}),
+        );
         request(Value::Array(msgs))
     }
 
@@ -104,7 +106,9 @@ mod tests {
     fn refused_write_ends_the_turn() {
         let mut body = after_bash(true, false);
         let msgs = body["messages"].as_array_mut().unwrap();
-        msgs.push(json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Write", "input": {}}]}));
+        msgs.push(
+            json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "Write", "input": {}}]}),
+        );
         msgs.push(json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "is_error": true, "content": "denied"}]}));
         let h = History::from_request(&body);
         assert_eq!(h.tool_results.len(), 2);

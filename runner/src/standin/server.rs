@@ -185,7 +185,8 @@ mod tests {
 
     #[test]
     fn finds_the_working_directory_in_the_system_prompt() {
-        let req = json!({"system": [{"type": "text", "text": "x\nPrimary working directory: /tmp/a b/work\nIs git: no"}]});
+        let req =
+            json!({"system": [{"type": "text", "text": "x\nPrimary working directory: /tmp/a b/work\nIs git: no"}]});
         assert_eq!(primary_working_directory(&req).as_deref(), Some("/tmp/a b/work"));
         assert_eq!(primary_working_directory(&json!({})), None);
         let in_messages = json!({"system": [{"type": "text", "text": "You are"}], "messages": [

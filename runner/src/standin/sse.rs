@@ -72,16 +72,17 @@ impl Message {
         });
         event(&mut out, "message_start", &start);
         let (block, delta) = match &self.reply {
-            Reply::Text(text) => (
-                json!({"type": "text", "text": ""}),
-                json!({"type": "text_delta", "text": text}),
-            ),
+            Reply::Text(text) => (json!({"type": "text", "text": ""}), json!({"type": "text_delta", "text": text})),
             Reply::ToolUse { id, name, input } => (
                 json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
                 json!({"type": "input_json_delta", "partial_json": input.to_string()}),
             ),
         };
-        event(&mut out, "content_block_start", &json!({"type": "content_block_start", "index": 0, "content_block": block}));
+        event(
+            &mut out,
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 0, "content_block": block}),
+        );
         event(&mut out, "content_block_delta", &json!({"type": "content_block_delta", "index": 0, "delta": delta}));
         event(&mut out, "content_block_stop", &json!({"type": "content_block_stop", "index": 0}));
         event(
@@ -138,7 +139,14 @@ mod tests {
         let names: Vec<_> = events.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
-            ["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]
+            [
+                "message_start",
+                "content_block_start",
+                "content_block_delta",
+                "content_block_stop",
+                "message_delta",
+                "message_stop"
+            ]
         );
         for (name, data) in &events {
             assert_eq!(data["type"], name.as_str(), "event name matches data type");

@@ -17,24 +17,24 @@
 //! Faults are injected through Bash and Write only (the audit's own choice,
 //! to keep the session count down); MultiEdit is not offered by 2.1.328.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::support::{self, failopen};
+
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/audit")
+    support::fixture("audit")
 }
 
-/// Run `failopen audit ARGS --format json` in the fixtures directory.
+/// Run `failopen audit ARGS --format json` in the fixtures directory (its
+/// Claude Code sessions hold the sessions lock).
 fn audit(args: &[&str]) -> (Output, Value) {
-    let out = Command::cargo_bin("failopen")
-        .unwrap()
+    let _lock = support::lock::sessions();
+    let out = failopen()
         .current_dir(fixtures())
         .arg("audit")
         .args(args)
@@ -43,7 +43,11 @@ fn audit(args: &[&str]) -> (Output, Value) {
         .output()
         .unwrap();
     let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("not JSON ({e}): stdout {} stderr {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+        panic!(
+            "not JSON ({e}): stdout {} stderr {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
     });
     (out, json)
 }
@@ -89,7 +93,7 @@ const FAULTS: [&str; 4] = ["missing", "crash", "hang", "signal"];
 
 #[test]
 fn unparsable_settings_is_an_error_naming_file_line_and_column() {
-    let out = Command::cargo_bin("failopen").unwrap().current_dir(fixtures()).args(["audit", "bad.json", "--static-only"]).output().unwrap();
+    let out = failopen().current_dir(fixtures()).args(["audit", "bad.json", "--static-only"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     // The trailing comma sits on line 4 of bad.json.
@@ -117,8 +121,7 @@ fn default_files_are_the_project_settings_of_the_cwd() {
     std::fs::create_dir_all(d.path().join(".claude")).unwrap();
     std::fs::create_dir_all(d.path().join("home")).unwrap();
     std::fs::write(d.path().join(".claude/settings.local.json"), r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2", "timeout": 5}]}]}}"#).unwrap();
-    let out = Command::cargo_bin("failopen")
-        .unwrap()
+    let out = failopen()
         .current_dir(d.path())
         .env("HOME", d.path().join("home"))
         .args(["audit", "--static-only", "--format", "json"])
@@ -128,9 +131,17 @@ fn default_files_are_the_project_settings_of_the_cwd() {
     assert_eq!(v["files"].as_array().unwrap().len(), 1, "{v}");
     assert!(v["files"][0].as_str().unwrap().ends_with(".claude/settings.local.json"));
     // Planted: matcher Bash only, and an inline guard with no protection.
-    let want: BTreeSet<(String, String)> = [("H1", "uncovered-tools"), ("H1", "unprotected")].iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let want: BTreeSet<(String, String)> = [("H1", "uncovered-tools"), ("H1", "unprotected")]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
     assert_eq!(findings(&v), want);
-    let out = Command::cargo_bin("failopen").unwrap().current_dir(d.path().join("home")).env("HOME", d.path().join("home")).args(["audit"]).output().unwrap();
+    let out = failopen()
+        .current_dir(d.path().join("home"))
+        .env("HOME", d.path().join("home"))
+        .args(["audit"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1), "no settings file at all is an error");
 }
 
@@ -175,7 +186,10 @@ fn missing_script_lets_every_write_through() {
     assert_eq!(out.status.code(), Some(3));
     let got = holes(&v);
     for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
-        assert!(got.contains(&("H1".into(), "broken-as-configured".into(), tool.into(), "none".into())), "{tool}: {got:?}");
+        assert!(
+            got.contains(&("H1".into(), "broken-as-configured".into(), tool.into(), "none".into())),
+            "{tool}: {got:?}"
+        );
         assert_eq!(cell(&v, "H1", tool, "none")["detail"], "guard-failed");
     }
     assert!(findings(&v).contains(&("H1".into(), "script-missing".into())));
@@ -240,7 +254,7 @@ fn bash_only_matcher_and_http_hook_without_policy() {
 fn sealed_deny_guard_covering_every_write_tool_holds() {
     let d = tempfile::tempdir().unwrap();
     let settings = d.path().join("settings.json");
-    let seal = assert_cmd::cargo::cargo_bin("failopen");
+    let seal = support::bin();
     let guard = fixtures().join("guards/deny.sh");
     let command = format!("{} seal --deadline 4 -- {}", seal.display(), guard.display());
     // onFailure too: 2.1.328 honours it, so even a missing seal binary blocks.
@@ -275,7 +289,7 @@ fn settings_file(value: &Value) -> (tempfile::TempDir, PathBuf) {
 /// seal runs, and Claude Code lets the call through. That is a hole.
 #[test]
 fn a_sealed_hook_fails_open_when_its_seal_binary_goes_missing() {
-    let seal = assert_cmd::cargo::cargo_bin("failopen");
+    let seal = support::bin();
     let guard = fixtures().join("guards/deny.sh");
     let command = format!("{} seal --deadline 4 -- {}", seal.display(), guard.display());
     let (_d, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
@@ -297,6 +311,7 @@ fn a_sealed_hook_fails_open_when_its_seal_binary_goes_missing() {
 /// for a guard that never ran.
 #[test]
 fn tilde_and_home_reach_the_users_own_files() {
+    let _lock = support::lock::sessions();
     let d = tempfile::tempdir().unwrap();
     let home = d.path().join("home");
     std::fs::create_dir_all(home.join(".claude/hooks")).unwrap();
@@ -307,19 +322,23 @@ fn tilde_and_home_reach_the_users_own_files() {
     ]}]}});
     let settings = d.path().join("settings.json");
     std::fs::write(&settings, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
-    let out = Command::cargo_bin("failopen")
-        .unwrap()
+    let out = failopen()
         .current_dir(d.path())
         .env("HOME", &home)
         .args(["audit", settings.to_str().unwrap(), "--format", "json", "-j", "2"])
         .timeout(std::time::Duration::from_secs(600))
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     for h in ["H1", "H2"] {
         for tool in ["Bash", "Write"] {
             let c = cell(&v, h, tool, "none");
-            assert_eq!((c["result"].as_str(), c["detail"].as_str()), (Some("wrote"), Some("guard-allowed")), "{h} {tool}: {c}");
+            assert_eq!(
+                (c["result"].as_str(), c["detail"].as_str()),
+                (Some("wrote"), Some("guard-allowed")),
+                "{h} {tool}: {c}"
+            );
         }
     }
 }
@@ -328,6 +347,7 @@ fn tilde_and_home_reach_the_users_own_files() {
 /// path holding `"`, backticks and `$(...)` is never re-parsed by a shell.
 #[test]
 fn a_hostile_project_path_is_data_not_shell() {
+    let _lock = support::lock::sessions();
     let d = tempfile::tempdir().unwrap();
     let project = d.path().join("p \"q\" `touch BACKTICK` $(touch DOLLAR)");
     std::fs::create_dir_all(project.join(".claude/hooks")).unwrap();
@@ -337,14 +357,14 @@ fn a_hostile_project_path_is_data_not_shell() {
         {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/deny.sh", "timeout": 5, "onFailure": "block"}
     ]}]}});
     std::fs::write(project.join(".claude/settings.json"), serde_json::to_vec_pretty(&value).unwrap()).unwrap();
-    let out = Command::cargo_bin("failopen")
-        .unwrap()
+    let out = failopen()
         .current_dir(&project)
         .args(["audit", "--format", "json", "-j", "2"])
         .timeout(std::time::Duration::from_secs(600))
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     for tool in ["Bash", "Write"] {
         assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}: the guard ran from the project");
     }
@@ -393,8 +413,7 @@ fn managed_settings_are_listed_as_a_source() {
     let (_s, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": guard, "timeout": 5}]}
     ]}}));
-    let out = Command::cargo_bin("failopen")
-        .unwrap()
+    let out = failopen()
         .env("FAILOPEN_MANAGED_SETTINGS_DIR", &managed)
         .args(["audit", settings.to_str().unwrap(), "--static-only"])
         .output()
@@ -410,17 +429,16 @@ fn managed_settings_are_listed_as_a_source() {
 /// temp directory is left.
 fn interrupt_audit(sig: nix::sys::signal::Signal, twice: bool) {
     use std::time::{Duration, Instant};
-    let _lock = common::battery_lock();
+    let _lock = support::lock::sessions();
     let d = tempfile::tempdir().unwrap();
     let tmp = d.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let guard = d.path().join("slow-deny.sh");
-    std::fs::write(&guard, "#!/bin/sh\ncat >/dev/null\nsleep 4\necho no >&2\nexit 2\n").unwrap();
-    std::fs::set_permissions(&guard, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    support::scripts::write(&guard, "#!/bin/sh\ncat >/dev/null\nsleep 4\necho no >&2\nexit 2\n");
     let (_s, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
         {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": guard, "timeout": 10}]}
     ]}}));
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("failopen"))
+    let mut child = std::process::Command::new(support::bin())
         .args(["audit", settings.to_str().unwrap(), "-j", "2"])
         .env("TMPDIR", &tmp)
         .stdin(std::process::Stdio::null())
@@ -430,7 +448,7 @@ fn interrupt_audit(sig: nix::sys::signal::Signal, twice: bool) {
         .unwrap();
     let pid = child.id();
     let until = Instant::now() + Duration::from_secs(120);
-    while !common::tagged_processes_of(pid).iter().any(|(_, cmd)| cmd.contains("slow-deny.sh")) {
+    while !support::procs::sessions_of(pid).iter().any(|(_, cmd)| cmd.contains("slow-deny.sh")) {
         assert!(Instant::now() < until, "no guard ever ran");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -453,14 +471,18 @@ fn interrupt_audit(sig: nix::sys::signal::Signal, twice: bool) {
     };
     assert_eq!(status.code(), Some(130), "{sig:?} twice={twice}");
     if twice {
-        assert!(signalled.elapsed() < Duration::from_secs(3), "a second signal is a hard stop: {:?}", signalled.elapsed());
+        assert!(
+            signalled.elapsed() < Duration::from_secs(3),
+            "a second signal is a hard stop: {:?}",
+            signalled.elapsed()
+        );
     }
     let give_up = Instant::now() + Duration::from_secs(3);
-    while !common::tagged_processes_of(pid).is_empty() && Instant::now() < give_up {
+    while !support::procs::sessions_of(pid).is_empty() && Instant::now() < give_up {
         std::thread::sleep(Duration::from_millis(50));
     }
-    common::assert_no_leftovers(&tmp);
-    assert!(common::tagged_processes_of(pid).is_empty(), "{:?}", common::tagged_processes_of(pid));
+    support::assert_no_leftovers(&tmp);
+    assert!(support::procs::sessions_of(pid).is_empty(), "{:?}", support::procs::sessions_of(pid));
 }
 
 #[test]

@@ -20,8 +20,27 @@ fn any_json() -> impl Strategy<Value = Value> {
         ".{0,12}".prop_map(Value::String),
         // Words the parsers look for, so the fuzzing reaches past the first check.
         prop::sample::select(vec![
-            "arms", "guard", "wrapper", "name", "deny", "bare", "hang", "timed", "sealed", "tool_use", "tool_result",
-            "Bash", "Write", "messages", "tools", "content", "type", "id", "tool_use_id", "is_error", "text",
+            "arms",
+            "guard",
+            "wrapper",
+            "name",
+            "deny",
+            "bare",
+            "hang",
+            "timed",
+            "sealed",
+            "tool_use",
+            "tool_result",
+            "Bash",
+            "Write",
+            "messages",
+            "tools",
+            "content",
+            "type",
+            "id",
+            "tool_use_id",
+            "is_error",
+            "text",
         ])
         .prop_map(|s| Value::String(s.to_string())),
     ];
@@ -36,9 +55,30 @@ fn any_json() -> impl Strategy<Value = Value> {
 fn key() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "arms", "guard", "wrapper", "name", "hook_timeout", "deadline", "expect", "verdict", "source", "description",
-            "messages", "tools", "content", "type", "id", "name", "input", "tool_use_id", "is_error", "text", "role",
-            "system", "stream", "model",
+            "arms",
+            "guard",
+            "wrapper",
+            "name",
+            "hook_timeout",
+            "deadline",
+            "expect",
+            "verdict",
+            "source",
+            "description",
+            "messages",
+            "tools",
+            "content",
+            "type",
+            "id",
+            "name",
+            "input",
+            "tool_use_id",
+            "is_error",
+            "text",
+            "role",
+            "system",
+            "stream",
+            "model",
         ])
         .prop_map(String::from),
         "[a-z_]{0,8}",
@@ -48,8 +88,10 @@ fn key() -> impl Strategy<Value = String> {
 /// An arm entry with plausible and implausible values.
 fn arm_entry() -> impl Strategy<Value = Value> {
     let guard = prop_oneof![prop::sample::select(failopen::guards::names()).prop_map(|s| json!(s)), any_json()];
-    let wrapper =
-        prop_oneof![prop::sample::select(vec!["bare", "plain", "timed", "native", "sealed"]).prop_map(|s| json!(s)), any_json()];
+    let wrapper = prop_oneof![
+        prop::sample::select(vec!["bare", "plain", "timed", "native", "sealed"]).prop_map(|s| json!(s)),
+        any_json()
+    ];
     let secs = prop_oneof![any::<f64>().prop_map(|f| json!(f)), (-5i64..10).prop_map(|n| json!(n)), any_json()];
     (guard, wrapper, prop::option::of(secs.clone()), prop::option::of(secs), prop::option::of(any_json())).prop_map(
         |(g, w, t, d, name)| {
@@ -169,7 +211,8 @@ fn stand_in_server_answers_every_body_and_keeps_serving() {
                 .into_bytes()
         }),
     ];
-    let paths = prop::sample::select(vec!["/v1/messages", "/s/fuzz/v1/messages", "/s/fuzz/v1/messages/count_tokens", "/other"]);
+    let paths =
+        prop::sample::select(vec!["/v1/messages", "/s/fuzz/v1/messages", "/s/fuzz/v1/messages/count_tokens", "/other"]);
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 300, ..ProptestConfig::default() });
     runner
         .run(&(bodies, paths), |(body, path)| {

@@ -4,15 +4,12 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report").join(name)
-}
+use crate::support::{self, failopen};
 
-fn failopen() -> Command {
-    Command::cargo_bin("failopen").unwrap()
+fn fixture(name: &str) -> PathBuf {
+    support::fixture("report").join(name)
 }
 
 /// `failopen report FILES --format FORMAT` on stdout; must exit 0.
@@ -81,13 +78,9 @@ fn html_two_versions() {
 
 #[test]
 fn report_on_a_wrong_header_names_the_file() {
-    failopen()
-        .arg("report")
-        .arg(fixture("v328.csv"))
-        .arg(fixture("wrong_header.csv"))
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("wrong_header.csv").and(predicate::str::contains("not a failopen results file")));
+    failopen().arg("report").arg(fixture("v328.csv")).arg(fixture("wrong_header.csv")).assert().code(1).stderr(
+        predicate::str::contains("wrong_header.csv").and(predicate::str::contains("not a failopen results file")),
+    );
 }
 
 #[test]
@@ -187,7 +180,9 @@ fn merge_refuses_a_foreign_header_naming_the_file() {
         .arg(&out)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("wrong_header.csv").and(predicate::str::contains("not a failopen results file")));
+        .stderr(
+            predicate::str::contains("wrong_header.csv").and(predicate::str::contains("not a failopen results file")),
+        );
     assert!(!out.exists());
 }
 

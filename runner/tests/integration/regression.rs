@@ -2,11 +2,7 @@
 //! shards that merge back into the whole battery, and the diff gate on the
 //! committed reference results.
 
-mod common;
-
-use std::path::Path;
-
-use common::{arms_file, read_csv, run_battery, OLD, PINNED};
+use crate::support::{self, arms_file, failopen, read_csv, run_battery, OLD, PINNED};
 
 /// `crash/native` is the arm whose verdict `"onFailure": "block"` decides:
 /// 2.1.240 ignores it (wrote, as bare), the pinned version honours it
@@ -14,19 +10,12 @@ use common::{arms_file, read_csv, run_battery, OLD, PINNED};
 #[test]
 fn two_versions_in_one_csv_and_the_report_marks_the_difference() {
     let versions = format!("{OLD},{PINNED}");
-    let (rows, dir) = run_battery(&["--arms", &arms_file("full.json"), "--only", "crash/native", "--claude", &versions]);
+    let (rows, dir) =
+        run_battery(&["--arms", &arms_file("full.json"), "--only", "crash/native", "--claude", &versions]);
     let verdict = |v: &str| rows.iter().find(|r| r.claude_version == v).map(|r| r.verdict.as_str()).unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!((verdict(OLD), verdict(PINNED)), ("wrote", "blocked"));
-    let out = assert_cmd::Command::cargo_bin("failopen")
-        .unwrap()
-        .arg("report")
-        .arg(dir.path().join("rows.csv"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = failopen().arg("report").arg(dir.path().join("rows.csv")).assert().success().get_output().stdout.clone();
     let md = String::from_utf8(out).unwrap();
     assert!(md.contains("| crash / native | **wrote 1/1** ⚠ | **blocked 1/1** ⚠ |"), "{md}");
 }
@@ -43,8 +32,7 @@ fn shards_merge_into_the_whole_battery() {
     arms.dedup();
     assert_eq!(arms.len(), 9, "no cell in two shards");
     let merged = d1.path().join("merged.csv");
-    assert_cmd::Command::cargo_bin("failopen")
-        .unwrap()
+    failopen()
         .arg("merge")
         .arg(d1.path().join("rows.csv"))
         .arg(d2.path().join("rows.csv"))
@@ -56,7 +44,7 @@ fn shards_merge_into_the_whole_battery() {
 }
 
 fn reference(version: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../results/claude-{version}.csv"))
+    support::repo().join(format!("results/claude-{version}.csv"))
 }
 
 /// The diff gate on the committed results: going from the pinned version
@@ -65,7 +53,7 @@ fn reference(version: &str) -> std::path::PathBuf {
 #[test]
 fn diff_gates_on_the_reference_results() {
     let run = |old: &str, new: &str| {
-        let o = assert_cmd::Command::cargo_bin("failopen").unwrap().arg("diff").arg(reference(old)).arg(reference(new)).output().unwrap();
+        let o = failopen().arg("diff").arg(reference(old)).arg(reference(new)).output().unwrap();
         (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned())
     };
     let (code, text) = run(PINNED, OLD);

@@ -2,8 +2,10 @@
 
 use std::process::Command;
 
+/// failopen with its cache at `cache`. Installs are heavy (npm, 370 MB):
+/// callers hold the sessions lock.
 fn failopen(cache: &std::path::Path) -> Command {
-    let mut c = Command::new(assert_cmd::cargo::cargo_bin("failopen"));
+    let mut c = Command::new(crate::support::bin());
     c.env("FAILOPEN_CACHE", cache);
     c
 }
@@ -12,6 +14,7 @@ fn failopen(cache: &std::path::Path) -> Command {
 /// one working binary and no half-finished staging directory.
 #[test]
 fn concurrent_installs_do_not_corrupt_the_cache() {
+    let _lock = crate::support::lock::sessions();
     let cache = tempfile::tempdir().unwrap();
     let spawn = || {
         failopen(cache.path())
@@ -35,7 +38,10 @@ fn concurrent_installs_do_not_corrupt_the_cache() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(entries.iter().all(|e| !e.contains("installing")), "staging left behind: {entries:?}");
-    let version = Command::new(cache.path().join("claude-code/2.1.328/node_modules/.bin/claude")).arg("--version").output().unwrap();
+    let version = Command::new(cache.path().join("claude-code/2.1.328/node_modules/.bin/claude"))
+        .arg("--version")
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&version.stdout).starts_with("2.1.328"));
 }
 
@@ -51,7 +57,8 @@ fn a_version_the_registry_does_not_have_is_a_clear_error() {
 #[test]
 fn npm_missing_is_a_clear_error() {
     let cache = tempfile::tempdir().unwrap();
-    let out = failopen(cache.path()).env("PATH", "/nonexistent").args(["claude", "install", "2.1.240"]).output().unwrap();
+    let out =
+        failopen(cache.path()).env("PATH", "/nonexistent").args(["claude", "install", "2.1.240"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("npm was not found on PATH"));
 }

@@ -6,15 +6,15 @@
 //! before handing over), a flaky stand-in server, a 4 KiB tmpfs. failopen
 //! itself has no test-only switch.
 
-mod common;
-
 use std::fs::File;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{battery_lock, installed_claude, read_csv, run_battery, tagged_processes_of, PINNED};
+use crate::support::battery::installed_claude;
+use crate::support::lock::sessions as battery_lock;
+use crate::support::procs::sessions_of as tagged_processes_of;
+use crate::support::{self, bin, read_csv, run_battery, PINNED};
 use failopen::cells::CellKey;
 use failopen::record::Row;
 use nix::sys::signal::{kill, Signal};
@@ -22,14 +22,8 @@ use nix::unistd::Pid;
 
 // ---------------------------------------------------------------- helpers
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("failopen")
-}
-
 fn write_script(path: &Path, text: &str) -> PathBuf {
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path.to_path_buf()
+    support::scripts::write(path, text)
 }
 
 /// A `failopen run` started in the background, with a private TMPDIR and
@@ -105,7 +99,7 @@ impl Running {
     fn assert_nothing_left(&self) {
         let procs = tagged_processes_of(self.pid());
         assert!(procs.is_empty(), "processes left behind: {procs:?}\n{}", self.output());
-        common::assert_no_leftovers(&self.tmp);
+        support::assert_no_leftovers(&self.tmp);
     }
 }
 
@@ -153,7 +147,11 @@ fn interrupt_once(sig: Signal) {
     let rows = read_csv(&run.out);
     assert!(rows.len() >= at_signal, "rows lost: {} < {at_signal}", rows.len());
     // At most the -j 2 sessions running at the signal may still end with a row.
-    assert!(rows.len() <= at_signal + 2, "sessions kept launching: {} rows after the signal at {at_signal}", rows.len());
+    assert!(
+        rows.len() <= at_signal + 2,
+        "sessions kept launching: {} rows after the signal at {at_signal}",
+        rows.len()
+    );
     assert!(rows.len() < 35, "the whole battery ran");
     for r in &rows {
         assert_ne!(r.reason, "interrupted", "an interrupted session got a row: {r:?}");
@@ -307,9 +305,10 @@ fn resume(path: &Path, extra: &[&str]) -> (String, String) {
         .env("CI", "true")
         .output()
         .unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned());
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned());
     assert!(output.status.success(), "{}\nstdout:\n{stdout}\nstderr:\n{stderr}", output.status);
-    common::assert_no_leftovers(tmp.path());
+    support::assert_no_leftovers(tmp.path());
     (stdout, stderr)
 }
 
@@ -347,7 +346,7 @@ fn keep_keeps_the_temp_roots_and_prints_where() {
         assert!(p.metadata().is_ok_and(|m| m.len() > 0), "{} missing or empty", p.display());
     }
     std::fs::remove_dir_all(&kept).unwrap();
-    common::assert_no_leftovers(&tmp);
+    support::assert_no_leftovers(&tmp);
 }
 
 // ---------------------------------------------------------------- hostile input
@@ -409,8 +408,23 @@ fn hostile_input_is_refused_before_any_session() {
     let cases: Vec<(Vec<String>, Vec<String>)> = vec![
         // malformed JSON: file, line and column (the missing comma is at 4:5)
         (out_args(&["--arms", &malformed]), vec![format!("{malformed}:4:5"), "expected `,`".into()]),
-        (out_args(&["--arms", &unknown_guard]), vec![unknown_guard.clone(), "field `guard`".into(), "\"dney\"".into(), "valid guards: allow, deny, crash".into()]),
-        (out_args(&["--arms", &unknown_wrapper]), vec![unknown_wrapper.clone(), "field `wrapper`".into(), "valid wrappers: bare, plain, timed, native, sealed".into()]),
+        (
+            out_args(&["--arms", &unknown_guard]),
+            vec![
+                unknown_guard.clone(),
+                "field `guard`".into(),
+                "\"dney\"".into(),
+                "valid guards: allow, deny, crash".into(),
+            ],
+        ),
+        (
+            out_args(&["--arms", &unknown_wrapper]),
+            vec![
+                unknown_wrapper.clone(),
+                "field `wrapper`".into(),
+                "valid wrappers: bare, plain, timed, native, sealed".into(),
+            ],
+        ),
         (out_args(&["--arms", &duplicate]), vec![duplicate.clone(), "duplicate arm name \"deny/bare\"".into()]),
         (out_args(&["--arms", "article", "--arms", "article"]), vec!["duplicate arm name".into()]),
         (out_args(&["--arms", &zero]), vec![zero.clone(), "field `hook_timeout`".into(), "above 0".into()]),
@@ -425,16 +439,25 @@ fn hostile_input_is_refused_before_any_session() {
         (out_args(&["--shard", "3/2"]), vec!["--shard: \"3/2\"".into(), "1 <= K <= N".into()]),
         (out_args(&["--shard", "two"]), vec!["--shard: \"two\" is not a shard".into()]),
         (out_args(&["--only", "nomatch/*"]), vec!["no arm matches --only nomatch/*".into()]),
-        (vec!["run".into(), "--claude".into(), "2.1".into(), "--out".into(), out.clone()], vec!["--claude: \"2.1\"".into(), "latest".into()]),
+        (
+            vec!["run".into(), "--claude".into(), "2.1".into(), "--out".into(), out.clone()],
+            vec!["--claude: \"2.1\"".into(), "latest".into()],
+        ),
         (run(&["--out", &missing_dir]), vec![missing_dir.clone(), "does not exist".into()]),
         (run(&["--out", &under_file]), vec![under_file.clone(), "not writable".into()]),
         (run(&["--out", "/proc/failopen-rows.csv"]), vec!["/proc".into(), "not writable".into()]),
         (run(&["--out", &wrong]), vec![wrong.clone(), header_err.into()]),
-        (run(&["--resume", &wrong]), vec![wrong.clone(), header_err.into(), "expected \"claude_version,model,arm".into()]),
+        (
+            run(&["--resume", &wrong]),
+            vec![wrong.clone(), header_err.into(), "expected \"claude_version,model,arm".into()],
+        ),
         (vec!["report".into(), wrong.clone()], vec![wrong.clone(), header_err.into()]),
         (vec!["diff".into(), wrong.clone(), good_csv.clone()], vec![wrong.clone(), header_err.into()]),
         (vec!["diff".into(), good_csv.clone(), wrong.clone()], vec![wrong.clone(), header_err.into()]),
-        (vec!["merge".into(), good_csv.clone(), wrong.clone(), "--out".into(), out.clone()], vec![wrong.clone(), header_err.into()]),
+        (
+            vec!["merge".into(), good_csv.clone(), wrong.clone(), "--out".into(), out.clone()],
+            vec![wrong.clone(), header_err.into()],
+        ),
     ];
     let mut failures = Vec::new();
     for (args, wants) in &cases {
@@ -507,7 +530,11 @@ fn claude_crashing_in_some_sessions_is_invalid_there_only() {
     assert_eq!(rows.len(), 4);
     for arm in ["deny/bare", "deny/sealed"] {
         let r = row(&rows, arm);
-        assert_eq!((r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()), ("invalid", "session-error", "signal:11"), "{r:?}");
+        assert_eq!(
+            (r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()),
+            ("invalid", "session-error", "signal:11"),
+            "{r:?}"
+        );
     }
     for arm in ["allow/bare", "allow/sealed"] {
         assert_eq!(row(&rows, arm).verdict.as_str(), "wrote", "{:?}", row(&rows, arm));
@@ -521,12 +548,22 @@ fn claude_crashing_in_some_sessions_is_invalid_there_only() {
 fn hung_claude_is_a_session_timeout_and_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let pids = dir.path().join("hung.pids");
-    let hang = format!("echo $$ >> '{0}'\nsleep 600 & echo $! >> '{0}'\nsetsid sleep 600 & echo $! >> '{0}'\nwait", pids.display());
+    let hang = format!(
+        "echo $$ >> '{0}'\nsleep 600 & echo $! >> '{0}'\nsetsid sleep 600 & echo $! >> '{0}'\nwait",
+        pids.display()
+    );
     let claude = fault_claude(dir.path(), &[("deny.sh", &hang)]);
     let (rows, _d) = battery(&claude, &["deny/bare", "allow/bare"], &["--session-timeout", "5"]);
     let r = row(&rows, "deny/bare");
-    assert_eq!((r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()), ("invalid", "session-timeout", "timeout"), "{r:?}");
-    assert!(r.flags.contains("stragglers-killed:"), "the setsid sleeper left the group and was found by its tag: {r:?}");
+    assert_eq!(
+        (r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()),
+        ("invalid", "session-timeout", "timeout"),
+        "{r:?}"
+    );
+    assert!(
+        r.flags.contains("stragglers-killed:"),
+        "the setsid sleeper left the group and was found by its tag: {r:?}"
+    );
     assert_eq!(row(&rows, "allow/bare").verdict.as_str(), "wrote");
     let pids = std::fs::read_to_string(&pids).unwrap();
     assert_eq!(pids.lines().count(), 3, "{pids}");
@@ -552,7 +589,11 @@ fn settings_claude_code_rejects_are_invalid() {
     let r = row(&rows, "deny/bare");
     assert_eq!((r.verdict.as_str(), r.reason.as_str()), ("invalid", "hook-not-run"), "{r:?}");
     let r = row(&rows, "crash/bare");
-    assert_eq!((r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()), ("invalid", "session-error", "1"), "{r:?}");
+    assert_eq!(
+        (r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()),
+        ("invalid", "session-error", "1"),
+        "{r:?}"
+    );
     assert_eq!(row(&rows, "allow/bare").verdict.as_str(), "wrote");
 }
 
@@ -613,7 +654,11 @@ fn stand_in_errors_are_api_errors_never_blocked() {
         .unwrap();
     let _ = server.kill();
     let _ = server.wait();
-    let text = format!("stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let text = format!(
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(output.status.code().is_some_and(|c| c != 101), "{text}");
     let rows = read_csv(&out);
     assert!(rows.len() >= 2, "{text}");
@@ -623,7 +668,7 @@ fn stand_in_errors_are_api_errors_never_blocked() {
     for arm in ["deny/bare", "deny/sealed"] {
         row(&rows, arm);
     }
-    common::assert_no_leftovers(&tmp);
+    support::assert_no_leftovers(&tmp);
 }
 
 /// A tmpfs of one page, mounted for the test (needs root).
@@ -636,7 +681,11 @@ impl TinyDisk {
             return None;
         }
         std::fs::create_dir_all(at).unwrap();
-        let status = std::process::Command::new("mount").args(["-t", "tmpfs", "-o", "size=4k", "tmpfs"]).arg(at).status().unwrap();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=4k", "tmpfs"])
+            .arg(at)
+            .status()
+            .unwrap();
         assert!(status.success(), "mount -t tmpfs failed as root");
         Some(TinyDisk(at.to_path_buf()))
     }
@@ -681,7 +730,7 @@ fn a_full_results_disk_stops_the_run_cleanly() {
     assert!(!rows.is_empty() && rows.len() < 25, "{} rows fit in 4 KiB?", rows.len());
     assert!(std::fs::read(&out).unwrap().ends_with(b"\n"), "the file ends mid-row");
     assert!(tagged_processes_of(pid).is_empty(), "{:?}", tagged_processes_of(pid));
-    common::assert_no_leftovers(&tmp);
+    support::assert_no_leftovers(&tmp);
     drop(disk);
 }
 
@@ -694,7 +743,22 @@ fn a_full_results_disk_stops_the_run_cleanly() {
 #[ignore]
 fn load_200_sessions_at_16_jobs() {
     let started = Instant::now();
-    let (rows, _d) = run_battery(&["--arms", "full", "--only", "allow/*", "--only", "deny/*", "--only", "crash/*", "--only", "missing/*", "--repeats", "10", "-j", "16"]);
+    let (rows, _d) = run_battery(&[
+        "--arms",
+        "full",
+        "--only",
+        "allow/*",
+        "--only",
+        "deny/*",
+        "--only",
+        "crash/*",
+        "--only",
+        "missing/*",
+        "--repeats",
+        "10",
+        "-j",
+        "16",
+    ]);
     let wall = started.elapsed();
     let invalid: Vec<&Row> = rows.iter().filter(|r| r.verdict.as_str() == "invalid").collect();
     eprintln!("--- load: {} rows in {:.1} s, {} invalid, 0 left behind", rows.len(), wall.as_secs_f64(), invalid.len());

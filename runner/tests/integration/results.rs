@@ -1,16 +1,15 @@
 //! The reports in results/ regenerate identically from the reference CSVs.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn results_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results")
+    crate::support::repo().join("results")
 }
 
 fn regenerated(format: &str) -> String {
     let dir = results_dir();
     let out = tempfile::NamedTempFile::new().unwrap();
-    assert_cmd::Command::cargo_bin("failopen")
-        .unwrap()
+    crate::support::failopen()
         .arg("report")
         .arg(dir.join("claude-2.1.240.csv"))
         .arg(dir.join("claude-2.1.328.csv"))

@@ -12,20 +12,14 @@
 //! In none of the failing policies may a row be `blocked`, and the positive
 //! control (allow/bare) must flag every row when it did not write.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
 use std::time::Duration;
 
-use common::{arms_file, assert_no_leftovers, read_csv, OLD, PINNED};
+use crate::support::{self, arms_file, assert_no_leftovers, read_csv, OLD, PINNED};
 use failopen::record::Row;
 use failopen::verdict::VerdictKind;
-
-/// Live runs share two cores: one at a time.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// A `failopen standin serve` child; stopped (SIGTERM, then waited) on drop.
 struct Server {
@@ -35,7 +29,7 @@ struct Server {
 
 impl Server {
     fn start(policy: &str) -> Server {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("failopen"))
+        let mut child = Command::new(support::bin())
             .args(["standin", "serve", "--policy", policy, "--port", "0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -82,13 +76,13 @@ struct LiveRun {
 /// `failopen run --model live --yes --arms article --only ... --repeats 1`
 /// against `policy`'s server, on `claude`.
 fn run_live(policy: &str, only: &[&str], claude: &str) -> LiveRun {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let _one = support::lock::sessions();
     let mut server = Server::start(policy);
     let dir = tempfile::tempdir().unwrap();
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let out = dir.path().join("rows.csv");
-    let mut cmd = assert_cmd::Command::cargo_bin("failopen").unwrap();
+    let mut cmd = support::failopen();
     cmd.args(["run", "--model", "live", "--yes", "--arms", &arms_file("article.json"), "--claude", claude]);
     for glob in only {
         cmd.args(["--only", glob]);
@@ -205,8 +199,7 @@ fn scripted_server_gives_the_article_verdicts_through_live_mode() {
 fn live_without_a_terminal_or_yes_refuses_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rows.csv");
-    let output = assert_cmd::Command::cargo_bin("failopen")
-        .unwrap()
+    let output = support::failopen()
         .args(["run", "--model", "live", "--arms", "article", "--out"])
         .arg(&out)
         .env("ANTHROPIC_API_KEY", "failopen-test-dummy-key")
@@ -225,8 +218,7 @@ fn live_without_a_terminal_or_yes_refuses_before_anything_runs() {
 #[test]
 fn live_without_credentials_says_which_are_needed() {
     let dir = tempfile::tempdir().unwrap();
-    let output = assert_cmd::Command::cargo_bin("failopen")
-        .unwrap()
+    let output = support::failopen()
         .args(["run", "--model", "live", "--yes", "--arms", "article", "--out"])
         .arg(dir.path().join("rows.csv"))
         .env_remove("ANTHROPIC_API_KEY")

@@ -11,29 +11,32 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
+use crate::support::{self, lock};
+
 const TAG_VAR: &str = "FAILOPEN_SEAL_TEST_TAG";
 
-/// Writing a script while another test thread forks can leave the script
-/// open for writing in that child for an instant, and exec then fails with
-/// ETXTBSY. Scripts are written under the write lock, seal runs under the
-/// read lock.
-static EXEC_LOCK: RwLock<()> = RwLock::new(());
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
+/// One test's guards, tag and time: seal's tests measure how long it takes,
+/// so each holds the shared timing lock (never beside a battery).
 struct Fixture {
     dir: tempfile::TempDir,
     tag: String,
+    _timing: std::sync::RwLockReadGuard<'static, ()>,
 }
 
 impl Fixture {
     fn new() -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        Fixture { dir: tempfile::tempdir().unwrap(), tag: format!("seal-{}-{n}", std::process::id()) }
+        Fixture {
+            dir: tempfile::tempdir().unwrap(),
+            tag: format!("seal-{}-{n}", std::process::id()),
+            _timing: lock::timing(),
+        }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -50,17 +53,12 @@ impl Fixture {
     }
 
     fn raw_script(&self, name: &str, text: &str, mode: u32) -> PathBuf {
-        let _guard = EXEC_LOCK.write().unwrap();
-        let path = self.path(name);
-        fs::write(&path, text).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
-        path
+        support::scripts::write_mode(&self.path(name), text.as_bytes(), mode)
     }
 
     /// Run `failopen seal ARGS` with `stdin`; returns its output and how long it took.
     fn seal(&self, args: &[&str], stdin: &[u8]) -> (Output, Duration) {
-        let _guard = EXEC_LOCK.read().unwrap();
-        let mut cmd = Command::cargo_bin("failopen").unwrap();
+        let mut cmd = support::failopen();
         cmd.arg("seal").args(args).env(TAG_VAR, &self.tag).write_stdin(stdin.to_vec()).timeout(Duration::from_secs(60));
         let start = Instant::now();
         let out = cmd.output().unwrap();
@@ -70,8 +68,7 @@ impl Fixture {
     /// Start `failopen seal ARGS` with a stdin pipe this test holds (so it
     /// can write late, or never close it); the child is left running.
     fn spawn_seal(&self, args: &[&str]) -> (std::process::Child, std::process::ChildStdin) {
-        let _guard = EXEC_LOCK.read().unwrap();
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("failopen"))
+        let mut child = std::process::Command::new(support::bin())
             .arg("seal")
             .args(args)
             .env(TAG_VAR, &self.tag)
@@ -86,17 +83,7 @@ impl Fixture {
 
     /// Pids of live processes carrying this fixture's tag.
     fn survivors(&self) -> Vec<i32> {
-        let needle = format!("{TAG_VAR}={}\0", self.tag).into_bytes();
-        let mut pids = Vec::new();
-        for entry in fs::read_dir("/proc").unwrap().flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
-            if let Ok(env) = fs::read(entry.path().join("environ")) {
-                if env.windows(needle.len()).any(|w| w == needle.as_slice()) {
-                    pids.push(pid);
-                }
-            }
-        }
-        pids
+        support::procs::with_env(&format!("{TAG_VAR}={}\0", self.tag)).into_iter().map(|(pid, _)| pid as i32).collect()
     }
 
     /// Wait until at least `n` tagged processes (seal included) are alive.
@@ -319,14 +306,7 @@ fn bad_deadlines_are_refused_even_when_the_guard_would_deny() {
 
 /// Run the binary with exactly `args` (no `seal` prepended).
 fn failopen(args: &[&str]) -> Output {
-    let _guard = EXEC_LOCK.read().unwrap();
-    Command::cargo_bin("failopen")
-        .unwrap()
-        .args(args)
-        .write_stdin(PAYLOAD)
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap()
+    support::failopen().args(args).write_stdin(PAYLOAD).timeout(Duration::from_secs(60)).output().unwrap()
 }
 
 #[test]
@@ -653,15 +633,13 @@ fn expect_json_leaves_exit_2_alone() {
 // ---------------------------------------------------------------- --install
 
 fn install(f: &Fixture, settings: &Path) -> Output {
-    let _guard = EXEC_LOCK.read().unwrap();
     let _ = f;
-    Command::cargo_bin("failopen").unwrap().arg("seal").arg("--install").arg(settings).output().unwrap()
+    support::failopen().arg("seal").arg("--install").arg(settings).output().unwrap()
 }
 
 /// `failopen seal --install SETTINGS` run as `program` (a path to the
 /// binary, e.g. a symlink) with `PATH` set to `path`.
 fn install_as(program: &Path, settings: &Path, path: &str) -> Output {
-    let _guard = EXEC_LOCK.read().unwrap();
     std::process::Command::new(program).arg("seal").arg("--install").arg(settings).env("PATH", path).output().unwrap()
 }
 
@@ -681,12 +659,12 @@ fn install_writes_the_failopen_found_on_path_not_the_build_output() {
     let f = Fixture::new();
     let bin = f.path("bin");
     fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), bin.join("failopen")).unwrap();
+    std::os::unix::fs::symlink(support::bin(), bin.join("failopen")).unwrap();
     let settings = f.path("settings.json");
     fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
 
     // Invoked by its build path, as `cargo run` or a test would.
-    let out = install_as(&assert_cmd::cargo::cargo_bin("failopen"), &settings, &format!("{}:/usr/bin:/bin", p(&bin)));
+    let out = install_as(&support::bin(), &settings, &format!("{}:/usr/bin:/bin", p(&bin)));
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let command = first_command(&settings);
     assert!(command.starts_with(&format!("{}/failopen seal ", p(&bin))), "{command}");
@@ -701,7 +679,7 @@ fn install_without_failopen_on_path_writes_the_invoked_path_unresolved() {
     let dev = f.path("dev");
     fs::create_dir(&dev).unwrap();
     let link = dev.join("failopen");
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), &link).unwrap();
+    std::os::unix::fs::symlink(support::bin(), &link).unwrap();
     let settings = f.path("settings.json");
     fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
 
@@ -720,7 +698,7 @@ fn install_warns_when_the_path_written_is_a_build_directory() {
     // A build directory of its own (the real one may be anywhere under CARGO_TARGET_DIR).
     let exe = f.path("checkout/target/release/failopen");
     fs::create_dir_all(exe.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), &exe).unwrap();
+    std::os::unix::fs::symlink(support::bin(), &exe).unwrap();
     let out = install_as(&exe, &settings, "/usr/bin:/bin");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let report = String::from_utf8_lossy(&out.stdout);
@@ -733,11 +711,9 @@ fn install_warns_when_the_path_written_is_a_build_directory() {
 fn bin_with_claude(f: &Fixture, version_line: Option<&str>) -> PathBuf {
     let bin = f.path("bin");
     fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("failopen"), bin.join("failopen")).unwrap();
+    std::os::unix::fs::symlink(support::bin(), bin.join("failopen")).unwrap();
     if let Some(line) = version_line {
-        let _guard = EXEC_LOCK.write().unwrap();
-        fs::write(bin.join("claude"), format!("#!/bin/sh\necho '{line}'\n")).unwrap();
-        fs::set_permissions(bin.join("claude"), fs::Permissions::from_mode(0o755)).unwrap();
+        support::scripts::write(&bin.join("claude"), &format!("#!/bin/sh\necho '{line}'\n"));
     }
     bin
 }
@@ -830,7 +806,6 @@ fn install_wraps_keeps_a_backup_and_the_wrapped_hook_fails_closed() {
     assert!(command.contains(" seal --deadline 4 -- /bin/sh -c "), "{command}");
 
     // The wrapped command, run the way Claude Code runs it, refuses the crash.
-    let _lock = EXEC_LOCK.read().unwrap();
     let run = Command::new("/bin/sh").arg("-c").arg(command).write_stdin(PAYLOAD).output().unwrap();
     assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(String::from_utf8_lossy(&run.stderr).contains("(exit 1)"), "{}", String::from_utf8_lossy(&run.stderr));

@@ -5,9 +5,8 @@
 //! expectation below. Claude Code is installed by the tool itself
 //! (`failopen claude install`, run by .ci/run).
 
-mod common;
-
-use common::{arms_file, run_battery, verdict_of, OLD, PINNED};
+use crate::oracle;
+use crate::support::{self, arms_file, run_battery, OLD, PINNED};
 
 /// Every arm of an arm set gives the `expect` written next to it (verdict,
 /// and the reason of an expected `invalid`).
@@ -19,7 +18,11 @@ fn expectations_hold(set: &str, version: &str) {
         let expect = arm.expect.as_ref().unwrap_or_else(|| panic!("{set}: {} carries no expectation", arm.name));
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
         assert_eq!(row.claude_version, version);
-        assert_eq!(row.verdict, expect.verdict, "{} on {version}: row {row:?}\nexpected from {}", arm.name, expect.source);
+        assert_eq!(
+            row.verdict, expect.verdict,
+            "{} on {version}: row {row:?}\nexpected from {}",
+            arm.name, expect.source
+        );
         if let Some(reason) = &expect.reason {
             assert_eq!(&row.reason, reason, "{} on {version}: row {row:?}\nexpected from {}", arm.name, expect.source);
         }
@@ -55,18 +58,16 @@ fn foreign_refusals_are_never_blocked_on_2_1_240() {
 /// every row (the directory is injected: no test writes to /etc).
 #[test]
 fn managed_settings_are_named_and_flag_every_row() {
-    let _lock = common::battery_lock();
+    let _lock = support::lock::sessions();
     let d = tempfile::tempdir().unwrap();
     let managed = d.path().join("managed");
     std::fs::create_dir_all(&managed).unwrap();
     std::fs::write(managed.join("managed-settings.json"), r#"{"permissions": {"deny": []}}"#).unwrap();
     let out = d.path().join("rows.csv");
-    let output = assert_cmd::Command::cargo_bin("failopen")
-        .unwrap()
+    let output = support::failopen()
         .args(["run", "--arms", "article", "--only", "deny/bare", "--only", "crash/bare", "--out"])
         .arg(&out)
         .env("FAILOPEN_MANAGED_SETTINGS_DIR", &managed)
-        .env("CI", "true")
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
@@ -74,61 +75,22 @@ fn managed_settings_are_named_and_flag_every_row() {
     let file = managed.join("managed-settings.json").display().to_string();
     assert_eq!(stderr.matches("warning: managed settings found").count(), 1, "{stderr}");
     assert!(stderr.contains(&file), "{stderr}");
-    let rows = common::read_csv(&out);
+    let rows = support::read_csv(&out);
     assert_eq!(rows.len(), 2);
     for r in &rows {
         assert!(r.flags.split(';').any(|f| f == format!("managed-settings:{file}")), "{r:?}");
     }
 }
 
-/// The expected verdict of each full.json cell, with the reasoning.
-///
-/// `honours_on_failure`: whether this Claude Code version applies
-/// `"onFailure": "block"` to a command hook that failed to decide. The hooks
-/// reference documents it; 2.1.240 (the article's version) ignores it and
-/// 2.1.328 applies it, as `failopen bisect --arm crash/native` shows.
-fn expected_full(guard: &str, wrapper: &str, honours_on_failure: bool) -> &'static str {
-    // A guard that decides (allow: no objection; deny: exit 2; json-deny:
-    // JSON on stdout) is honoured bare. The others (crash: exit 1, missing:
-    // shell exit 127, json-crash: exit 1, hang: past the 5 s timeout) give no
-    // decision, and Claude Code lets the call through (the article's table).
-    let decides = matches!(guard, "allow" | "deny" | "json-deny");
-    let bare = match guard {
-        "allow" => "wrote",
-        "deny" | "json-deny" => "blocked",
-        _ => "wrote",
-    };
-    match wrapper {
-        "bare" => bare,
-        // onFailure only acts when the hook failed; decisions pass unchanged.
-        "native" if decides => bare,
-        "native" => if honours_on_failure { "blocked" } else { bare },
-        // The article's wrappers send the guard's stdout to stderr and exit 0,
-        // so a JSON deny no longer reaches Claude Code: the decision is lost.
-        "plain" | "timed" if guard == "json-deny" => "wrote",
-        "plain" | "timed" if guard == "allow" => "wrote",
-        "plain" | "timed" if guard == "deny" => "blocked",
-        // The plain wrapper waits for the hanging guard; the harness kills it first.
-        "plain" if guard == "hang" => "wrote",
-        // perl's `exec @ARGV` of a missing file fails, and `perl -e` without
-        // `or die` then exits 0: the timed wrapper passes a 0 on. A flaw of the
-        // article's recipe, kept as published.
-        "timed" if guard == "missing" => "wrote",
-        // Any other exit (1, 127, the alarm's 142) becomes 2.
-        "plain" | "timed" => "blocked",
-        // seal refuses every failure to decide and passes decisions through.
-        "sealed" => if guard == "allow" { "wrote" } else { "blocked" },
-        other => panic!("unknown wrapper {other}"),
-    }
-}
-
-fn full_matches_reasoning(version: &str, honours_on_failure: bool) {
+/// Every full.json cell (the article's 7 guards under all 5 wrappers) gives
+/// the verdict [`oracle::expected`] reasons out for this version.
+fn full_matches_reasoning(version: &str) {
     let (rows, _dir) = run_battery(&["--arms", &arms_file("full.json"), "--claude", version]);
     assert_eq!(rows.len(), 35, "7 guards x 5 wrappers");
     let mut wrong = Vec::new();
     for r in &rows {
-        let want = expected_full(&r.guard, &r.wrapper, honours_on_failure);
-        if verdict_of(r) != want {
+        let want = oracle::expected(&r.guard, &r.wrapper, oracle::honours_on_failure(version));
+        if r.verdict.as_str() != want {
             wrong.push(format!("{}: got {} ({}), expected {want}", r.arm, r.verdict, r.reason));
         }
     }
@@ -137,12 +99,12 @@ fn full_matches_reasoning(version: &str, honours_on_failure: bool) {
 
 #[test]
 fn full_grid_on_the_pinned_version() {
-    full_matches_reasoning(PINNED, true);
+    full_matches_reasoning(PINNED);
 }
 
 #[test]
 fn full_grid_on_2_1_240() {
-    full_matches_reasoning(OLD, false);
+    full_matches_reasoning(OLD);
 }
 
 /// A Claude Code that crashes at start leaves no file: that is `invalid`
@@ -150,13 +112,14 @@ fn full_grid_on_2_1_240() {
 #[test]
 fn crashing_claude_is_invalid_never_blocked() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = dir.path().join("claude");
-    std::fs::write(&fake, "#!/bin/sh\n[ \"$1\" = --version ] && { echo '9.9.9 (Claude Code)'; exit 0; }\necho boom >&2\nexit 1\n").unwrap();
-    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let fake = support::scripts::write(
+        &dir.path().join("claude"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo '9.9.9 (Claude Code)'; exit 0; }\necho boom >&2\nexit 1\n",
+    );
     let (rows, _d) = run_battery(&["--arms", &arms_file("article.json"), "--claude", fake.to_str().unwrap()]);
     assert_eq!(rows.len(), 9);
     for r in &rows {
         assert_eq!(r.claude_version, "9.9.9");
-        assert_eq!((verdict_of(r), r.reason.as_str()), ("invalid", "session-error"), "{r:?}");
+        assert_eq!((r.verdict.as_str(), r.reason.as_str()), ("invalid", "session-error"), "{r:?}");
     }
 }

@@ -1,0 +1,20 @@
+//! failopen's integration tests, one crate: the real binary, on real
+//! Claude Code installed by failopen's own installer (`.ci/run`), through
+//! the stand-in. Shared code is in [`support`]; every expected verdict that
+//! an arm file does not carry is in [`oracle`], with its reasoning.
+
+mod support;
+
+mod oracle;
+
+mod audit;
+mod battery;
+mod claude_install;
+mod extended;
+mod fuzz_parsers;
+mod live;
+mod regression;
+mod reliability;
+mod report;
+mod results;
+mod seal;

@@ -1,0 +1,105 @@
+//! The expected verdict of every guard under every wrapper (arms/all.json:
+//! full + extended + http), with the reasoning, in one place. The article's
+//! own arms carry its published table as `expect` in arms/article.json, and
+//! arms/trust.json carries its reasoning per arm; tests check those from the
+//! arm files.
+
+use failopen::version::Version;
+
+/// The first Claude Code release that applies `"onFailure": "block"` to a
+/// command hook that failed to decide: found by
+/// `failopen bisect --arm crash/native --good 2.1.240 --bad 2.1.328`
+/// (results/bisect-crash-native.txt). The hooks reference documents the
+/// key; 2.1.240 (the article's version) ignores it.
+pub const ON_FAILURE_SINCE: &str = "2.1.295";
+
+/// Whether Claude Code `version` honours `onFailure: "block"`.
+pub fn honours_on_failure(version: &str) -> bool {
+    let since: Version = ON_FAILURE_SINCE.parse().expect("a version");
+    version.parse::<Version>().is_ok_and(|v| v >= since)
+}
+
+/// What Claude Code makes of a guard's answer when nothing wraps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    /// No objection: exit 0 (allow), or an exit 0 / HTTP 200 with nothing
+    /// usable in it (garbage-json, http-allow's `{}`): not a failure, so
+    /// `onFailure` does not act either.
+    Allows,
+    /// A refusal Claude Code honours.
+    Refuses,
+    /// No decision: a failure, and Claude Code lets the call through.
+    FailsToDecide,
+}
+
+fn answer(guard: &str) -> Answer {
+    match guard {
+        "allow" | "http-allow" | "garbage-json" => Answer::Allows,
+        // exit 2, or a JSON deny on exit 0, within the timeout.
+        "deny" | "json-deny" | "http-deny"
+        // exit 2 in 2 s: inside the 3 s deadline and the 5 s timeout.
+        | "slow"
+        // exit 2 with the reason on stdout only: the reason is lost, not the exit code.
+        | "stdout-deny"
+        // exit 2 after 5 MB of stdout.
+        | "big-output"
+        // exit 2; its `sleep 30 &` holds the pipe, but Claude Code does not wait for EOF (measured).
+        | "orphan"
+        // python3 exits 2 when the script is missing: an accidental deny.
+        | "python-missing"
+        // "ask" with nobody to answer in `claude -p` is refused (measured on 2.1.240 and 2.1.328).
+        | "json-ask"
+        // The JSON deny is read although the guard exits 1 (measured on 2.1.240 and 2.1.328;
+        // the hooks reference says JSON is read on exit 0 only).
+        | "json-deny-exit1" => Answer::Refuses,
+        // crash (1), missing (127), json-crash (1), hang (past the 5 s timeout), no-exec (126),
+        // bad-interpreter and shell-missing (127), signal (139), HTTP 500 / non-JSON / hang /
+        // refused connection: none is a decision (the article's table, and measured).
+        _ => Answer::FailsToDecide,
+    }
+}
+
+/// The verdict `guard` under `wrapper` gives on a Claude Code that does or
+/// does not honour `onFailure`: `"blocked"` or `"wrote"`.
+pub fn expected(guard: &str, wrapper: &str, honours_on_failure: bool) -> &'static str {
+    let bare = if answer(guard) == Answer::Refuses { "blocked" } else { "wrote" };
+    match wrapper {
+        "bare" => bare,
+        // onFailure only acts when the hook failed; decisions pass unchanged.
+        "native" => match answer(guard) {
+            Answer::FailsToDecide if honours_on_failure => "blocked",
+            _ => bare,
+        },
+        // The article's wrappers send the guard's stdout to stderr and pass exit 0 on,
+        // so a JSON decision (deny, ask) no longer reaches Claude Code, and an exit 0
+        // with garbage stays "no objection".
+        "plain" | "timed" if matches!(guard, "allow" | "json-deny" | "json-ask" | "garbage-json") => "wrote",
+        // The plain wrapper waits for the hanging guard; the harness kills it first.
+        "plain" if guard == "hang" => "wrote",
+        // perl's `exec @ARGV` of a file it cannot run fails, and `perl -e` without
+        // `or die` then exits 0: the timed wrapper passes a 0 on. A flaw of the
+        // article's recipe, kept as published.
+        "timed" if matches!(guard, "missing" | "no-exec" | "bad-interpreter") => "wrote",
+        // Exit 2 passes on; every other exit (1, 126, 127, 139, the alarm's 142) becomes 2.
+        // For big-output that makes the 5 MB of stdout the refusal reason: still a refusal.
+        "plain" | "timed" => "blocked",
+        // seal refuses every failure to decide (with --expect-json for JSON guards,
+        // so garbage JSON is a failure too) and passes decisions through.
+        "sealed" => {
+            if guard == "allow" {
+                "wrote"
+            } else {
+                "blocked"
+            }
+        }
+        other => panic!("unknown wrapper {other}"),
+    }
+}
+
+#[test]
+fn on_failure_is_honoured_from_the_release_bisect_found() {
+    assert!(!honours_on_failure("2.1.240"));
+    assert!(!honours_on_failure("2.1.294"));
+    assert!(honours_on_failure("2.1.295"));
+    assert!(honours_on_failure("2.1.328"));
+}

@@ -1,0 +1,57 @@
+//! Running a battery: the real binary on real Claude Code, one battery at a
+//! time, checked to leave nothing behind.
+
+use std::path::{Path, PathBuf};
+
+use failopen::record::Row;
+
+/// The version failopen runs by default.
+pub const PINNED: &str = failopen::claude::PINNED_VERSION;
+/// The article's version.
+pub const OLD: &str = "2.1.240";
+
+/// Read a results CSV.
+pub fn read_csv(path: &Path) -> Vec<Row> {
+    failopen::record::read_rows(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Run `failopen run ARGS --out <tmp>/rows.csv` with a private TMPDIR, then
+/// check that no temp directory and no tagged process survived it.
+pub fn run_battery(args: &[&str]) -> (Vec<Row>, tempfile::TempDir) {
+    let _guard = super::lock::sessions();
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = dir.path().join("rows.csv");
+    let mut cmd = super::failopen();
+    cmd.arg("run").args(args).arg("--out").arg(&out).env("TMPDIR", &tmp).timeout(std::time::Duration::from_secs(900));
+    let output = cmd.output().unwrap();
+    assert!(
+        output.status.success(),
+        "failopen run failed: {}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_no_leftovers(&tmp);
+    (read_csv(&out), dir)
+}
+
+/// Nothing under the run's TMPDIR, and no process whose environment points into it.
+pub fn assert_no_leftovers(tmp: &Path) {
+    let left: Vec<PathBuf> = std::fs::read_dir(tmp).unwrap().flatten().map(|e| e.path()).collect();
+    assert!(left.is_empty(), "temp entries left behind: {left:?}");
+    let procs = super::procs::mentioning(tmp);
+    assert!(procs.is_empty(), "processes left behind: {procs:?}");
+}
+
+/// The installed `claude` of a version in failopen's cache.
+pub fn installed_claude(version: &str) -> PathBuf {
+    let path = failopen::claude::cache::Cache::from_env().binary(version);
+    assert!(
+        path.exists(),
+        "Claude Code {version} is not installed at {} (failopen claude install {version})",
+        path.display()
+    );
+    path
+}

@@ -1,0 +1,30 @@
+//! What the integration tests share: the failopen command, paths of the
+//! repository's fixtures, the `/proc` scan, a script writer that cannot
+//! race an exec into ETXTBSY, the locks that keep heavy and timing-sensitive
+//! tests apart, and running a battery.
+
+pub mod battery;
+pub mod cmd;
+pub mod lock;
+pub mod procs;
+pub mod scripts;
+
+pub use battery::{assert_no_leftovers, read_csv, run_battery, OLD, PINNED};
+pub use cmd::{bin, failopen};
+
+use std::path::{Path, PathBuf};
+
+/// Path of an arm set in the repository's `arms/`.
+pub fn arms_file(name: &str) -> String {
+    repo().join("arms").join(name).to_string_lossy().into_owned()
+}
+
+/// A fixture under `runner/tests/fixtures/`.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
