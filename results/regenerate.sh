@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerate the reports in results/ from the reference CSVs (the test
-# runner/tests/results.rs checks that the committed files match).
+# runner/tests/integration/results.rs checks that the committed files match).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fo=(cargo run --quiet --release --)
