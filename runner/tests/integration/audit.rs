@@ -30,18 +30,21 @@ fn fixtures() -> PathBuf {
     support::fixture("audit")
 }
 
-/// Run `failopen audit ARGS --format json` in the fixtures directory (its
-/// Claude Code sessions hold the sessions lock).
+/// Run `failopen audit ARGS --format json` in the fixtures directory.
 fn audit(args: &[&str]) -> (Output, Value) {
+    audit_in(&fixtures(), None, args)
+}
+
+/// Run `failopen audit ARGS --format json -j 2` in `cwd`, with `HOME` set
+/// to `home` when given; its Claude Code sessions hold the sessions lock.
+fn audit_in(cwd: &Path, home: Option<&Path>, args: &[&str]) -> (Output, Value) {
     let _lock = support::lock::sessions();
-    let out = failopen()
-        .current_dir(fixtures())
-        .arg("audit")
-        .args(args)
-        .args(["--format", "json", "-j", "2"])
-        .timeout(std::time::Duration::from_secs(600))
-        .output()
-        .unwrap();
+    let mut cmd = failopen();
+    cmd.current_dir(cwd).arg("audit").args(args).args(["--format", "json", "-j", "2"]);
+    if let Some(h) = home {
+        cmd.env("HOME", h);
+    }
+    let out = cmd.timeout(std::time::Duration::from_secs(600)).output().unwrap();
     let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "not JSON ({e}): stdout {} stderr {}",
@@ -311,7 +314,6 @@ fn a_sealed_hook_fails_open_when_its_seal_binary_goes_missing() {
 /// for a guard that never ran.
 #[test]
 fn tilde_and_home_reach_the_users_own_files() {
-    let _lock = support::lock::sessions();
     let d = tempfile::tempdir().unwrap();
     let home = d.path().join("home");
     std::fs::create_dir_all(home.join(".claude/hooks")).unwrap();
@@ -322,15 +324,7 @@ fn tilde_and_home_reach_the_users_own_files() {
     ]}]}});
     let settings = d.path().join("settings.json");
     std::fs::write(&settings, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
-    let out = failopen()
-        .current_dir(d.path())
-        .env("HOME", &home)
-        .args(["audit", settings.to_str().unwrap(), "--format", "json", "-j", "2"])
-        .timeout(std::time::Duration::from_secs(600))
-        .output()
-        .unwrap();
-    let v: Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let (_, v) = audit_in(d.path(), Some(&home), &[settings.to_str().unwrap()]);
     for h in ["H1", "H2"] {
         for tool in ["Bash", "Write"] {
             let c = cell(&v, h, tool, "none");
@@ -347,7 +341,6 @@ fn tilde_and_home_reach_the_users_own_files() {
 /// path holding `"`, backticks and `$(...)` is never re-parsed by a shell.
 #[test]
 fn a_hostile_project_path_is_data_not_shell() {
-    let _lock = support::lock::sessions();
     let d = tempfile::tempdir().unwrap();
     let project = d.path().join("p \"q\" `touch BACKTICK` $(touch DOLLAR)");
     std::fs::create_dir_all(project.join(".claude/hooks")).unwrap();
@@ -357,14 +350,7 @@ fn a_hostile_project_path_is_data_not_shell() {
         {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/deny.sh", "timeout": 5, "onFailure": "block"}
     ]}]}});
     std::fs::write(project.join(".claude/settings.json"), serde_json::to_vec_pretty(&value).unwrap()).unwrap();
-    let out = failopen()
-        .current_dir(&project)
-        .args(["audit", "--format", "json", "-j", "2"])
-        .timeout(std::time::Duration::from_secs(600))
-        .output()
-        .unwrap();
-    let v: Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let (_, v) = audit_in(&project, None, &[]);
     for tool in ["Bash", "Write"] {
         assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}: the guard ran from the project");
     }
