@@ -46,3 +46,17 @@ fn reference_csvs_hold_both_versions_every_arm_and_no_invalid() {
         }
     }
 }
+
+/// The committed results carry no machine paths: rows quote the run's temp
+/// root as `$RUN`, the failopen binary as `failopen` and the home as `~`.
+#[test]
+fn committed_results_carry_no_machine_paths() {
+    for entry in std::fs::read_dir(results_dir()).unwrap().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            for machine in ["/tmp/", "/root/", "/home/", "/Users/", "target/release/", "failopen-run-"] {
+                assert!(!line.contains(machine), "{}:{}: {machine:?} in {line}", entry.path().display(), n + 1);
+            }
+        }
+    }
+}
