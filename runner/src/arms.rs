@@ -25,6 +25,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("full", include_str!("../../arms/full.json")),
     ("extended", include_str!("../../arms/extended.json")),
     ("http", include_str!("../../arms/http.json")),
+    ("model", include_str!("../../arms/model.json")),
     ("trust", include_str!("../../arms/trust.json")),
     ("all", include_str!("../../arms/all.json")),
 ];

@@ -91,6 +91,15 @@ fn reason_part(text: &str) -> &str {
     }
 }
 
+/// Whether a refusal's reason part is `given`: the same text, or the text
+/// after Claude Code's own preamble (an agent hook's refusal reads `Agent
+/// hook condition was not met: <reason>` on 2.1.328). An empty reason is
+/// never one.
+fn is_reason(reason: &str, given: &str) -> bool {
+    let given = given.trim();
+    !given.is_empty() && (reason == given || reason.strip_suffix(given).is_some_and(|pre| pre.ends_with(": ")))
+}
+
 /// The label between the brackets of `... hook error: [LABEL]: ...`, when
 /// the refusal is worded that way and its label is not `ours`.
 fn bracket_label<'a>(text: &'a str, ours: &str) -> Option<Result<(), &'a str>> {
@@ -119,10 +128,10 @@ pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> R
         None => {}
     }
     let reason = reason_part(text);
-    if !reason.is_empty() && hook.reasons.iter().any(|r| r.trim() == reason) {
+    if hook.reasons.iter().any(|r| is_reason(reason, r)) {
         return Refuser::HookUnderTest;
     }
-    if hook.sole_pretooluse_hook && !reason.is_empty() && decided_reasons.iter().any(|r| r.trim() == reason) {
+    if hook.sole_pretooluse_hook && decided_reasons.iter().any(|r| is_reason(reason, r)) {
         return Refuser::HookUnderTest;
     }
     if is_permission_rule_text(text) {
@@ -211,6 +220,10 @@ mod tests {
         assert_eq!(refuser(&format!("PreToolUse:Write hook error: {reason}"), &h, &[]), Refuser::HookUnderTest);
         // 2.1.240 gives the bare reason.
         assert_eq!(refuser(reason, &h, &[]), Refuser::HookUnderTest);
+        // An agent hook's refusal carries Claude Code's preamble (2.1.328).
+        let agent = format!("PreToolUse:Bash hook error: Agent hook condition was not met: {reason}");
+        assert_eq!(refuser(&agent, &h, &[]), Refuser::HookUnderTest);
+        assert_eq!(refuser(&format!("PreToolUse:Bash hook error: a{reason}"), &h, &[]), Refuser::Unattributed);
         // Another hook's JSON deny: not ours, even though it names PreToolUse.
         assert_eq!(refuser("PreToolUse:Write hook error: company json policy", &h, &[]), Refuser::Unattributed);
         assert_eq!(refuser("company json policy", &h, &["company json policy".into()]), Refuser::Unattributed);

@@ -2,7 +2,7 @@
 //! they came back, Claude Code's own hook events, the guard's trace, and
 //! how the session ended. Gathered here; judged in [`crate::verdict`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde_json::Value;
@@ -101,6 +101,9 @@ pub struct Evidence {
     /// Times Claude Code compacted the conversation (`compact_boundary`
     /// events): a refusal too big for the context window was summarised away.
     pub compactions: u32,
+    /// Calls the model of a prompt or agent hook made to the stand-in (the
+    /// hook was consulted); 0 for command and HTTP hooks.
+    pub hook_model_calls: u32,
 }
 
 impl Evidence {
@@ -194,7 +197,10 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
 }
 
 /// The write attempts the stand-in sent, with the results that came back,
-/// attributed with what the session's stream showed (`facts`).
+/// attributed with what the session's stream showed (`facts`). A result the
+/// stand-in never received (Claude Code ended the turn right after it: a
+/// prompt hook's refusal does on 2.1.328) is taken from Claude Code's own
+/// stream.
 pub fn attempts_from_transcript(t: &Transcript, facts: &StreamFacts, hook: &HookIdentity) -> Vec<Attempt> {
     let who = Attribution { hook, decided_reasons: &facts.decided_reasons };
     t.tool_uses
@@ -205,7 +211,9 @@ pub fn attempts_from_transcript(t: &Transcript, facts: &StreamFacts, hook: &Hook
             matched: is_matched_tool(&u.name),
             result: t
                 .result_for(&u.id)
-                .map(|r| classify(r.is_error, &r.text, facts.not_executed.contains(&u.id), who))
+                .map(|r| (r.is_error, r.text.as_str()))
+                .or_else(|| facts.results.get(&u.id).map(|(e, text)| (*e, text.as_str())))
+                .map(|(is_error, text)| classify(is_error, text, facts.not_executed.contains(&u.id), who))
                 .unwrap_or(AttemptResult::NoResult),
         })
         .collect()
@@ -235,6 +243,8 @@ pub struct StreamFacts {
     pub compactions: u32,
     /// Reasons of the JSON decisions (deny or ask) in PreToolUse hook events.
     pub decided_reasons: Vec<String>,
+    /// Every tool_result Claude Code reported, by tool_use id: (is_error, text).
+    pub results: HashMap<String, (bool, String)>,
 }
 
 /// Read the stream-json lines Claude Code printed; attempts are attributed
@@ -313,6 +323,7 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
             _ => {}
         }
     }
+    facts.results = results.iter().map(|(id, e, t)| (id.clone(), (*e, t.clone()))).collect();
     let who = Attribution { hook, decided_reasons: &facts.decided_reasons };
     let attempts = uses
         .into_iter()

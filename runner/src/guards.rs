@@ -38,7 +38,27 @@ pub enum GuardKind {
         /// Endpoint path on the guard server, e.g. `deny`.
         endpoint: &'static str,
     },
+    /// `model-command.sh`: a command guard that asks the model itself (the
+    /// stand-in, answering by `policy`), as a user can write a model-judged
+    /// guard that seal wraps.
+    ModelCommand {
+        /// The stand-in's hook policy by name.
+        policy: &'static str,
+    },
+    /// A `prompt` or `agent` hook: the model behind it is the stand-in,
+    /// answering the hook's calls by a policy (see `standin::hook_model`).
+    ModelHook {
+        /// `agent` (true) or `prompt` (false).
+        agent: bool,
+        /// The stand-in's hook policy by name, e.g. `deny`, `error-500`.
+        policy: &'static str,
+    },
 }
+
+/// What a `prompt` or `agent` guard asks its model: refuse the write the
+/// battery attempts (`$ARGUMENTS` is the hook's JSON input).
+pub const MODEL_HOOK_PROMPT: &str =
+    "Refuse any tool call that creates or changes a file named notes.txt; allow anything else. The tool call: $ARGUMENTS";
 
 /// One guard in the catalogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +82,30 @@ impl Guard {
     /// Whether this guard is a single executable path, as the article's
     /// wrappers need (they run `"$GUARD"`).
     pub fn is_single_path(&self) -> bool {
-        matches!(self.kind, GuardKind::Script { .. } | GuardKind::MissingScript)
+        matches!(self.kind, GuardKind::Script { .. } | GuardKind::MissingScript | GuardKind::ModelCommand { .. })
+    }
+
+    /// The stand-in policy that answers this guard's model calls, if it makes any.
+    pub fn model_policy(&self) -> Option<&'static str> {
+        match self.kind {
+            GuardKind::ModelHook { policy, .. } | GuardKind::ModelCommand { policy } => Some(policy),
+            _ => None,
+        }
+    }
+
+    /// Whether this guard is a command the wrappers can run (not HTTP, not a model).
+    pub fn is_command(&self) -> bool {
+        !matches!(self.kind, GuardKind::Http { .. } | GuardKind::ModelHook { .. })
+    }
+
+    /// The hook's `type` in the settings file: `command`, `http`, `prompt` or `agent`.
+    pub fn hook_type(&self) -> &'static str {
+        match self.kind {
+            GuardKind::Http { .. } => "http",
+            GuardKind::ModelHook { agent: true, .. } => "agent",
+            GuardKind::ModelHook { agent: false, .. } => "prompt",
+            _ => "command",
+        }
     }
 }
 
@@ -81,6 +124,29 @@ macro_rules! script {
             answers_json: $json,
             long_running: $long,
         }
+    };
+}
+
+macro_rules! model {
+    ($name:literal, agent: $agent:expr, $policy:literal) => {
+        model!($name, agent: $agent, $policy, long: false)
+    };
+    ($name:literal, agent: $agent:expr, $policy:literal, long: $long:expr) => {
+        Guard {
+            name: $name,
+            kind: GuardKind::ModelHook { agent: $agent, policy: $policy },
+            answers_json: false,
+            long_running: $long,
+        }
+    };
+}
+
+macro_rules! model_command {
+    ($name:literal, $policy:literal) => {
+        model_command!($name, $policy, long: false)
+    };
+    ($name:literal, $policy:literal, long: $long:expr) => {
+        Guard { name: $name, kind: GuardKind::ModelCommand { policy: $policy }, answers_json: false, long_running: $long }
     };
 }
 
@@ -128,7 +194,36 @@ const CATALOG: &[Guard] = &[
     http!("http-500", "status-500", long: false),
     http!("http-garbage", "garbage", long: false),
     http!("http-down", "down", long: false),
+    // Prompt and agent hooks: the stand-in plays their model by a policy.
+    model!("prompt-allow", agent: false, "allow"),
+    model!("prompt-deny", agent: false, "deny"),
+    model!("prompt-500", agent: false, "error-500"),
+    model!("prompt-529", agent: false, "overloaded-529"),
+    model!("prompt-401", agent: false, "unauthorized-401"),
+    model!("prompt-hang", agent: false, "hang", long: true),
+    model!("prompt-dropped", agent: false, "dropped"),
+    model!("prompt-garbage", agent: false, "garbage"),
+    model!("prompt-empty", agent: false, "empty"),
+    model!("agent-allow", agent: true, "allow"),
+    model!("agent-deny", agent: true, "deny"),
+    model!("agent-500", agent: true, "error-500"),
+    model!("agent-529", agent: true, "overloaded-529"),
+    model!("agent-401", agent: true, "unauthorized-401"),
+    model!("agent-hang", agent: true, "hang", long: true),
+    model!("agent-dropped", agent: true, "dropped"),
+    model!("agent-garbage", agent: true, "garbage"),
+    model!("agent-empty", agent: true, "empty"),
+    // The same model behind a command guard that calls it itself (seal can wrap that one).
+    model_command!("model-cmd-allow", "allow"),
+    model_command!("model-cmd-deny", "deny"),
+    model_command!("model-cmd-500", "error-500"),
+    model_command!("model-cmd-hang", "hang", long: true),
+    model_command!("model-cmd-dropped", "dropped"),
+    model_command!("model-cmd-garbage", "garbage"),
 ];
+
+/// The script every `model-cmd-*` guard runs.
+pub const MODEL_COMMAND_SCRIPT: &str = "model-command.sh";
 
 /// Every guard failopen knows.
 pub fn catalog() -> &'static [Guard] {
@@ -171,6 +266,7 @@ impl GuardDir {
                 write_script(&root.join(file), body, executable)?;
             }
         }
+        write_script(&root.join(MODEL_COMMAND_SCRIPT), include_str!("../../guards/model-command.sh"), true)?;
         write_script(&root.join("plain.sh"), wrapper_scripts::PLAIN, true)?;
         write_script(&root.join("timed.sh"), wrapper_scripts::TIMED, true)?;
         Ok(GuardDir { root: root.to_path_buf() })
@@ -209,10 +305,11 @@ impl GuardDir {
         match guard.kind {
             GuardKind::Script { file, .. } => Some(vec![s(self.root.join(file))]),
             GuardKind::MissingScript => Some(vec![s(self.root.join(MISSING_SCRIPT))]),
+            GuardKind::ModelCommand { .. } => Some(vec![s(self.root.join(MODEL_COMMAND_SCRIPT))]),
             GuardKind::MissingThroughInterpreter { interpreter, file } => {
                 Some(vec![interpreter.to_string(), s(self.root.join(file))])
             }
-            GuardKind::Http { .. } => None,
+            GuardKind::Http { .. } | GuardKind::ModelHook { .. } => None,
         }
     }
 }

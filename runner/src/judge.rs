@@ -16,7 +16,7 @@ use crate::verdict::{InvalidReason, Verdict};
 /// so the session says nothing about whether it fails open.
 pub fn judge_battery(e: &Evidence) -> Verdict {
     let matched_attempt = e.attempts.iter().any(|a| a.matched);
-    if matched_attempt && e.hook_outcomes.is_empty() && e.hook_invocations == 0 {
+    if matched_attempt && e.hook_outcomes.is_empty() && e.hook_invocations == 0 && e.hook_model_calls == 0 {
         return Verdict::Invalid(InvalidReason::HookNotRun);
     }
     judge(e)

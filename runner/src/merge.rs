@@ -1,6 +1,8 @@
 //! Merge results files (e.g. the shards of one run) into one.
 //!
-//! Every input must carry failopen's header ([`crate::record::HEADER`]); a
+//! Every input must carry failopen's header ([`crate::record::HEADER`], or
+//! an older layout of it: the output has every column, and a row from before
+//! the `hook_type` column gets its hook type from its guard); a
 //! (version, arm, repeat) cell may appear only once across all inputs; the
 //! output may not be one of the inputs. Rows keep their input order (file by
 //! file, line by line) and the header is written once. The output is written
@@ -94,7 +96,8 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, MergeError> {
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
     w.write_record(HEADER).map_err(|e| werr(&e))?;
     for row in &rows {
-        w.serialize(row).map_err(|e| werr(&e))?;
+        let hook_type = row.hook_type().to_string();
+        w.serialize(Row { hook_type, ..row.clone() }).map_err(|e| werr(&e))?;
     }
     let bytes = w.into_inner().map_err(|e| werr(&e))?;
     let mut tmp = tempfile::Builder::new().prefix(".failopen-merge").tempfile_in(dir).map_err(|e| werr(&e))?;

@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::verdict::VerdictKind;
 
-/// The columns, in order. The first fifteen are the contract; the rest are extras.
-pub const HEADER: [&str; 19] = [
+/// The columns, in order. The first fifteen are the contract; the rest are
+/// extras, each added after the ones before it (files written before one
+/// was added still read, merge and diff: see [`Format`]).
+pub const HEADER: [&str; 20] = [
     "claude_version",
     "model",
     "arm",
@@ -29,7 +31,34 @@ pub const HEADER: [&str; 19] = [
     "hook_timeout",
     "deadline",
     "flags",
+    "hook_type",
 ];
+
+/// The layouts a results file may have: the columns of [`HEADER`] up to one
+/// of them. Rows read from an older layout get the missing columns'
+/// defaults; rows appended to one are written in its layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Up to `flags` (before `hook_type`): every row is a command or HTTP hook.
+    V1,
+    /// Up to `hook_type`.
+    V2,
+}
+
+impl Format {
+    /// How many columns of [`HEADER`] this layout has.
+    pub fn columns(self) -> usize {
+        match self {
+            Format::V1 => 19,
+            Format::V2 => 20,
+        }
+    }
+
+    /// The layout whose header line is `line`, if any.
+    pub fn of_header(line: &str) -> Option<Format> {
+        [Format::V2, Format::V1].into_iter().find(|f| line == HEADER[..f.columns()].join(","))
+    }
+}
 
 /// One session's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,6 +101,22 @@ pub struct Row {
     pub deadline: f64,
     /// Extra marks, `;`-separated (e.g. `control-failed`).
     pub flags: String,
+    /// `command`, `http`, `prompt`, `agent` or `mcp_tool` (empty in files
+    /// written before the column: [`Row::hook_type`] reads it from the guard).
+    #[serde(default)]
+    pub hook_type: String,
+}
+
+impl Row {
+    /// The hook type, for a row from before the `hook_type` column too
+    /// (those were all command hooks, or HTTP hooks for `http-*` guards).
+    pub fn hook_type(&self) -> &str {
+        match self.hook_type.as_str() {
+            "" if self.guard.starts_with("http-") => "http",
+            "" => "command",
+            t => t,
+        }
+    }
 }
 
 /// Why a results file could not be read or written.
@@ -98,6 +143,7 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> RecordError + '_ {
 pub struct RowWriter {
     path: PathBuf,
     file: File,
+    format: Format,
 }
 
 impl RowWriter {
@@ -107,26 +153,27 @@ impl RowWriter {
     pub fn open(path: &Path) -> Result<RowWriter, RecordError> {
         let mut file = OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io_err(path))?;
         let len = file.metadata().map_err(io_err(path))?.len();
-        if len == 0 {
+        let format = if len == 0 {
             let mut w = csv::Writer::from_writer(Vec::new());
             w.write_record(HEADER)
                 .map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
             file.write_all(&w.into_inner().unwrap_or_default()).map_err(io_err(path))?;
             file.flush().map_err(io_err(path))?;
+            Format::V2
         } else {
-            check_header(path)?;
+            let format = check_header(path)?;
             repair_truncated_tail(path, &mut file)?;
-        }
-        Ok(RowWriter { path: path.to_path_buf(), file })
+            format
+        };
+        Ok(RowWriter { path: path.to_path_buf(), file, format })
     }
 
     /// Append one row and flush it to the OS. If the write fails (disk
     /// full), the part of the row that got out is cut off again, so the file
     /// still ends with a whole row.
     pub fn append(&mut self, row: &Row) -> Result<(), RecordError> {
-        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-        w.serialize(row).map_err(|e| RecordError::Io { path: self.path.display().to_string(), source: e.into() })?;
-        let bytes = w.into_inner().unwrap_or_default();
+        let bytes = encode(row, self.format)
+            .map_err(|e| RecordError::Io { path: self.path.display().to_string(), source: e.into() })?;
         let before = self.file.metadata().map_err(io_err(&self.path))?.len();
         if let Err(e) = self.file.write_all(&bytes).and_then(|()| self.file.flush()) {
             let _ = self.file.set_len(before);
@@ -141,16 +188,32 @@ impl RowWriter {
     }
 }
 
-fn check_header(path: &Path) -> Result<(), RecordError> {
+/// One row as a CSV line in `format`'s columns.
+pub fn encode(row: &Row, format: Format) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    w.serialize(row)?;
+    let full = w.into_inner().map_err(|e| e.into_error())?;
+    if format == Format::V2 {
+        return Ok(full);
+    }
+    let mut record = csv::StringRecord::new();
+    csv::ReaderBuilder::new().has_headers(false).from_reader(full.as_slice()).read_record(&mut record)?;
+    record.truncate(format.columns());
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    w.write_record(&record)?;
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
+fn check_header(path: &Path) -> Result<Format, RecordError> {
     let f = File::open(path).map_err(io_err(path))?;
     let mut first = String::new();
     BufReader::new(f).read_line(&mut first).map_err(io_err(path))?;
     let found = first.trim_end_matches(['\n', '\r']);
-    let expected = HEADER.join(",");
-    if found != expected {
-        return Err(RecordError::Header { path: path.display().to_string(), found: found.into(), expected });
-    }
-    Ok(())
+    Format::of_header(found).ok_or_else(|| RecordError::Header {
+        path: path.display().to_string(),
+        found: found.into(),
+        expected: HEADER.join(","),
+    })
 }
 
 /// Cut a last line that has no newline (left by a writer killed mid-row).
@@ -213,6 +276,7 @@ mod tests {
             hook_timeout: 5.0,
             deadline: 3.0,
             flags: String::new(),
+            hook_type: "command".into(),
         }
     }
 
@@ -239,6 +303,30 @@ mod tests {
         w.append(&b).unwrap();
         drop(w);
         assert_eq!(read_rows(&p).unwrap(), vec![a, b]);
+    }
+
+    #[test]
+    fn files_from_before_the_hook_type_column_still_read_and_append() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("old.csv");
+        let old_header = HEADER[..19].join(",");
+        let mut http = sample("http-deny/bare", VerdictKind::Blocked);
+        http.hook_type = String::new();
+        let line = String::from_utf8(encode(&http, Format::V1).unwrap()).unwrap();
+        let fields = |text: &str| {
+            let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+            r.records().map(|rec| rec.unwrap().len()).collect::<Vec<_>>()
+        };
+        assert_eq!(fields(&line), [19], "{line}");
+        std::fs::write(&p, format!("{old_header}\n{line}")).unwrap();
+        let rows = read_rows(&p).unwrap();
+        assert_eq!((rows[0].hook_type.as_str(), rows[0].hook_type()), ("", "http"));
+        // Appending keeps the file's own layout.
+        let mut w = RowWriter::open(&p).unwrap();
+        w.append(&sample("crash/bare", VerdictKind::Wrote)).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(fields(&text), [19, 19, 19], "{text}");
+        assert_eq!(read_rows(&p).unwrap()[1].hook_type(), "command");
     }
 
     #[test]

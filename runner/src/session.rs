@@ -174,9 +174,11 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
 
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
     let facts = evidence::parse_stream(&stdout, &spec.hook);
+    let mut hook_model_calls = 0;
     let attempts = match spec.backend {
         Backend::StandIn(standin) => {
             let transcript = standin.take_transcript(&spec.id);
+            hook_model_calls = transcript.hook_calls.len() as u32;
             let _ = std::fs::write(
                 dirs.evidence.join("transcript.json"),
                 serde_json::to_vec_pretty(&transcript).unwrap_or_default(),
@@ -194,6 +196,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         hook_outcomes: facts.hook_outcomes,
         result_error: facts.result_error,
         compactions: facts.compactions,
+        hook_model_calls,
     };
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })

@@ -22,6 +22,8 @@ pub fn settings_json(hook: &HookSpec) -> Value {
     let mut entry = match &hook.target {
         HookTarget::Command(command) => json!({"type": "command", "command": command}),
         HookTarget::Http(url) => json!({"type": "http", "url": url}),
+        HookTarget::Prompt(prompt) => json!({"type": "prompt", "prompt": prompt}),
+        HookTarget::Agent(prompt) => json!({"type": "agent", "prompt": prompt}),
     };
     entry["timeout"] = timeout_value(hook.timeout_secs);
     if hook.on_failure_block {

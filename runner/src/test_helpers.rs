@@ -26,5 +26,6 @@ pub fn row(version: &str, arm: &str, repeat: u32, verdict: VerdictKind, reason: 
         hook_timeout: 5.0,
         deadline: 3.0,
         flags: String::new(),
+        hook_type: "command".into(),
     }
 }

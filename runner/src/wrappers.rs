@@ -52,9 +52,13 @@ impl Wrapper {
                 self.name(),
                 guard.name
             )),
-            Wrapper::Plain | Wrapper::Timed | Wrapper::Sealed if guard.is_http() => {
-                Err(format!("wrapper {} wraps a command; guard {} is an HTTP hook", self.name(), guard.name))
-            }
+            Wrapper::Plain | Wrapper::Timed | Wrapper::Sealed if !guard.is_command() => Err(format!(
+                "wrapper {} wraps a command; guard {} is a{} {} hook",
+                self.name(),
+                guard.name,
+                if guard.hook_type() == "agent" { "n" } else { "" },
+                guard.hook_type()
+            )),
             _ => Ok(()),
         }
     }
@@ -76,13 +80,27 @@ impl FromStr for Wrapper {
     }
 }
 
-/// What the hook entry runs: a shell command or an HTTP URL.
+/// What the hook entry runs: a shell command, an HTTP URL, or a model's prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HookTarget {
     /// `"type": "command"` with this command line.
     Command(String),
     /// `"type": "http"` with this URL.
     Http(String),
+    /// `"type": "prompt"` with this prompt.
+    Prompt(String),
+    /// `"type": "agent"` with this prompt.
+    Agent(String),
+}
+
+impl HookTarget {
+    /// What Claude Code writes between the brackets of this hook's refusals:
+    /// the command line, the URL, or the prompt.
+    pub fn label(&self) -> &str {
+        match self {
+            HookTarget::Command(s) | HookTarget::Http(s) | HookTarget::Prompt(s) | HookTarget::Agent(s) => s,
+        }
+    }
 }
 
 /// Everything needed to turn (guard, wrapper) into a hook entry.
@@ -101,6 +119,10 @@ pub struct HookContext<'a> {
 /// The hook target for `guard` under `wrapper`.
 pub fn hook_target(guard: &Guard, wrapper: Wrapper, ctx: &HookContext<'_>) -> io::Result<HookTarget> {
     wrapper.applies_to(guard).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    if let GuardKind::ModelHook { agent, .. } = guard.kind {
+        let prompt = crate::guards::MODEL_HOOK_PROMPT.to_string();
+        return Ok(if agent { HookTarget::Agent(prompt) } else { HookTarget::Prompt(prompt) });
+    }
     if let GuardKind::Http { endpoint } = guard.kind {
         let bases = ctx.guard_server.ok_or_else(|| io::Error::other("HTTP guard needs the guard server"))?;
         let base = if endpoint == "down" { &bases.down } else { &bases.live };

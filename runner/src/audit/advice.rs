@@ -151,6 +151,16 @@ pub fn advise(
                     }
                 }
             }
+            HookKind::Model { model_kind, .. } if breaks || has("model-fails-open") => {
+                add(
+                    format!(
+                        "a {model_kind} hook fails open when its model fails, and neither seal nor onFailure can close it: \
+                         make the guard a command hook that calls the model itself, under failopen seal \
+                         (see guards/model-command.sh and docs/model-hooks.md)"
+                    ),
+                    None,
+                );
+            }
             HookKind::Http { url } if breaks || has("http-no-failure-policy") => {
                 if on_failure == OnFailure::Ignored {
                     let max = e.timeout.and_then(deadline_for_timeout).unwrap_or(9.0);

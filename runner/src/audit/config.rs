@@ -47,7 +47,14 @@ pub enum HookKind {
         /// The URL.
         url: String,
     },
-    /// Anything else (`prompt`, `agent`, a missing type...).
+    /// `"type": "prompt"` or `"type": "agent"`: a model decides.
+    Model {
+        /// `prompt` or `agent`.
+        model_kind: String,
+        /// The hook's prompt.
+        prompt: String,
+    },
+    /// Anything else (`mcp_tool`, a missing type...).
     Other {
         /// The type as written.
         kind: String,
@@ -165,6 +172,9 @@ pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
                 let kind = match h.get("type").and_then(Value::as_str) {
                     Some("command") => HookKind::Command { command: str_of(h, "command") },
                     Some("http") => HookKind::Http { url: str_of(h, "url") },
+                    Some(k @ ("prompt" | "agent")) => {
+                        HookKind::Model { model_kind: k.into(), prompt: str_of(h, "prompt") }
+                    }
                     other => HookKind::Other { kind: other.unwrap_or("(none)").to_string() },
                 };
                 out.push(HookEntry {
@@ -207,7 +217,7 @@ mod tests {
     fn entries_are_numbered_across_groups() {
         let v = serde_json::json!({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "a", "timeout": 5}, {"type": "http", "url": "u"}]},
-            {"hooks": [{"type": "prompt"}]}
+            {"hooks": [{"type": "mcp_tool"}]}
         ]}});
         let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value: v, managed: false };
         let e = entries(&[f]);

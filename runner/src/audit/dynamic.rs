@@ -17,6 +17,7 @@ use crate::attribution::HookIdentity;
 use crate::claude::ClaudeBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
+use crate::standin::hook_model::HookPolicy;
 use crate::standin::StandIn;
 use crate::task::{seed_notebook, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 
@@ -67,7 +68,7 @@ impl Runner<'_> {
     pub async fn probe_on_failure(&self) -> anyhow::Result<OnFailure> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
         let Some(_slot) = self.pool.slot(false).await else { return Ok(OnFailure::Unknown) };
-        let r = self.session(&hook, Some("Bash"), "Bash", "probe", Path::new("/")).await?;
+        let r = self.session(&hook, Some("Bash"), "Bash", "probe", Path::new("/"), None).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,
             CellResult::Wrote(_) => OnFailure::Ignored,
@@ -93,13 +94,14 @@ impl Runner<'_> {
             let result = match faults::not_injectable(e, fault) {
                 Some(why) => CellResult::Skipped(why),
                 // A hang mostly waits: it takes a long slot, beside the CPU-bound sessions.
-                None => match self.pool.slot(fault == Fault::Hang).await {
+                None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang)).await {
                     None => CellResult::Invalid("interrupted".into()),
                     Some(_slot) => {
                         let hook =
                             faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
                         let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
-                        self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir).await?
+                        let policy = matches!(e.kind, HookKind::Model { .. }).then(|| fault.model_policy()).flatten();
+                        self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir, policy).await?
                     }
                 },
             };
@@ -109,7 +111,8 @@ impl Runner<'_> {
     }
 
     /// One session: settings holding only `hook` under `matcher`, a write
-    /// through `tool`, the hook seeing `project_dir` and the user's HOME.
+    /// through `tool`, the hook seeing `project_dir` and the user's HOME, and
+    /// (a prompt or agent hook) its model answering by `model_policy`.
     async fn session(
         &self,
         hook: &Value,
@@ -117,6 +120,7 @@ impl Runner<'_> {
         tool: &str,
         tag: &str,
         project_dir: &Path,
+        model_policy: Option<HookPolicy>,
     ) -> anyhow::Result<CellResult> {
         // A hostile `timeout` (1e20) must not overflow the wall clock: past a day is a day.
         let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0).min(86_400.0);
@@ -127,6 +131,9 @@ impl Runner<'_> {
         }
         if !self.standin.set_first_tool(&id, tool) {
             anyhow::bail!("the stand-in cannot attempt a write with {tool}");
+        }
+        if let Some(policy) = model_policy {
+            self.standin.set_hook_policy(&id, policy);
         }
         let spec = SessionSpec {
             id: id.clone(),
@@ -166,8 +173,12 @@ impl Runner<'_> {
     /// URL in the bracket of an exit-code refusal, or a JSON decision the
     /// session's hook events show, when it is the session's only PreToolUse hook.
     fn identity(&self, hook: &Value) -> HookIdentity {
-        let label = hook.get("command").or_else(|| hook.get("url")).and_then(Value::as_str).unwrap_or_default();
-        let mut id = HookIdentity::new(label, Vec::new());
+        let label =
+            ["command", "url", "prompt"].iter().find_map(|k| hook.get(*k).and_then(Value::as_str)).unwrap_or_default();
+        // A prompt or agent hook's model is the stand-in: its refusal reason is known.
+        let model = matches!(hook.get("type").and_then(Value::as_str), Some("prompt" | "agent"));
+        let reasons = if model { vec![crate::standin::hook_model::DENY_REASON.to_string()] } else { Vec::new() };
+        let mut id = HookIdentity::new(label, reasons);
         id.sole_pretooluse_hook = !self.other_hooks_may_run;
         id
     }

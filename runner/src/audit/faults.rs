@@ -31,11 +31,29 @@ pub enum Fault {
     /// checkout, an upgrade): the command exits 127 before seal can refuse.
     #[serde(rename = "no-seal")]
     SealMissing,
+    /// The model behind a prompt or agent hook answers HTTP 500.
+    #[serde(rename = "model-500")]
+    ModelError,
+    /// The model behind a prompt or agent hook does not answer within the hook's timeout.
+    #[serde(rename = "model-hang")]
+    ModelHang,
+    /// The model behind a prompt or agent hook answers with text that is not a verdict.
+    #[serde(rename = "model-garbage")]
+    ModelGarbage,
 }
 
 impl Fault {
     /// The injected faults, in report order.
-    pub const INJECTED: [Fault; 5] = [Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal, Fault::SealMissing];
+    pub const INJECTED: [Fault; 8] = [
+        Fault::Missing,
+        Fault::Crash,
+        Fault::Hang,
+        Fault::Signal,
+        Fault::SealMissing,
+        Fault::ModelError,
+        Fault::ModelHang,
+        Fault::ModelGarbage,
+    ];
 
     /// Its name in reports.
     pub fn as_str(self) -> &'static str {
@@ -46,7 +64,28 @@ impl Fault {
             Fault::Hang => "hang",
             Fault::Signal => "signal",
             Fault::SealMissing => "no-seal",
+            Fault::ModelError => "model-500",
+            Fault::ModelHang => "model-hang",
+            Fault::ModelGarbage => "model-garbage",
         }
+    }
+
+    /// How the stand-in answers the model of a prompt or agent hook under
+    /// this fault; `as-is` means the model refuses the write (it is asked to).
+    pub fn model_policy(self) -> Option<crate::standin::hook_model::HookPolicy> {
+        use crate::standin::hook_model::HookPolicy;
+        match self {
+            Fault::None => Some(HookPolicy::Deny),
+            Fault::ModelError => Some(HookPolicy::Error500),
+            Fault::ModelHang => Some(HookPolicy::Hang),
+            Fault::ModelGarbage => Some(HookPolicy::Garbage),
+            _ => None,
+        }
+    }
+
+    /// Whether the fault is one of the model's (for prompt and agent hooks).
+    pub fn is_model_fault(self) -> bool {
+        matches!(self, Fault::ModelError | Fault::ModelHang | Fault::ModelGarbage)
     }
 }
 
@@ -100,13 +139,26 @@ fn write_script(path: &Path, body: &str) -> std::io::Result<()> {
 
 /// The hook's effective timeout in seconds (Claude Code's default when unset).
 pub fn effective_timeout(e: &HookEntry) -> f64 {
-    e.timeout.filter(|t| *t > 0.0).unwrap_or(DEFAULT_TIMEOUT_SECS)
+    let default = match &e.kind {
+        HookKind::Model { model_kind, .. } if model_kind == "agent" => 60.0,
+        HookKind::Model { .. } => 30.0,
+        _ => DEFAULT_TIMEOUT_SECS,
+    };
+    e.timeout.filter(|t| *t > 0.0).unwrap_or(default)
 }
 
 /// Why a fault cannot be injected into this entry, if it cannot.
 pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
     match (&e.kind, fault) {
         (_, Fault::None) => None,
+        (HookKind::Model { .. }, Fault::ModelHang) if effective_timeout(e) > MAX_HANG_TIMEOUT_SECS => {
+            Some(format!("not waited for: timeout is {} s", effective_timeout(e)))
+        }
+        (HookKind::Model { .. }, f) if f.is_model_fault() => None,
+        (HookKind::Model { .. }, _) => {
+            Some("not injected into prompt or agent hooks (their model's faults are)".into())
+        }
+        (_, f) if f.is_model_fault() => Some("a model fault: injected into prompt and agent hooks only".into()),
         (HookKind::Http { .. }, Fault::Missing) => None,
         (HookKind::Http { .. }, _) => Some("not injected into HTTP hooks (only an unreachable URL is)".into()),
         (HookKind::Other { .. }, _) => Some("hook type not audited".into()),
@@ -201,7 +253,9 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
         Fault::Crash => vec![scripts.path("crash.sh").to_string_lossy().into_owned()],
         Fault::Signal => vec![scripts.path("signal.sh").to_string_lossy().into_owned()],
         Fault::Hang => vec![scripts.hang(timeout.min(86_400.0).ceil() as u64 + 30)?.to_string_lossy().into_owned()],
-        Fault::None | Fault::SealMissing => unreachable!("handled above"),
+        Fault::None | Fault::SealMissing | Fault::ModelError | Fault::ModelHang | Fault::ModelGarbage => {
+            unreachable!("handled above, or not injectable into a command")
+        }
     };
     let words: Vec<String> = parsed.seal_prefix.unwrap_or_default().into_iter().chain(guard).collect();
     Ok(shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" ")))

@@ -251,6 +251,13 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
          the sessions point ANTHROPIC_BASE_URL at failopen's stand-in"
             .into(),
     ];
+    if report.hooks.iter().any(|h| matches!(h.kind, HookKind::Model { .. })) {
+        report.not_covered.push(
+            "a prompt or agent hook's model is failopen's stand-in: as-is it refuses the write, as the hook asks; \
+             under a model fault it answers HTTP 500, not in time, or with garbage"
+                .into(),
+        );
+    }
     if !opts.managed.is_empty() {
         report.not_covered.push(
             "managed hooks are checked statically and run beside the audited hook in every session; a write they \

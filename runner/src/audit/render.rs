@@ -42,6 +42,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         let what = match &h.kind {
             HookKind::Command { command } => format!("command {command}"),
             HookKind::Http { url } => format!("http {url}"),
+            HookKind::Model { model_kind, prompt } => format!("{model_kind} {prompt:?}"),
             HookKind::Other { kind } => format!("type {kind}"),
         };
         let timeout = h.timeout.map(|t| format!("timeout {t}s")).unwrap_or_else(|| "no timeout".into());
@@ -152,6 +153,9 @@ fn fault_words(f: Fault) -> &'static str {
         Fault::Hang => "hang past its timeout",
         Fault::Signal => "killed by a signal",
         Fault::SealMissing => "the seal binary missing",
+        Fault::ModelError => "its model answering HTTP 500",
+        Fault::ModelHang => "its model not answering in time",
+        Fault::ModelGarbage => "its model answering garbage",
     }
 }
 
@@ -175,13 +179,16 @@ fn describe(r: &CellResult) -> String {
 fn table(cells: &[AuditCell]) -> String {
     let mut s = String::new();
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
-    // The seal column only when some hook is sealed.
-    if cells.iter().any(|c| c.fault == Fault::SealMissing && !matches!(c.result, CellResult::Skipped(_))) {
-        faults.push(Fault::SealMissing);
+    // The seal and model columns only when some hook has them.
+    for f in [Fault::SealMissing, Fault::ModelError, Fault::ModelHang, Fault::ModelGarbage] {
+        if cells.iter().any(|c| c.fault == f && !matches!(c.result, CellResult::Skipped(_))) {
+            faults.push(f);
+        }
     }
+    let width = |f: &Fault| f.as_str().len().max(8);
     let _ = write!(s, "  {:<4} {:<12}", "hook", "tool");
     for f in &faults {
-        let _ = write!(s, " {:<8}", f.as_str());
+        let _ = write!(s, " {:<w$}", f.as_str(), w = width(f));
     }
     s.push('\n');
     let mut hooks: Vec<&str> = Vec::new();
@@ -199,9 +206,9 @@ fn table(cells: &[AuditCell]) -> String {
                 continue;
             }
             let _ = write!(s, "  {h:<4} {tool:<12}");
-            for c in &row {
+            for (c, f) in row.iter().zip(&faults) {
                 let word = c.map(|c| c.result.word()).unwrap_or("-");
-                let _ = write!(s, " {word:<8}");
+                let _ = write!(s, " {word:<w$}", w = width(f));
                 match c {
                     Some(AuditCell { result: CellResult::Invalid(why), fault, .. }) => {
                         notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str()))

@@ -54,6 +54,28 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
             out.extend(check_timeout(e));
             out.extend(check_protection(e, on_failure, "http"));
         }
+        HookKind::Model { model_kind, .. } => {
+            out.push(finding(
+                e,
+                Severity::Warning,
+                "model-fails-open",
+                format!(
+                    "a {model_kind} hook lets the call through when its model fails (an HTTP error, a timeout, an answer \
+                     that is not a verdict: measured on Claude Code 2.1.240 and 2.1.328); seal cannot wrap it: call the \
+                     model from a command hook under failopen seal (guards/model-command.sh is an example)"
+                ),
+            ));
+            if e.on_failure.is_some() {
+                out.push(finding(
+                    e,
+                    Severity::Info,
+                    "on-failure-ignored",
+                    format!(
+                        "onFailure has no effect on a {model_kind} hook (accepted and ignored on 2.1.240 and 2.1.328)"
+                    ),
+                ));
+            }
+        }
         HookKind::Other { kind } => out.push(finding(
             e,
             Severity::Info,

@@ -43,6 +43,10 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     let identity = hook_identity(arm.guard, &target);
     let hook =
         HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
+    if let (Some(policy), Some(standin)) = (arm.guard.model_policy(), &ctx.standin) {
+        let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;
+        standin.set_hook_policy(&id, policy);
+    }
     let mut session_settings = settings::settings_json(&hook);
     if let Some(extra) = &arm.extra_settings {
         settings::merge(&mut session_settings, extra);
@@ -79,14 +83,12 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
 /// What the session's refusals must show to be this arm's: the hook entry's
 /// command line or URL, and the reasons the guard's JSON decisions carry.
 pub fn hook_identity(guard: &Guard, target: &HookTarget) -> HookIdentity {
-    let label = match target {
-        HookTarget::Command(c) => c.clone(),
-        HookTarget::Http(u) => u.clone(),
-    };
     let reasons = match guard.kind {
         GuardKind::Script { body, .. } => crate::attribution::reasons_in_script(body),
         GuardKind::Http { endpoint } => vec![crate::guard_server::deny_reason(endpoint)],
+        GuardKind::ModelHook { .. } => vec![crate::standin::hook_model::DENY_REASON.to_string()],
+        GuardKind::ModelCommand { .. } => vec![crate::standin::hook_model::DENY_REASON.to_string()],
         GuardKind::MissingScript | GuardKind::MissingThroughInterpreter { .. } => Vec::new(),
     };
-    HookIdentity::new(label, reasons)
+    HookIdentity::new(target.label(), reasons)
 }

@@ -47,6 +47,9 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome, redact: &Reda
     if outcome.stragglers_killed > 0 {
         flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));
     }
+    if e.hook_model_calls > 0 {
+        flags.push(format!("hook-model-calls:{}", e.hook_model_calls));
+    }
     if e.compactions > 0 {
         flags.push(format!("compacted:{}", e.compactions));
     }
@@ -83,6 +86,7 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome, redact: &Reda
         hook_timeout: cell.arm.hook_timeout_secs,
         deadline: cell.arm.deadline_secs,
         flags: flags.join(";"),
+        hook_type: cell.arm.guard.hook_type().into(),
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod compaction;
 pub mod first_tool;
 pub mod history;
+pub mod hook_model;
 pub mod policy;
 pub mod script;
 pub mod server;
@@ -61,6 +62,8 @@ pub(crate) struct SessionState {
     pub(crate) transcript: Transcript,
     /// Attempt one write through this tool instead of the policy's script.
     pub(crate) first_tool: Option<&'static str>,
+    /// How this session's prompt and agent hooks are answered.
+    pub(crate) hook_policy: Option<hook_model::HookPolicy>,
 }
 
 #[derive(Debug)]
@@ -117,6 +120,13 @@ impl StandIn {
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().first_tool = Some(tool);
         true
+    }
+
+    /// Answer this session's prompt and agent hook calls by `policy` (the
+    /// default is a well-formed allow). Call it before the session starts.
+    pub fn set_hook_policy(&self, session: &str, policy: hook_model::HookPolicy) {
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().hook_policy = Some(policy);
     }
 
     /// Remove a session and return what the stand-in saw in it.

@@ -13,6 +13,7 @@ use axum::Router;
 use serde_json::{json, Value};
 
 use super::history::History;
+use super::hook_model::{self, HookAnswer, HookPolicy};
 use super::script::{scripted_step, Step};
 use super::sse::{Message, Reply};
 use super::{Policy, Shared};
@@ -44,15 +45,65 @@ async fn messages_in_session(
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     match body {
-        Ok(body) => answer(&shared, &session, &body),
+        Ok(body) => respond(&shared, &session, &body).await,
         Err(rejection) => unreadable_body(&shared, &session, rejection),
     }
 }
 
 async fn messages_default(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Response {
     match body {
-        Ok(body) => answer(&shared, DEFAULT_SESSION, &body),
+        Ok(body) => respond(&shared, DEFAULT_SESSION, &body).await,
         Err(rejection) => unreadable_body(&shared, DEFAULT_SESSION, rejection),
+    }
+}
+
+/// How long the `hang` hook policy keeps a hook call waiting: far past any
+/// hook timeout (the process ending drops it sooner).
+pub const HOOK_HANG: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Answer one Messages API request: a hook's call by the session's hook
+/// policy ([`super::hook_model`]), anything else as the main conversation.
+async fn respond(shared: &Shared, session: &str, body: &[u8]) -> Response {
+    let Ok(request) = serde_json::from_slice::<Value>(body) else { return answer(shared, session, body) };
+    let Some(kind) = hook_model::hook_call(&request) else { return answer(shared, session, body) };
+    let n = shared.counter.fetch_add(1, Ordering::Relaxed);
+    let policy = {
+        let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        let state = sessions.entry(session.to_string()).or_default();
+        let policy = state.hook_policy.unwrap_or(HookPolicy::Allow);
+        state.transcript.hook_calls.push(hook_model::HookCall { kind, policy });
+        policy
+    };
+    let model = request.get("model").and_then(Value::as_str).unwrap_or("failopen-standin").to_string();
+    let stream = request.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let history = History::from_request(&request);
+    let path = hook_model::transcript_path(&request);
+    match hook_model::answer(kind, policy, &history, path.as_deref()) {
+        HookAnswer::Message(reply) => {
+            let reply = match reply {
+                Reply::ToolUse { name, input, .. } => Reply::ToolUse { id: format!("toolu_fo{n:08}"), name, input },
+                text => text,
+            };
+            message_response(Message { id: format!("msg_fo{n:08}"), model, reply }, stream)
+        }
+        HookAnswer::Error(status, body) => hook_model::error_response(status, body),
+        HookAnswer::Dropped => hook_model::dropped_response(stream, &format!("msg_fo{n:08}"), &model),
+        HookAnswer::Hang => {
+            tokio::time::sleep(HOOK_HANG).await;
+            hook_model::error_response(
+                StatusCode::GATEWAY_TIMEOUT,
+                json!({"type": "error", "error": {"type": "timeout_error", "message": "failopen hang"}}),
+            )
+        }
+    }
+}
+
+fn message_response(message: Message, stream: bool) -> Response {
+    if stream {
+        ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], message.to_sse())
+            .into_response()
+    } else {
+        axum::Json(message.to_json()).into_response()
     }
 }
 
@@ -130,13 +181,7 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
             }
         }
     };
-    let message = Message { id: format!("msg_fo{n:08}"), model, reply };
-    if stream {
-        ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], message.to_sse())
-            .into_response()
-    } else {
-        axum::Json(message.to_json()).into_response()
-    }
+    message_response(Message { id: format!("msg_fo{n:08}"), model, reply }, stream)
 }
 
 /// What the model does next in this session.

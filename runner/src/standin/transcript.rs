@@ -45,6 +45,10 @@ pub struct Transcript {
     pub tool_uses: Vec<SentToolUse>,
     /// Tool results received, in order, each once.
     pub tool_results: Vec<ReturnedToolResult>,
+    /// Calls from prompt and agent hooks, answered by the session's hook
+    /// policy, in order (kept apart from the main conversation above).
+    #[serde(default)]
+    pub hook_calls: Vec<super::hook_model::HookCall>,
 }
 
 impl Transcript {

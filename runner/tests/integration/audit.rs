@@ -480,3 +480,28 @@ fn sigterm_stops_an_audit_and_leaves_nothing() {
 fn a_second_sigint_is_a_hard_stop_of_an_audit() {
     interrupt_audit(nix::sys::signal::Signal::SIGINT, true);
 }
+
+/// A prompt hook: its model is the stand-in. As configured it refuses the
+/// write; when its model answers HTTP 500, does not answer in time, or
+/// answers garbage, the write lands (measured on 2.1.328: docs/model-hooks.md),
+/// and onFailure does not help. Both are found, statically and dynamically.
+#[test]
+fn a_prompt_hook_fails_open_when_its_model_fails() {
+    let (_d, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
+            {"type": "prompt", "prompt": "Refuse writes to notes.txt. $ARGUMENTS", "timeout": 5, "onFailure": "block"}]}
+    ]}}));
+    let (out, v) = audit(&[settings.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    for tool in ["Bash", "Write"] {
+        assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool} as configured");
+    }
+    let mut want = Vec::new();
+    for tool in ["Bash", "Write"] {
+        for f in ["model-500", "model-hang", "model-garbage"] {
+            want.push(("H1", "fails-open", tool, f));
+        }
+    }
+    assert_eq!(holes(&v), set(&want));
+    assert!(findings(&v).contains(&("H1".into(), "model-fails-open".into())));
+}

@@ -33,6 +33,42 @@ fn extended_matches_reasoning(version: &str) {
     }
 }
 
+/// Every model.json cell (prompt and agent hooks under each model policy, bare
+/// and native; model-command.sh bare, native and sealed) gives the verdict
+/// [`oracle::expected`] reasons out, and the hook's model was consulted.
+fn model_matches_reasoning(version: &str) {
+    let (rows, _dir) = run_battery(&["--arms", &arms_file("model.json"), "--claude", version, "-j", "4"]);
+    assert_eq!(rows.len(), 54);
+    let mut wrong = Vec::new();
+    for r in &rows {
+        let want = oracle::expected(&r.guard, &r.wrapper, oracle::honours_on_failure(version));
+        if r.verdict.as_str() != want {
+            wrong.push(format!("{}: got {} {} [{}], expected {want}", r.arm, r.verdict, r.reason, r.flags));
+        }
+        let consulted = r.flags.split(';').any(|f| f.starts_with("hook-model-calls:")) || r.hook_invocations > 0;
+        assert!(consulted, "{}: the hook's model was never consulted: {r:?}", r.arm);
+        let hook_type = if r.guard.starts_with("prompt-") {
+            "prompt"
+        } else if r.guard.starts_with("agent-") {
+            "agent"
+        } else {
+            "command"
+        };
+        assert_eq!(r.hook_type, hook_type, "{}", r.arm);
+    }
+    assert!(wrong.is_empty(), "{version}:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn model_hooks_on_the_pinned_version() {
+    model_matches_reasoning(PINNED);
+}
+
+#[test]
+fn model_hooks_on_2_1_240() {
+    model_matches_reasoning(OLD);
+}
+
 #[test]
 fn extended_and_http_on_the_pinned_version() {
     extended_matches_reasoning(PINNED);

@@ -33,6 +33,19 @@ enum Answer {
 }
 
 fn answer(guard: &str) -> Answer {
+    if let Some(policy) = model_policy(guard) {
+        // The stand-in answers the hook's model: a well-formed "ok" allows and a
+        // well-formed refusal refuses (on 2.1.240 and 2.1.328 alike, for prompt and
+        // agent hooks and for model-command.sh). Every other answer (HTTP 500, 529
+        // or 401, a hang past the 5 s timeout, a stream cut mid-answer, text that is
+        // not the JSON asked for, an empty answer) is no decision: Claude Code lets
+        // the call through (measured on both versions), and model-command.sh exits 1.
+        return match policy {
+            "allow" => Answer::Allows,
+            "deny" => Answer::Refuses,
+            _ => Answer::FailsToDecide,
+        };
+    }
     match guard {
         "allow" | "http-allow" | "garbage-json" => Answer::Allows,
         // exit 2, or a JSON deny on exit 0, within the timeout.
@@ -59,13 +72,27 @@ fn answer(guard: &str) -> Answer {
     }
 }
 
+/// The model policy of a `prompt-*`, `agent-*` or `model-cmd-*` guard.
+fn model_policy(guard: &str) -> Option<&str> {
+    ["prompt-", "agent-", "model-cmd-"].iter().find_map(|p| guard.strip_prefix(p))
+}
+
+/// Whether the guard is a prompt or agent hook (not a command or HTTP hook).
+fn is_model_hook(guard: &str) -> bool {
+    guard.starts_with("prompt-") || guard.starts_with("agent-")
+}
+
 /// The verdict `guard` under `wrapper` gives on a Claude Code that does or
 /// does not honour `onFailure`: `"blocked"` or `"wrote"`.
 pub fn expected(guard: &str, wrapper: &str, honours_on_failure: bool) -> &'static str {
     let bare = if answer(guard) == Answer::Refuses { "blocked" } else { "wrote" };
     match wrapper {
         "bare" => bare,
-        // onFailure only acts when the hook failed; decisions pass unchanged.
+        // onFailure only acts when the hook failed; decisions pass unchanged. On prompt
+        // and agent hooks Claude Code accepts the key (the hook still runs) and ignores
+        // it, on 2.1.240 and 2.1.328 alike (measured): the hooks reference accepts
+        // onFailure on command and http hooks only.
+        "native" if is_model_hook(guard) => bare,
         "native" => match answer(guard) {
             Answer::FailsToDecide if honours_on_failure => "blocked",
             _ => bare,
@@ -86,7 +113,7 @@ pub fn expected(guard: &str, wrapper: &str, honours_on_failure: bool) -> &'stati
         // seal refuses every failure to decide (with --expect-json for JSON guards,
         // so garbage JSON is a failure too) and passes decisions through.
         "sealed" => {
-            if guard == "allow" {
+            if answer(guard) == Answer::Allows && guard != "garbage-json" {
                 "wrote"
             } else {
                 "blocked"
@@ -94,6 +121,15 @@ pub fn expected(guard: &str, wrapper: &str, honours_on_failure: bool) -> &'stati
         }
         other => panic!("unknown wrapper {other}"),
     }
+}
+
+#[test]
+fn model_guards_are_reasoned_like_the_others() {
+    assert_eq!(expected("prompt-deny", "bare", true), "blocked");
+    assert_eq!(expected("prompt-500", "native", true), "wrote", "onFailure does nothing on a prompt hook");
+    assert_eq!(expected("model-cmd-500", "native", true), "blocked", "it does on a command hook");
+    assert_eq!(expected("model-cmd-hang", "sealed", false), "blocked");
+    assert_eq!(expected("model-cmd-allow", "sealed", false), "wrote");
 }
 
 #[test]
