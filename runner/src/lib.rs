@@ -27,6 +27,7 @@ pub mod json_error;
 pub mod judge;
 pub mod live;
 pub mod managed;
+pub mod mcp_guard;
 pub mod merge;
 pub mod pool;
 pub mod progress;

@@ -49,6 +49,45 @@ pub enum Command {
         #[command(subcommand)]
         command: StandinCommand,
     },
+    /// An MCP server over stdio for Claude Code's `mcp_tool` hooks: one tool, `guard`.
+    ///
+    /// Serves until stdin closes (exit 0) or SIGTERM/SIGINT (exit 130).
+    #[command(name = "mcp-guard", after_help = MCP_GUARD_AFTER_HELP)]
+    McpGuard(McpGuardArgs),
+}
+
+/// Shown after `failopen mcp-guard --help`.
+const MCP_GUARD_AFTER_HELP: &str = "\
+Use it from an MCP config: {\"mcpServers\": {\"failopen-guard\": {\"type\": \"stdio\", \
+\"command\": \"/path/to/failopen\", \"args\": [\"mcp-guard\", \"--policy\", \"deny\"]}}}, and a hook \
+{\"type\": \"mcp_tool\", \"server\": \"failopen-guard\", \"tool\": \"guard\", \"input\": {...}}. \
+See docs/mcp-tool-hooks.md.";
+
+/// How `failopen mcp-guard` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum McpPolicyArg {
+    /// No objection: the text `{}`.
+    Allow,
+    /// A PreToolUse JSON deny as text.
+    Deny,
+    /// A tool result with isError: true.
+    Error,
+    /// Never answers a call.
+    Hang,
+    /// Text that is not JSON.
+    Garbage,
+    /// Exits 1 before the MCP handshake.
+    CrashAtStart,
+}
+
+#[derive(Debug, Args)]
+pub struct McpGuardArgs {
+    /// How the `guard` tool answers.
+    #[arg(long, value_enum)]
+    pub policy: McpPolicyArg,
+    /// Append one JSON line per `guard` call (the arguments it got) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,8 @@
 //!
 //! `seal` runs before every tool call of a user's agent, so it is taken
 //! apart first ([`seal::is_seal_mode`]) and runs without an async runtime;
-//! every other subcommand runs on tokio.
+//! `mcp-guard` runs on a runtime of its own (dropped without waiting on a
+//! read of stdin); every other subcommand runs on tokio.
 
 mod args;
 mod audit;
@@ -12,6 +13,7 @@ mod bisect;
 mod claude;
 mod diff;
 mod exit;
+mod mcp_guard;
 mod merge;
 mod output;
 mod report;
@@ -91,6 +93,11 @@ fn dispatch(cli: Cli, started: Instant) -> ExitCode {
         // No runtime for seal: it runs before every tool call.
         return seal::run(args, started);
     }
+    let command = match cli.command {
+        // Its own runtime, which it drops without waiting on a read of stdin.
+        Command::McpGuard(args) => return mcp_guard::run(args),
+        command => command,
+    };
     let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -99,7 +106,7 @@ fn dispatch(cli: Cli, started: Instant) -> ExitCode {
         }
     };
     let env = Env::read();
-    match rt.block_on(run_async(cli.command, env)) {
+    match rt.block_on(run_async(command, env)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -111,6 +118,7 @@ fn dispatch(cli: Cli, started: Instant) -> ExitCode {
 async fn run_async(command: Command, env: Env) -> anyhow::Result<ExitCode> {
     match command {
         Command::Seal(_) => unreachable!("seal is dispatched without a runtime"),
+        Command::McpGuard(_) => unreachable!("mcp-guard runs on its own runtime"),
         Command::Run(args) => run::main(args, &env).await,
         Command::Claude { command } => claude::main(command).await,
         Command::Report(args) => report::main(args),

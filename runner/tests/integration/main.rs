@@ -13,6 +13,7 @@ mod claude_install;
 mod extended;
 mod fuzz_parsers;
 mod live;
+mod mcp_guard;
 mod regression;
 mod reliability;
 mod report;
