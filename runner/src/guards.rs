@@ -45,6 +45,12 @@ pub enum GuardKind {
         /// The stand-in's hook policy by name.
         policy: &'static str,
     },
+    /// An `mcp_tool` hook on failopen's own MCP server (`failopen mcp-guard`),
+    /// answering by `policy` (`missing`: the server's command does not exist).
+    McpTool {
+        /// The `mcp-guard --policy` name, or `missing`.
+        policy: &'static str,
+    },
     /// A `prompt` or `agent` hook: the model behind it is the stand-in,
     /// answering the hook's calls by a policy (see `standin::hook_model`).
     ModelHook {
@@ -95,7 +101,7 @@ impl Guard {
 
     /// Whether this guard is a command the wrappers can run (not HTTP, not a model).
     pub fn is_command(&self) -> bool {
-        !matches!(self.kind, GuardKind::Http { .. } | GuardKind::ModelHook { .. })
+        !matches!(self.kind, GuardKind::Http { .. } | GuardKind::ModelHook { .. } | GuardKind::McpTool { .. })
     }
 
     /// The hook's `type` in the settings file: `command`, `http`, `prompt` or `agent`.
@@ -104,6 +110,7 @@ impl Guard {
             GuardKind::Http { .. } => "http",
             GuardKind::ModelHook { agent: true, .. } => "agent",
             GuardKind::ModelHook { agent: false, .. } => "prompt",
+            GuardKind::McpTool { .. } => "mcp_tool",
             _ => "command",
         }
     }
@@ -147,6 +154,15 @@ macro_rules! model_command {
     };
     ($name:literal, $policy:literal, long: $long:expr) => {
         Guard { name: $name, kind: GuardKind::ModelCommand { policy: $policy }, answers_json: false, long_running: $long }
+    };
+}
+
+macro_rules! mcp {
+    ($name:literal, $policy:literal) => {
+        mcp!($name, $policy, long: false)
+    };
+    ($name:literal, $policy:literal, long: $long:expr) => {
+        Guard { name: $name, kind: GuardKind::McpTool { policy: $policy }, answers_json: false, long_running: $long }
     };
 }
 
@@ -220,6 +236,14 @@ const CATALOG: &[Guard] = &[
     model_command!("model-cmd-hang", "hang", long: true),
     model_command!("model-cmd-dropped", "dropped"),
     model_command!("model-cmd-garbage", "garbage"),
+    // mcp_tool hooks on failopen's own MCP server.
+    mcp!("mcp-allow", "allow"),
+    mcp!("mcp-deny", "deny"),
+    mcp!("mcp-error", "error"),
+    mcp!("mcp-hang", "hang", long: true),
+    mcp!("mcp-garbage", "garbage"),
+    mcp!("mcp-crash", "crash-at-start"),
+    mcp!("mcp-missing", "missing"),
 ];
 
 /// The script every `model-cmd-*` guard runs.
@@ -309,7 +333,7 @@ impl GuardDir {
             GuardKind::MissingThroughInterpreter { interpreter, file } => {
                 Some(vec![interpreter.to_string(), s(self.root.join(file))])
             }
-            GuardKind::Http { .. } | GuardKind::ModelHook { .. } => None,
+            GuardKind::Http { .. } | GuardKind::ModelHook { .. } | GuardKind::McpTool { .. } => None,
         }
     }
 }

@@ -47,6 +47,8 @@ pub struct SessionSpec<'a> {
     pub hook: HookIdentity,
     /// More environment for Claude Code (and so for its hooks).
     pub env: Vec<(String, String)>,
+    /// An MCP config (`--mcp-config`) for the session, e.g. the server behind an `mcp_tool` hook.
+    pub mcp_config: Option<Value>,
     /// The model backend.
     pub backend: Backend<'a>,
     /// Wall timeout.
@@ -107,6 +109,10 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     let dirs = Dirs::create(root.path())?;
     let settings_path = dirs.evidence.join("settings.json");
     std::fs::write(&settings_path, serde_json::to_vec_pretty(&spec.settings)?)?;
+    let mcp_path = dirs.evidence.join("mcp.json");
+    if let Some(mcp) = &spec.mcp_config {
+        std::fs::write(&mcp_path, serde_json::to_vec_pretty(mcp)?)?;
+    }
 
     let mut cmd = tokio::process::Command::new(&spec.claude.path);
     cmd.arg("-p")
@@ -115,6 +121,13 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         .arg(&settings_path)
         .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
         .args(&spec.extra_args)
+        .args(
+            spec.mcp_config
+                .as_ref()
+                .map(|_| [std::ffi::OsStr::new("--mcp-config"), mcp_path.as_os_str()])
+                .into_iter()
+                .flatten(),
+        )
         .current_dir(&dirs.work)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(dirs.evidence.join("stdout.jsonl"))?)

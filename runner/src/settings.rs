@@ -24,6 +24,7 @@ pub fn settings_json(hook: &HookSpec) -> Value {
         HookTarget::Http(url) => json!({"type": "http", "url": url}),
         HookTarget::Prompt(prompt) => json!({"type": "prompt", "prompt": prompt}),
         HookTarget::Agent(prompt) => json!({"type": "agent", "prompt": prompt}),
+        HookTarget::McpTool { server, tool } => json!({"type": "mcp_tool", "server": server, "tool": tool}),
     };
     entry["timeout"] = timeout_value(hook.timeout_secs);
     if hook.on_failure_block {

@@ -91,14 +91,23 @@ pub enum HookTarget {
     Prompt(String),
     /// `"type": "agent"` with this prompt.
     Agent(String),
+    /// `"type": "mcp_tool"`: this server's tool.
+    McpTool {
+        /// The MCP server's name in the MCP config.
+        server: String,
+        /// The tool.
+        tool: String,
+    },
 }
 
 impl HookTarget {
     /// What Claude Code writes between the brackets of this hook's refusals:
     /// the command line, the URL, or the prompt.
-    pub fn label(&self) -> &str {
+    pub fn label(&self) -> String {
         match self {
-            HookTarget::Command(s) | HookTarget::Http(s) | HookTarget::Prompt(s) | HookTarget::Agent(s) => s,
+            HookTarget::Command(s) | HookTarget::Http(s) | HookTarget::Prompt(s) | HookTarget::Agent(s) => s.clone(),
+            // 2.1.328's onFailure refusal: `PreToolUse:Bash hook error: [failopen-guard/guard]: failed; ...`
+            HookTarget::McpTool { server, tool } => format!("{server}/{tool}"),
         }
     }
 }
@@ -119,6 +128,12 @@ pub struct HookContext<'a> {
 /// The hook target for `guard` under `wrapper`.
 pub fn hook_target(guard: &Guard, wrapper: Wrapper, ctx: &HookContext<'_>) -> io::Result<HookTarget> {
     wrapper.applies_to(guard).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    if let GuardKind::McpTool { .. } = guard.kind {
+        return Ok(HookTarget::McpTool {
+            server: crate::mcp_guard::MCP_SERVER_KEY.to_string(),
+            tool: crate::mcp_guard::server::TOOL_NAME.to_string(),
+        });
+    }
     if let GuardKind::ModelHook { agent, .. } = guard.kind {
         let prompt = crate::guards::MODEL_HOOK_PROMPT.to_string();
         return Ok(if agent { HookTarget::Agent(prompt) } else { HookTarget::Prompt(prompt) });

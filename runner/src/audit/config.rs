@@ -54,7 +54,14 @@ pub enum HookKind {
         /// The hook's prompt.
         prompt: String,
     },
-    /// Anything else (`mcp_tool`, a missing type...).
+    /// `"type": "mcp_tool"`: a tool on an MCP server decides.
+    McpTool {
+        /// The MCP server's name.
+        server: String,
+        /// The tool.
+        tool: String,
+    },
+    /// Anything else (a missing or unknown type...).
     Other {
         /// The type as written.
         kind: String,
@@ -175,6 +182,7 @@ pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
                     Some(k @ ("prompt" | "agent")) => {
                         HookKind::Model { model_kind: k.into(), prompt: str_of(h, "prompt") }
                     }
+                    Some("mcp_tool") => HookKind::McpTool { server: str_of(h, "server"), tool: str_of(h, "tool") },
                     other => HookKind::Other { kind: other.unwrap_or("(none)").to_string() },
                 };
                 out.push(HookEntry {
@@ -217,7 +225,7 @@ mod tests {
     fn entries_are_numbered_across_groups() {
         let v = serde_json::json!({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "a", "timeout": 5}, {"type": "http", "url": "u"}]},
-            {"hooks": [{"type": "mcp_tool"}]}
+            {"hooks": [{"type": "agentic"}]}
         ]}});
         let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value: v, managed: false };
         let e = entries(&[f]);

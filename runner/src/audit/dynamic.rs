@@ -141,6 +141,7 @@ impl Runner<'_> {
             settings: settings_for(hook, matcher, tool),
             hook: self.identity(hook),
             env,
+            mcp_config: None,
             backend: Backend::StandIn(self.standin),
             wall_timeout: Duration::from_secs_f64(timeout + 60.0),
             extra_args: vec![],
@@ -230,7 +231,7 @@ pub fn settings_for(hook: &Value, matcher: Option<&str>, tool: &str) -> Value {
 pub fn baseline_plan(entries: &[HookEntry]) -> Vec<(usize, &'static str, Fault)> {
     let mut plan = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        if e.managed || matches!(e.kind, HookKind::Other { .. }) {
+        if e.managed || matches!(e.kind, HookKind::Other { .. } | HookKind::McpTool { .. }) {
             continue;
         }
         for tool in TOOLS {
@@ -256,7 +257,7 @@ pub fn fault_plan(
     let mut plan = Vec::new();
     let mut skipped = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        if e.managed || matches!(e.kind, HookKind::Other { .. }) {
+        if e.managed || matches!(e.kind, HookKind::Other { .. } | HookKind::McpTool { .. }) {
             continue;
         }
         for tool in FAULT_TOOLS {

@@ -162,6 +162,9 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
         (HookKind::Http { .. }, Fault::Missing) => None,
         (HookKind::Http { .. }, _) => Some("not injected into HTTP hooks (only an unreachable URL is)".into()),
         (HookKind::Other { .. }, _) => Some("hook type not audited".into()),
+        (HookKind::McpTool { .. }, _) => {
+            Some("mcp_tool hooks are not run (the static finding says when their server's failures fail open)".into())
+        }
         (HookKind::Command { command }, Fault::SealMissing) if !command::parse(command).sealed() => {
             Some("not sealed: no seal binary to remove".into())
         }

@@ -176,7 +176,12 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         }
     }
     let hooks = config::entries(&files);
-    let env = static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref() };
+    let claude_version = opts.claude.as_ref().map(|c| c.version.clone());
+    let env = static_checks::Env {
+        path_var: &opts.path_var,
+        home: opts.home.as_deref(),
+        claude_version: claude_version.as_deref(),
+    };
     let mut report = AuditReport {
         claude_version: opts.claude.as_ref().map(|c| c.version.clone()),
         on_failure: OnFailure::Unknown,

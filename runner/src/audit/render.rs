@@ -43,6 +43,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
             HookKind::Command { command } => format!("command {command}"),
             HookKind::Http { url } => format!("http {url}"),
             HookKind::Model { model_kind, prompt } => format!("{model_kind} {prompt:?}"),
+            HookKind::McpTool { server, tool } => format!("mcp_tool {server}/{tool}"),
             HookKind::Other { kind } => format!("type {kind}"),
         };
         let timeout = h.timeout.map(|t| format!("timeout {t}s")).unwrap_or_else(|| "no timeout".into());

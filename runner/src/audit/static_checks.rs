@@ -10,6 +10,11 @@ use super::{Finding, OnFailure, Severity};
 
 /// Claude Code's hook timeout when none is set, in seconds.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
+/// The first Claude Code release that applies `"onFailure": "block"` to an
+/// `mcp_tool` hook whose server failed (`failopen bisect --arm
+/// mcp-error/native`: results/bisect-mcp-error-native.txt).
+pub const MCP_ON_FAILURE_SINCE: &str = "2.1.328";
+
 /// A timeout above this many seconds earns a warning.
 pub const SENSIBLE_TIMEOUT_SECS: f64 = 60.0;
 
@@ -20,6 +25,8 @@ pub struct Env<'a> {
     pub path_var: &'a str,
     /// `$HOME`.
     pub home: Option<&'a Path>,
+    /// The Claude Code version the dynamic checks ran on, if they did.
+    pub claude_version: Option<&'a str>,
 }
 
 /// Every static finding for `entries`. `on_failure` says whether the Claude
@@ -74,6 +81,39 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
                         "onFailure has no effect on a {model_kind} hook (accepted and ignored on 2.1.240 and 2.1.328)"
                     ),
                 ));
+            }
+        }
+        HookKind::McpTool { server, tool } => {
+            out.extend(check_timeout(e));
+            let honoured = env
+                .claude_version
+                .and_then(|v| v.parse::<crate::version::Version>().ok())
+                .map(|v| v >= MCP_ON_FAILURE_SINCE.parse::<crate::version::Version>().expect("a version"));
+            match (e.on_failure_block(), honoured) {
+                (true, Some(true)) => {}
+                (true, None) => out.push(finding(
+                    e,
+                    Severity::Info,
+                    "on-failure-unverified",
+                    format!(
+                        "relies on \"onFailure\": \"block\", which an mcp_tool hook honours from Claude Code \
+                         {MCP_ON_FAILURE_SINCE} on (measured); the version is unknown here (--static-only)"
+                    ),
+                )),
+                (on_failure, _) => out.push(finding(
+                    e,
+                    Severity::Warning,
+                    "mcp-fails-open",
+                    format!(
+                        "the call goes through when {server}/{tool} fails (an isError result, a hang, garbage, a \
+                         server that crashes or is missing: measured on 2.1.240 and 2.1.328){}",
+                        if on_failure {
+                            format!("; this Claude Code ignores onFailure here (honoured from {MCP_ON_FAILURE_SINCE})")
+                        } else {
+                            format!("; add \"onFailure\": \"block\" (honoured from Claude Code {MCP_ON_FAILURE_SINCE})")
+                        }
+                    ),
+                )),
             }
         }
         HookKind::Other { kind } => out.push(finding(
@@ -276,7 +316,7 @@ mod tests {
     fn audit(value: serde_json::Value, on_failure: OnFailure) -> Vec<(String, Severity)> {
         let f =
             SettingsFile { path: "s.json".into(), project_dir: "/nonexistent-project".into(), value, managed: false };
-        let env = Env { path_var: "/usr/bin:/bin", home: None };
+        let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: None };
         check_all(&entries(&[f]), on_failure, &env).into_iter().map(|f| (f.code, f.severity)).collect()
     }
 
@@ -344,6 +384,29 @@ mod tests {
         assert!(!codes(&audit(sealed(&exe), OnFailure::Unknown)).contains(&"seal-missing"));
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o644)).unwrap();
         assert!(codes(&audit(sealed(&exe), OnFailure::Unknown)).contains(&"seal-missing"));
+    }
+
+    #[test]
+    fn an_mcp_tool_hook_fails_open_unless_on_failure_is_honoured() {
+        let hook = |on_failure: bool| {
+            let mut h = json!({"type": "mcp_tool", "server": "policy", "tool": "check", "timeout": 5});
+            if on_failure {
+                h["onFailure"] = "block".into();
+            }
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [h]}]}})
+        };
+        let on = |value: serde_json::Value, version: Option<&str>| {
+            let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false };
+            let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: version };
+            check_all(&entries(&[f]), OnFailure::Unknown, &env)
+                .into_iter()
+                .map(|f| (f.code, f.severity))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(codes(&on(hook(false), Some("2.1.328"))), ["mcp-fails-open"]);
+        assert_eq!(codes(&on(hook(true), Some("2.1.327"))), ["mcp-fails-open"], "ignored before 2.1.328");
+        assert!(on(hook(true), Some("2.1.328")).is_empty());
+        assert_eq!(codes(&on(hook(true), None)), ["on-failure-unverified"]);
     }
 
     #[test]

@@ -24,6 +24,29 @@ pub use policy::{Answer, Policy, DENY_REASON};
 pub use server::{GuardServer, TOOL_NAME};
 pub use trace::Trace;
 
+/// The server's name in the MCP config failopen writes for a session (the
+/// hook names it as `server`, and 2.1.328's refusals as `failopen-guard/guard`).
+pub const MCP_SERVER_KEY: &str = "failopen-guard";
+
+/// The command of the `missing` case: a server whose command does not exist.
+pub const MISSING_COMMAND: &str = "/nonexistent/failopen-mcp-guard";
+
+/// The `--mcp-config` JSON that starts `failopen_exe mcp-guard --policy
+/// POLICY`, tracing each call to the session's `$FAILOPEN_TRACE` (Claude Code
+/// expands `${VAR}` in an MCP server's args). `policy` `missing` names a
+/// command that does not exist.
+pub fn mcp_config(failopen_exe: &std::path::Path, policy: &str) -> serde_json::Value {
+    let command =
+        if policy == "missing" { MISSING_COMMAND.to_string() } else { failopen_exe.to_string_lossy().into_owned() };
+    let policy = if policy == "missing" { "deny" } else { policy };
+    serde_json::json!({"mcpServers": {MCP_SERVER_KEY: {
+        "type": "stdio",
+        "command": command,
+        "args": ["mcp-guard", "--policy", policy, "--trace", "${FAILOPEN_TRACE}"],
+        "env": {}
+    }}})
+}
+
 /// After stdin closes, how long answers already being made may still be written.
 pub const EOF_GRACE: Duration = Duration::from_millis(200);
 

@@ -57,6 +57,10 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         settings: session_settings,
         hook: identity,
         env: Vec::new(),
+        mcp_config: match arm.guard.kind {
+            GuardKind::McpTool { policy } => Some(crate::mcp_guard::mcp_config(&ctx.opts.failopen_exe, policy)),
+            _ => None,
+        },
         backend: match &ctx.standin {
             Some(s) => Backend::StandIn(s),
             None => Backend::Live,
@@ -88,6 +92,7 @@ pub fn hook_identity(guard: &Guard, target: &HookTarget) -> HookIdentity {
         GuardKind::Http { endpoint } => vec![crate::guard_server::deny_reason(endpoint)],
         GuardKind::ModelHook { .. } => vec![crate::standin::hook_model::DENY_REASON.to_string()],
         GuardKind::ModelCommand { .. } => vec![crate::standin::hook_model::DENY_REASON.to_string()],
+        GuardKind::McpTool { .. } => vec![crate::mcp_guard::DENY_REASON.to_string()],
         GuardKind::MissingScript | GuardKind::MissingThroughInterpreter { .. } => Vec::new(),
     };
     HookIdentity::new(target.label(), reasons)

@@ -89,7 +89,7 @@ fn full_matches_reasoning(version: &str) {
     assert_eq!(rows.len(), 35, "7 guards x 5 wrappers");
     let mut wrong = Vec::new();
     for r in &rows {
-        let want = oracle::expected(&r.guard, &r.wrapper, oracle::honours_on_failure(version));
+        let want = oracle::expected_on(&r.guard, &r.wrapper, version);
         if r.verdict.as_str() != want {
             wrong.push(format!("{}: got {} ({}), expected {want}", r.arm, r.verdict, r.reason));
         }

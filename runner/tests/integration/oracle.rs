@@ -13,10 +13,28 @@ use failopen::version::Version;
 /// key; 2.1.240 (the article's version) ignores it.
 pub const ON_FAILURE_SINCE: &str = "2.1.295";
 
-/// Whether Claude Code `version` honours `onFailure: "block"`.
+/// The first release that applies `"onFailure": "block"` to an `mcp_tool`
+/// hook that failed: `failopen bisect --arm mcp-error/native --good 2.1.240
+/// --bad 2.1.328` (results/bisect-mcp-error-native.txt): 2.1.327 still lets
+/// the write through.
+pub const MCP_ON_FAILURE_SINCE: &str = "2.1.328";
+
+/// Whether Claude Code `version` honours `onFailure: "block"` on a command
+/// (or HTTP) hook.
 pub fn honours_on_failure(version: &str) -> bool {
-    let since: Version = ON_FAILURE_SINCE.parse().expect("a version");
+    at_least(version, ON_FAILURE_SINCE)
+}
+
+fn at_least(version: &str, since: &str) -> bool {
+    let since: Version = since.parse().expect("a version");
     version.parse::<Version>().is_ok_and(|v| v >= since)
+}
+
+/// The verdict `guard` under `wrapper` gives on Claude Code `version`.
+pub fn expected_on(guard: &str, wrapper: &str, version: &str) -> &'static str {
+    let honours =
+        if guard.starts_with("mcp-") { at_least(version, MCP_ON_FAILURE_SINCE) } else { honours_on_failure(version) };
+    expected(guard, wrapper, honours)
 }
 
 /// What Claude Code makes of a guard's answer when nothing wraps it.
@@ -40,6 +58,11 @@ fn answer(guard: &str) -> Answer {
         // or 401, a hang past the 5 s timeout, a stream cut mid-answer, text that is
         // not the JSON asked for, an empty answer) is no decision: Claude Code lets
         // the call through (measured on both versions), and model-command.sh exits 1.
+        // An mcp_tool hook's server answering with isError, hanging past the
+        // timeout, answering garbage, crashing at start or missing (its command does
+        // not exist) is no decision either: the write goes through bare on both
+        // versions, and 2.1.328's onFailure counts each as a failure, garbage
+        // included (docs/mcp-tool-hooks.md).
         return match policy {
             "allow" => Answer::Allows,
             "deny" => Answer::Refuses,
@@ -72,9 +95,11 @@ fn answer(guard: &str) -> Answer {
     }
 }
 
-/// The model policy of a `prompt-*`, `agent-*` or `model-cmd-*` guard.
+/// The model policy of a `prompt-*`, `agent-*` or `model-cmd-*` guard, or
+/// the `mcp-guard` policy of an `mcp-*` guard: the same words for the same
+/// behaviour (`allow`, `deny`, and failures to decide).
 fn model_policy(guard: &str) -> Option<&str> {
-    ["prompt-", "agent-", "model-cmd-"].iter().find_map(|p| guard.strip_prefix(p))
+    ["prompt-", "agent-", "model-cmd-", "mcp-"].iter().find_map(|p| guard.strip_prefix(p))
 }
 
 /// Whether the guard is a prompt or agent hook (not a command or HTTP hook).
@@ -130,6 +155,8 @@ fn model_guards_are_reasoned_like_the_others() {
     assert_eq!(expected("model-cmd-500", "native", true), "blocked", "it does on a command hook");
     assert_eq!(expected("model-cmd-hang", "sealed", false), "blocked");
     assert_eq!(expected("model-cmd-allow", "sealed", false), "wrote");
+    assert_eq!(expected("mcp-garbage", "native", true), "blocked", "garbage is a failure to an mcp_tool hook");
+    assert_eq!(expected("mcp-missing", "native", false), "wrote");
 }
 
 #[test]
@@ -138,4 +165,7 @@ fn on_failure_is_honoured_from_the_release_bisect_found() {
     assert!(!honours_on_failure("2.1.294"));
     assert!(honours_on_failure("2.1.295"));
     assert!(honours_on_failure("2.1.328"));
+    assert_eq!(expected_on("mcp-error", "native", "2.1.327"), "wrote");
+    assert_eq!(expected_on("mcp-error", "native", "2.1.328"), "blocked");
+    assert_eq!(expected_on("model-cmd-500", "native", "2.1.295"), "blocked");
 }
