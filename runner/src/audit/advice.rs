@@ -161,6 +161,16 @@ pub fn advise(
                     None,
                 );
             }
+            HookKind::McpTool { .. } if breaks || has("mcp-fails-open") => {
+                add(
+                    format!(
+                        "an mcp_tool hook fails open when its server fails: add onFailure (honoured from Claude Code \
+                         {}), or call the tool from a command hook under failopen seal",
+                        super::static_checks::MCP_ON_FAILURE_SINCE
+                    ),
+                    Some("\"onFailure\": \"block\"".into()),
+                );
+            }
             HookKind::Http { url } if breaks || has("http-no-failure-policy") => {
                 if on_failure == OnFailure::Ignored {
                     let max = e.timeout.and_then(deadline_for_timeout).unwrap_or(9.0);

@@ -56,6 +56,8 @@ pub struct Runner<'a> {
     pub scripts: FaultScripts,
     /// A loopback URL nothing listens on.
     pub unreachable_url: String,
+    /// The failopen binary (its `mcp-guard` stands in for an mcp_tool hook's server).
+    pub failopen_exe: String,
     /// Another PreToolUse hook may run beside the audited one (a managed
     /// policy's): then a JSON decision in the hook events is not enough to
     /// call a refusal the audited hook's.
@@ -68,7 +70,7 @@ impl Runner<'_> {
     pub async fn probe_on_failure(&self) -> anyhow::Result<OnFailure> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
         let Some(_slot) = self.pool.slot(false).await else { return Ok(OnFailure::Unknown) };
-        let r = self.session(&hook, Some("Bash"), "Bash", "probe", Path::new("/"), None).await?;
+        let r = self.session(&hook, Some("Bash"), "Bash", "probe", Path::new("/"), Decider::default()).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,
             CellResult::Wrote(_) => OnFailure::Ignored,
@@ -94,14 +96,20 @@ impl Runner<'_> {
             let result = match faults::not_injectable(e, fault) {
                 Some(why) => CellResult::Skipped(why),
                 // A hang mostly waits: it takes a long slot, beside the CPU-bound sessions.
-                None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang)).await {
+                None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang | Fault::McpHang)).await {
                     None => CellResult::Invalid("interrupted".into()),
                     Some(_slot) => {
                         let hook =
                             faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
                         let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
-                        let policy = matches!(e.kind, HookKind::Model { .. }).then(|| fault.model_policy()).flatten();
-                        self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir, policy).await?
+                        let decider = Decider {
+                            model: matches!(e.kind, HookKind::Model { .. }).then(|| fault.model_policy()).flatten(),
+                            mcp: matches!(e.kind, HookKind::McpTool { .. })
+                                .then(|| fault.mcp_policy())
+                                .flatten()
+                                .map(|p| crate::mcp_guard::mcp_config(Path::new(&self.failopen_exe), p)),
+                        };
+                        self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir, decider).await?
                     }
                 },
             };
@@ -112,7 +120,7 @@ impl Runner<'_> {
 
     /// One session: settings holding only `hook` under `matcher`, a write
     /// through `tool`, the hook seeing `project_dir` and the user's HOME, and
-    /// (a prompt or agent hook) its model answering by `model_policy`.
+    /// what decides for a prompt, agent or mcp_tool hook (`decider`).
     async fn session(
         &self,
         hook: &Value,
@@ -120,7 +128,7 @@ impl Runner<'_> {
         tool: &str,
         tag: &str,
         project_dir: &Path,
-        model_policy: Option<HookPolicy>,
+        decider: Decider,
     ) -> anyhow::Result<CellResult> {
         // A hostile `timeout` (1e20) must not overflow the wall clock: past a day is a day.
         let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0).min(86_400.0);
@@ -132,7 +140,7 @@ impl Runner<'_> {
         if !self.standin.set_first_tool(&id, tool) {
             anyhow::bail!("the stand-in cannot attempt a write with {tool}");
         }
-        if let Some(policy) = model_policy {
+        if let Some(policy) = decider.model {
             self.standin.set_hook_policy(&id, policy);
         }
         let spec = SessionSpec {
@@ -141,7 +149,7 @@ impl Runner<'_> {
             settings: settings_for(hook, matcher, tool),
             hook: self.identity(hook),
             env,
-            mcp_config: None,
+            mcp_config: decider.mcp,
             backend: Backend::StandIn(self.standin),
             wall_timeout: Duration::from_secs_f64(timeout + 60.0),
             extra_args: vec![],
@@ -169,16 +177,34 @@ impl Runner<'_> {
     }
 }
 
+/// What decides for a hook that is not a command: the stand-in's policy for
+/// a prompt or agent hook's model, the MCP config of failopen's server for an
+/// mcp_tool hook.
+#[derive(Debug, Default)]
+struct Decider {
+    model: Option<HookPolicy>,
+    mcp: Option<Value>,
+}
+
 impl Runner<'_> {
     /// What a refusal must show to be the audited hook's: its command or
     /// URL in the bracket of an exit-code refusal, or a JSON decision the
     /// session's hook events show, when it is the session's only PreToolUse hook.
     fn identity(&self, hook: &Value) -> HookIdentity {
-        let label =
-            ["command", "url", "prompt"].iter().find_map(|k| hook.get(*k).and_then(Value::as_str)).unwrap_or_default();
-        // A prompt or agent hook's model is the stand-in: its refusal reason is known.
-        let model = matches!(hook.get("type").and_then(Value::as_str), Some("prompt" | "agent"));
-        let reasons = if model { vec![crate::standin::hook_model::DENY_REASON.to_string()] } else { Vec::new() };
+        let kind = hook.get("type").and_then(Value::as_str);
+        let label = if kind == Some("mcp_tool") {
+            format!("{}/{}", crate::mcp_guard::MCP_SERVER_KEY, crate::mcp_guard::TOOL_NAME)
+        } else {
+            let words = ["command", "url", "prompt"];
+            words.iter().find_map(|k| hook.get(*k).and_then(Value::as_str)).unwrap_or_default().to_string()
+        };
+        // A prompt or agent hook's model is the stand-in, an mcp_tool hook's server is
+        // failopen's: their refusal reasons are known.
+        let reasons = match kind {
+            Some("prompt" | "agent") => vec![crate::standin::hook_model::DENY_REASON.to_string()],
+            Some("mcp_tool") => vec![crate::mcp_guard::DENY_REASON.to_string()],
+            _ => Vec::new(),
+        };
         let mut id = HookIdentity::new(label, reasons);
         id.sole_pretooluse_hook = !self.other_hooks_may_run;
         id
@@ -231,7 +257,7 @@ pub fn settings_for(hook: &Value, matcher: Option<&str>, tool: &str) -> Value {
 pub fn baseline_plan(entries: &[HookEntry]) -> Vec<(usize, &'static str, Fault)> {
     let mut plan = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        if e.managed || matches!(e.kind, HookKind::Other { .. } | HookKind::McpTool { .. }) {
+        if e.managed || matches!(e.kind, HookKind::Other { .. }) {
             continue;
         }
         for tool in TOOLS {
@@ -257,7 +283,7 @@ pub fn fault_plan(
     let mut plan = Vec::new();
     let mut skipped = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        if e.managed || matches!(e.kind, HookKind::Other { .. } | HookKind::McpTool { .. }) {
+        if e.managed || matches!(e.kind, HookKind::Other { .. }) {
             continue;
         }
         for tool in FAULT_TOOLS {

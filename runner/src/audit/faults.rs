@@ -40,11 +40,20 @@ pub enum Fault {
     /// The model behind a prompt or agent hook answers with text that is not a verdict.
     #[serde(rename = "model-garbage")]
     ModelGarbage,
+    /// The server behind an `mcp_tool` hook answers with `isError`.
+    #[serde(rename = "mcp-error")]
+    McpError,
+    /// The server behind an `mcp_tool` hook does not answer within the hook's timeout.
+    #[serde(rename = "mcp-hang")]
+    McpHang,
+    /// The server behind an `mcp_tool` hook cannot be started (its command is missing).
+    #[serde(rename = "mcp-missing")]
+    McpMissing,
 }
 
 impl Fault {
     /// The injected faults, in report order.
-    pub const INJECTED: [Fault; 8] = [
+    pub const INJECTED: [Fault; 11] = [
         Fault::Missing,
         Fault::Crash,
         Fault::Hang,
@@ -53,6 +62,9 @@ impl Fault {
         Fault::ModelError,
         Fault::ModelHang,
         Fault::ModelGarbage,
+        Fault::McpError,
+        Fault::McpHang,
+        Fault::McpMissing,
     ];
 
     /// Its name in reports.
@@ -67,6 +79,9 @@ impl Fault {
             Fault::ModelError => "model-500",
             Fault::ModelHang => "model-hang",
             Fault::ModelGarbage => "model-garbage",
+            Fault::McpError => "mcp-error",
+            Fault::McpHang => "mcp-hang",
+            Fault::McpMissing => "mcp-missing",
         }
     }
 
@@ -81,6 +96,24 @@ impl Fault {
             Fault::ModelGarbage => Some(HookPolicy::Garbage),
             _ => None,
         }
+    }
+
+    /// The `failopen mcp-guard` policy that stands in for an `mcp_tool`
+    /// hook's server under this fault (as-is: it refuses, as a guard is
+    /// meant to; `missing`: a server command that does not exist).
+    pub fn mcp_policy(self) -> Option<&'static str> {
+        match self {
+            Fault::None => Some("deny"),
+            Fault::McpError => Some("error"),
+            Fault::McpHang => Some("hang"),
+            Fault::McpMissing => Some("missing"),
+            _ => None,
+        }
+    }
+
+    /// Whether the fault is one of an `mcp_tool` hook's server.
+    pub fn is_mcp_fault(self) -> bool {
+        matches!(self, Fault::McpError | Fault::McpHang | Fault::McpMissing)
     }
 
     /// Whether the fault is one of the model's (for prompt and agent hooks).
@@ -162,9 +195,12 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
         (HookKind::Http { .. }, Fault::Missing) => None,
         (HookKind::Http { .. }, _) => Some("not injected into HTTP hooks (only an unreachable URL is)".into()),
         (HookKind::Other { .. }, _) => Some("hook type not audited".into()),
-        (HookKind::McpTool { .. }, _) => {
-            Some("mcp_tool hooks are not run (the static finding says when their server's failures fail open)".into())
+        (HookKind::McpTool { .. }, Fault::McpHang) if effective_timeout(e) > MAX_HANG_TIMEOUT_SECS => {
+            Some(format!("not waited for: timeout is {} s", effective_timeout(e)))
         }
+        (HookKind::McpTool { .. }, f) if f.is_mcp_fault() => None,
+        (HookKind::McpTool { .. }, _) => Some("not injected into mcp_tool hooks (their server's faults are)".into()),
+        (_, f) if f.is_mcp_fault() => Some("a server fault: injected into mcp_tool hooks only".into()),
         (HookKind::Command { command }, Fault::SealMissing) if !command::parse(command).sealed() => {
             Some("not sealed: no seal binary to remove".into())
         }
@@ -200,6 +236,11 @@ pub fn hook_for(
             hook["command"] = Value::String(with_user_env(&cmd, user_home));
         }
         HookKind::Http { .. } if fault == Fault::Missing => hook["url"] = Value::String(unreachable_url.into()),
+        // The hook as configured, its server replaced by failopen's (see `mcp_policy`).
+        HookKind::McpTool { .. } => {
+            hook["server"] = Value::String(crate::mcp_guard::MCP_SERVER_KEY.into());
+            hook["tool"] = Value::String(crate::mcp_guard::TOOL_NAME.into());
+        }
         _ => {}
     }
     Ok(hook)
@@ -256,7 +297,14 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
         Fault::Crash => vec![scripts.path("crash.sh").to_string_lossy().into_owned()],
         Fault::Signal => vec![scripts.path("signal.sh").to_string_lossy().into_owned()],
         Fault::Hang => vec![scripts.hang(timeout.min(86_400.0).ceil() as u64 + 30)?.to_string_lossy().into_owned()],
-        Fault::None | Fault::SealMissing | Fault::ModelError | Fault::ModelHang | Fault::ModelGarbage => {
+        Fault::None
+        | Fault::SealMissing
+        | Fault::ModelError
+        | Fault::ModelHang
+        | Fault::ModelGarbage
+        | Fault::McpError
+        | Fault::McpHang
+        | Fault::McpMissing => {
             unreachable!("handled above, or not injectable into a command")
         }
     };

@@ -239,6 +239,7 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
         home: opts.home.as_deref(),
         scripts: FaultScripts::create(&pool.root().join("faults"))?,
         unreachable_url: unreachable_url()?,
+        failopen_exe: opts.seal_exe.clone(),
         other_hooks_may_run: opts.managed.has_pretooluse_hooks(),
     };
     report.on_failure = runner.probe_on_failure().await?;
@@ -256,6 +257,13 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
          the sessions point ANTHROPIC_BASE_URL at failopen's stand-in"
             .into(),
     ];
+    if report.hooks.iter().any(|h| matches!(h.kind, HookKind::McpTool { .. })) {
+        report.not_covered.push(
+            "an mcp_tool hook's server is replaced by failopen mcp-guard: as-is it refuses the write; under a fault \
+             it answers isError, does not answer in time, or cannot be started"
+                .into(),
+        );
+    }
     if report.hooks.iter().any(|h| matches!(h.kind, HookKind::Model { .. })) {
         report.not_covered.push(
             "a prompt or agent hook's model is failopen's stand-in: as-is it refuses the write, as the hook asks; \

@@ -157,6 +157,9 @@ fn fault_words(f: Fault) -> &'static str {
         Fault::ModelError => "its model answering HTTP 500",
         Fault::ModelHang => "its model not answering in time",
         Fault::ModelGarbage => "its model answering garbage",
+        Fault::McpError => "its server answering isError",
+        Fault::McpHang => "its server not answering in time",
+        Fault::McpMissing => "its server missing",
     }
 }
 
@@ -181,7 +184,15 @@ fn table(cells: &[AuditCell]) -> String {
     let mut s = String::new();
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
     // The seal and model columns only when some hook has them.
-    for f in [Fault::SealMissing, Fault::ModelError, Fault::ModelHang, Fault::ModelGarbage] {
+    for f in [
+        Fault::SealMissing,
+        Fault::ModelError,
+        Fault::ModelHang,
+        Fault::ModelGarbage,
+        Fault::McpError,
+        Fault::McpHang,
+        Fault::McpMissing,
+    ] {
         if cells.iter().any(|c| c.fault == f && !matches!(c.result, CellResult::Skipped(_))) {
             faults.push(f);
         }

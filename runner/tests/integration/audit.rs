@@ -31,13 +31,13 @@ fn fixtures() -> PathBuf {
 }
 
 /// Run `failopen audit ARGS --format json` in the fixtures directory.
-fn audit(args: &[&str]) -> (Output, Value) {
+pub(crate) fn audit(args: &[&str]) -> (Output, Value) {
     audit_in(&fixtures(), None, args)
 }
 
 /// Run `failopen audit ARGS --format json -j 2` in `cwd`, with `HOME` set
 /// to `home` when given; its Claude Code sessions hold the sessions lock.
-fn audit_in(cwd: &Path, home: Option<&Path>, args: &[&str]) -> (Output, Value) {
+pub(crate) fn audit_in(cwd: &Path, home: Option<&Path>, args: &[&str]) -> (Output, Value) {
     let _lock = support::lock::sessions();
     let mut cmd = failopen();
     cmd.current_dir(cwd).arg("audit").args(args).args(["--format", "json", "-j", "2"]);
@@ -56,7 +56,7 @@ fn audit_in(cwd: &Path, home: Option<&Path>, args: &[&str]) -> (Output, Value) {
 }
 
 /// (hook, kind, tool, fault) of every hole.
-fn holes(v: &Value) -> BTreeSet<(String, String, String, String)> {
+pub(crate) fn holes(v: &Value) -> BTreeSet<(String, String, String, String)> {
     v["holes"]
         .as_array()
         .unwrap()
@@ -68,12 +68,12 @@ fn holes(v: &Value) -> BTreeSet<(String, String, String, String)> {
         .collect()
 }
 
-fn set(items: &[(&str, &str, &str, &str)]) -> BTreeSet<(String, String, String, String)> {
+pub(crate) fn set(items: &[(&str, &str, &str, &str)]) -> BTreeSet<(String, String, String, String)> {
     items.iter().map(|(a, b, c, d)| (a.to_string(), b.to_string(), c.to_string(), d.to_string())).collect()
 }
 
 /// (hook, code) of every finding at warning or above.
-fn findings(v: &Value) -> BTreeSet<(String, String)> {
+pub(crate) fn findings(v: &Value) -> BTreeSet<(String, String)> {
     v["findings"]
         .as_array()
         .unwrap()
@@ -83,7 +83,7 @@ fn findings(v: &Value) -> BTreeSet<(String, String)> {
         .collect()
 }
 
-fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
+pub(crate) fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
     v["cells"]
         .as_array()
         .unwrap()
@@ -280,7 +280,7 @@ fn sealed_deny_guard_covering_every_write_tool_holds() {
 }
 
 /// Write `value` as a settings file in a fresh temp dir and return both.
-fn settings_file(value: &Value) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn settings_file(value: &Value) -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().unwrap();
     let settings = d.path().join("settings.json");
     std::fs::write(&settings, serde_json::to_vec_pretty(value).unwrap()).unwrap();
@@ -479,29 +479,4 @@ fn sigterm_stops_an_audit_and_leaves_nothing() {
 #[test]
 fn a_second_sigint_is_a_hard_stop_of_an_audit() {
     interrupt_audit(nix::sys::signal::Signal::SIGINT, true);
-}
-
-/// A prompt hook: its model is the stand-in. As configured it refuses the
-/// write; when its model answers HTTP 500, does not answer in time, or
-/// answers garbage, the write lands (measured on 2.1.328: docs/model-hooks.md),
-/// and onFailure does not help. Both are found, statically and dynamically.
-#[test]
-fn a_prompt_hook_fails_open_when_its_model_fails() {
-    let (_d, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
-        {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
-            {"type": "prompt", "prompt": "Refuse writes to notes.txt. $ARGUMENTS", "timeout": 5, "onFailure": "block"}]}
-    ]}}));
-    let (out, v) = audit(&[settings.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(3), "{v:#}");
-    for tool in ["Bash", "Write"] {
-        assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool} as configured");
-    }
-    let mut want = Vec::new();
-    for tool in ["Bash", "Write"] {
-        for f in ["model-500", "model-hang", "model-garbage"] {
-            want.push(("H1", "fails-open", tool, f));
-        }
-    }
-    assert_eq!(holes(&v), set(&want));
-    assert!(findings(&v).contains(&("H1".into(), "model-fails-open".into())));
 }

@@ -8,6 +8,7 @@ mod support;
 mod oracle;
 
 mod audit;
+mod audit_models;
 mod battery;
 mod claude_install;
 mod extended;
