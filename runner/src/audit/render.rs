@@ -183,16 +183,10 @@ fn describe(r: &CellResult) -> String {
 fn table(cells: &[AuditCell]) -> String {
     let mut s = String::new();
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
-    // The seal and model columns only when some hook has them.
-    for f in [
-        Fault::SealMissing,
-        Fault::ModelError,
-        Fault::ModelHang,
-        Fault::ModelGarbage,
-        Fault::McpError,
-        Fault::McpHang,
-        Fault::McpMissing,
-    ] {
+    // The other faults' columns (seal, model, server) only when some hook has them.
+    for &f in
+        Fault::INJECTED.iter().filter(|f| !matches!(f, Fault::Missing | Fault::Crash | Fault::Hang | Fault::Signal))
+    {
         if cells.iter().any(|c| c.fault == f && !matches!(c.result, CellResult::Skipped(_))) {
             faults.push(f);
         }
