@@ -11,7 +11,9 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use crate::guards::{self, Guard};
+use crate::surface::{HookEvent, HookSource, Route};
 use crate::verdict::{InvalidReason, VerdictKind};
+use crate::version::Version;
 use crate::wrappers::Wrapper;
 
 /// The hook `timeout` when an arm does not say (the article's 5 s).
@@ -27,6 +29,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("http", include_str!("../../arms/http.json")),
     ("model", include_str!("../../arms/model.json")),
     ("trust", include_str!("../../arms/trust.json")),
+    ("surface", include_str!("../../arms/surface.json")),
     ("all", include_str!("../../arms/all.json")),
 ];
 
@@ -49,6 +52,16 @@ pub struct Arm {
     /// test (objects merged, arrays appended after failopen's own entries):
     /// a permission rule, another hook, a broken sibling entry.
     pub extra_settings: Option<serde_json::Value>,
+    /// The event the hook is registered under (`PreToolUse` by default).
+    pub event: HookEvent,
+    /// Where the hook entry is loaded from (`--settings` by default).
+    pub source: HookSource,
+    /// How the stand-in tries to write the file (Bash, then Write, by default).
+    pub route: Route,
+    /// The hook entry's matcher, when not the battery's [`crate::task::matcher`].
+    pub matcher: Option<String>,
+    /// Keys merged into the hook under test's own entry (e.g. an unknown key).
+    pub hook_extra: Option<serde_json::Value>,
 }
 
 /// What an arm is expected to give, and where that expectation comes from.
@@ -62,6 +75,49 @@ pub struct Expectation {
     pub reason: Option<String>,
     /// Where it comes from (e.g. the article's table row).
     pub source: String,
+    /// Versions from which the expectation differs, oldest first (a bisect's answer).
+    #[serde(default)]
+    pub changes: Vec<ExpectationChange>,
+}
+
+/// From `since` on, an arm is expected to give another verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectationChange {
+    /// The first version with this expectation, e.g. `2.1.295`.
+    pub since: String,
+    /// As [`Expectation::verdict`].
+    pub verdict: VerdictKind,
+    /// As [`Expectation::reason`].
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Where it comes from (a bisect in `results/`, a release note).
+    pub source: String,
+}
+
+/// What an arm is expected to give on one version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpectedOn<'a> {
+    /// The verdict.
+    pub verdict: VerdictKind,
+    /// The invalid reason, with `invalid`.
+    pub reason: Option<&'a str>,
+    /// Where the expectation comes from.
+    pub source: &'a str,
+}
+
+impl Expectation {
+    /// The expectation on `version`: the latest change at or before it, else the base.
+    pub fn on(&self, version: &str) -> ExpectedOn<'_> {
+        let base = ExpectedOn { verdict: self.verdict, reason: self.reason.as_deref(), source: &self.source };
+        let Ok(version) = version.parse::<Version>() else { return base };
+        self.changes
+            .iter()
+            .filter(|c| c.since.parse::<Version>().is_ok_and(|since| since <= version))
+            .max_by_key(|c| c.since.parse::<Version>().ok())
+            .map(|c| ExpectedOn { verdict: c.verdict, reason: c.reason.as_deref(), source: &c.source })
+            .unwrap_or(base)
+    }
 }
 
 /// Why an arm set could not be loaded.
@@ -111,6 +167,16 @@ struct ArmEntry {
     expect: Option<Expectation>,
     #[serde(default)]
     extra_settings: Option<serde_json::Value>,
+    #[serde(default)]
+    event: Option<String>,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    route: Option<String>,
+    #[serde(default)]
+    matcher: Option<String>,
+    #[serde(default)]
+    hook_extra: Option<serde_json::Value>,
 }
 
 /// Load an arm set from a path, or from a built-in set by name.
@@ -171,6 +237,15 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
                 ));
             }
         }
+        let event = parse_or_default::<HookEvent>(entry.event.as_deref()).map_err(|m| field("event", m))?;
+        let source = parse_or_default::<HookSource>(entry.source.as_deref()).map_err(|m| field("source", m))?;
+        let route = parse_or_default::<Route>(entry.route.as_deref()).map_err(|m| field("route", m))?;
+        if entry.matcher.as_deref().is_some_and(str::is_empty) {
+            return Err(field("matcher", "must not be empty (leave it out for the battery's matcher)".into()));
+        }
+        if entry.hook_extra.as_ref().is_some_and(|v| !v.is_object()) {
+            return Err(field("hook_extra", "must be a JSON object (merged into the hook entry)".into()));
+        }
         if let Some(first) = arms.iter().position(|a| a.name == name) {
             return Err(ArmsError::Duplicate { file: file.to_string(), name, first: first + 1, second: index });
         }
@@ -182,15 +257,38 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
             deadline_secs,
             expect: entry.expect,
             extra_settings: entry.extra_settings,
+            event,
+            source,
+            route,
+            matcher: entry.matcher,
+            hook_extra: entry.hook_extra,
         });
     }
     Ok(arms)
 }
 
+fn parse_or_default<T: std::str::FromStr<Err = String> + Default>(value: Option<&str>) -> Result<T, String> {
+    value.map(str::parse).unwrap_or_else(|| Ok(T::default()))
+}
+
 /// An expected `invalid` must say why (a reason failopen writes); `blocked`
-/// and `wrote` take no reason.
+/// and `wrote` take no reason. Changes name a version each, oldest first.
 fn check_expectation(exp: &Expectation) -> Result<(), String> {
-    match (exp.verdict, exp.reason.as_deref()) {
+    check_verdict(exp.verdict, exp.reason.as_deref())?;
+    let mut last: Option<Version> = None;
+    for change in &exp.changes {
+        let since: Version = change.since.parse().map_err(|e| format!("changes: since {:?}: {e}", change.since))?;
+        if last.as_ref().is_some_and(|l| *l >= since) {
+            return Err(format!("changes: since {:?} must come after the change before it", change.since));
+        }
+        check_verdict(change.verdict, change.reason.as_deref()).map_err(|m| format!("changes: {m}"))?;
+        last = Some(since);
+    }
+    Ok(())
+}
+
+fn check_verdict(verdict: VerdictKind, reason: Option<&str>) -> Result<(), String> {
+    match (verdict, reason) {
         (VerdictKind::Invalid, Some(r)) => r.parse::<InvalidReason>().map(|_| ()),
         (VerdictKind::Invalid, None) => Err(format!(
             "an expected `invalid` needs a `reason`; valid reasons: {}",
@@ -302,6 +400,30 @@ mod tests {
         }
         let err = parse(r#"{"arms":[{"guard":"crash","wrapper":"bare","extra_settings":[1]}]}"#, "x.json").unwrap_err();
         assert!(err.to_string().contains("field `extra_settings`"), "{err}");
+    }
+
+    #[test]
+    fn surface_axes_default_to_the_article_and_name_their_choices() {
+        let arms = parse(r#"{"arms":[{"guard":"deny","wrapper":"bare"}]}"#, "x.json").unwrap();
+        assert_eq!((arms[0].event, arms[0].source, arms[0].route), Default::default());
+        let err = parse(r#"{"arms":[{"guard":"deny","wrapper":"bare","route":"task"}]}"#, "x.json").unwrap_err();
+        assert!(err.to_string().contains("field `route`: unknown route \"task\"; valid routes: article"), "{err}");
+        let err = parse(r#"{"arms":[{"guard":"deny","wrapper":"bare","matcher":""}]}"#, "x.json").unwrap_err();
+        assert!(err.to_string().contains("field `matcher`"), "{err}");
+    }
+
+    #[test]
+    fn expectations_change_by_version() {
+        let text = r#"{"arms":[{"guard":"crash","wrapper":"native","expect":{"verdict":"wrote","source":"old",
+            "changes":[{"since":"2.1.295","verdict":"blocked","source":"bisect"}]}}]}"#;
+        let arms = parse(text, "x.json").unwrap();
+        let exp = arms[0].expect.as_ref().unwrap();
+        assert_eq!(exp.on("2.1.240").verdict, VerdictKind::Wrote);
+        assert_eq!(exp.on("2.1.294").source, "old");
+        assert_eq!(exp.on("2.1.295").verdict, VerdictKind::Blocked);
+        assert_eq!(exp.on("2.1.328").source, "bisect");
+        let bad = text.replace("2.1.295", "2.1.x");
+        assert!(parse(&bad, "x.json").unwrap_err().to_string().contains("changes: since \"2.1.x\""));
     }
 
     #[test]

@@ -40,6 +40,7 @@ pub mod session;
 pub mod settings;
 pub mod shell;
 pub mod standin;
+pub mod surface;
 pub mod tally;
 pub mod task;
 #[cfg(test)]

@@ -112,8 +112,14 @@ pub fn control_arm() -> Option<Arm> {
             verdict: VerdictKind::Wrote,
             reason: None,
             source: "positive control: a guard that allows everything must let the model write".to_string(),
+            changes: Vec::new(),
         }),
         extra_settings: None,
+        event: Default::default(),
+        source: Default::default(),
+        route: Default::default(),
+        matcher: None,
+        hook_extra: None,
     })
 }
 

@@ -1,8 +1,9 @@
-//! The per-session Claude Code settings file: one PreToolUse hook entry,
-//! under the battery's matcher ([`crate::task::matcher`]).
+//! The per-session Claude Code settings file: one hook entry, by default
+//! under `PreToolUse` with the battery's matcher ([`crate::task::matcher`]).
 
 use serde_json::{json, Value};
 
+use crate::surface::HookEvent;
 use crate::task::matcher;
 use crate::wrappers::HookTarget;
 
@@ -15,10 +16,29 @@ pub struct HookSpec {
     pub timeout_secs: f64,
     /// Add `"onFailure": "block"` (the `native` wrapper).
     pub on_failure_block: bool,
+    /// The event it is registered under.
+    pub event: HookEvent,
+    /// The matcher, when not the battery's (events without tools take none).
+    pub matcher: Option<String>,
+    /// Keys merged into the entry (an arm's `hook_extra`).
+    pub extra: Option<Value>,
+}
+
+impl HookSpec {
+    /// A `PreToolUse` entry under the battery's matcher, nothing extra.
+    pub fn pre_tool_use(target: HookTarget, timeout_secs: f64, on_failure_block: bool) -> HookSpec {
+        HookSpec { target, timeout_secs, on_failure_block, event: HookEvent::PreToolUse, matcher: None, extra: None }
+    }
 }
 
 /// The settings JSON for one session.
 pub fn settings_json(hook: &HookSpec) -> Value {
+    json!({ "hooks": hooks_json(hook) })
+}
+
+/// The `hooks` object holding the one entry (also the shape of a plugin's
+/// `hooks/hooks.json` under its `hooks` key).
+pub fn hooks_json(hook: &HookSpec) -> Value {
     let mut entry = match &hook.target {
         HookTarget::Command(command) => json!({"type": "command", "command": command}),
         HookTarget::Http(url) => json!({"type": "http", "url": url}),
@@ -30,13 +50,17 @@ pub fn settings_json(hook: &HookSpec) -> Value {
     if hook.on_failure_block {
         entry["onFailure"] = json!("block");
     }
-    json!({
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": matcher(), "hooks": [entry]}
-            ]
-        }
-    })
+    if let Some(extra) = &hook.extra {
+        merge(&mut entry, extra);
+    }
+    let group = match (hook.event, &hook.matcher) {
+        (_, Some(m)) => json!({"matcher": m, "hooks": [entry]}),
+        (HookEvent::UserPromptSubmit, None) => json!({"hooks": [entry]}),
+        (HookEvent::PermissionRequest | HookEvent::PreToolUse, None) => json!({"matcher": matcher(), "hooks": [entry]}),
+    };
+    let mut hooks = serde_json::Map::new();
+    hooks.insert(hook.event.as_str().to_string(), json!([group]));
+    Value::Object(hooks)
 }
 
 /// Merge `extra` into `settings`: objects key by key, arrays appended after
@@ -74,11 +98,7 @@ mod tests {
 
     #[test]
     fn command_hook_matches_the_article_shape() {
-        let v = settings_json(&HookSpec {
-            target: HookTarget::Command("/g/deny.sh".into()),
-            timeout_secs: 5.0,
-            on_failure_block: false,
-        });
+        let v = settings_json(&HookSpec::pre_tool_use(HookTarget::Command("/g/deny.sh".into()), 5.0, false));
         assert_eq!(
             v.to_string(),
             r#"{"hooks":{"PreToolUse":[{"matcher":"Bash|Write|Edit|MultiEdit|NotebookEdit","hooks":[{"type":"command","command":"/g/deny.sh","timeout":5}]}]}}"#
@@ -87,11 +107,7 @@ mod tests {
 
     #[test]
     fn extra_settings_go_beside_the_hook_under_test() {
-        let mut v = settings_json(&HookSpec {
-            target: HookTarget::Command("/g/crash.sh".into()),
-            timeout_secs: 5.0,
-            on_failure_block: false,
-        });
+        let mut v = settings_json(&HookSpec::pre_tool_use(HookTarget::Command("/g/crash.sh".into()), 5.0, false));
         let extra = json!({"permissions": {"deny": ["Write(*)"]},
             "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}});
         merge(&mut v, &extra);
@@ -103,12 +119,25 @@ mod tests {
     }
 
     #[test]
+    fn other_events_matchers_and_entry_keys() {
+        let mut spec = HookSpec::pre_tool_use(HookTarget::Command("/g/deny.sh".into()), 5.0, false);
+        spec.event = HookEvent::UserPromptSubmit;
+        spec.extra = Some(json!({"statusMessage": "checking", "timeout": 7}));
+        let v = settings_json(&spec);
+        let group = &v["hooks"]["UserPromptSubmit"][0];
+        assert!(group.get("matcher").is_none(), "{v}");
+        assert_eq!(group["hooks"][0]["statusMessage"], "checking");
+        assert_eq!(group["hooks"][0]["timeout"], 7, "the arm's keys win");
+        spec.event = HookEvent::PermissionRequest;
+        spec.matcher = Some("mcp__fs".into());
+        let v = settings_json(&spec);
+        assert_eq!(v["hooks"]["PermissionRequest"][0]["matcher"], "mcp__fs");
+        assert!(v["hooks"].get("PreToolUse").is_none());
+    }
+
+    #[test]
     fn native_adds_on_failure_block_and_http_uses_url() {
-        let v = settings_json(&HookSpec {
-            target: HookTarget::Http("http://127.0.0.1:9/deny".into()),
-            timeout_secs: 2.5,
-            on_failure_block: true,
-        });
+        let v = settings_json(&HookSpec::pre_tool_use(HookTarget::Http("http://127.0.0.1:9/deny".into()), 2.5, true));
         let entry = &v["hooks"]["PreToolUse"][0]["hooks"][0];
         assert_eq!(entry["type"], "http");
         assert_eq!(entry["url"], "http://127.0.0.1:9/deny");

@@ -41,8 +41,17 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
     let identity = hook_identity(arm.guard, &target);
-    let hook =
-        HookSpec { target, timeout_secs: arm.hook_timeout_secs, on_failure_block: arm.wrapper == Wrapper::Native };
+    if let Some(what) = not_yet_supported(arm) {
+        anyhow::bail!("arm {}: {what} is not supported yet", arm.name);
+    }
+    let hook = HookSpec {
+        target,
+        timeout_secs: arm.hook_timeout_secs,
+        on_failure_block: arm.wrapper == Wrapper::Native,
+        event: arm.event,
+        matcher: arm.matcher.clone(),
+        extra: arm.hook_extra.clone(),
+    };
     if let (Some(policy), Some(standin)) = (arm.guard.model_policy(), &ctx.standin) {
         let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;
         standin.set_hook_policy(&id, policy);
@@ -82,6 +91,21 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         row.flags = if row.flags.is_empty() { flag } else { format!("{};{flag}", row.flags) };
     }
     Ok(Some(row))
+}
+
+/// The surface axes this runner cannot set up yet.
+fn not_yet_supported(arm: &crate::arms::Arm) -> Option<String> {
+    use crate::surface::{HookEvent, HookSource, Route};
+    if arm.event != HookEvent::PreToolUse {
+        return Some(format!("event {}", arm.event));
+    }
+    if arm.source != HookSource::SettingsFlag {
+        return Some(format!("source {}", arm.source));
+    }
+    if arm.route != Route::Article {
+        return Some(format!("route {}", arm.route));
+    }
+    None
 }
 
 /// What the session's refusals must show to be this arm's: the hook entry's
