@@ -6,28 +6,7 @@
 //! (`failopen claude install`, run by .ci/run).
 
 use crate::oracle;
-use crate::support::{self, arms_file, run_battery, OLD, PINNED};
-
-/// Every arm of an arm set gives the `expect` written next to it (verdict,
-/// and the reason of an expected `invalid`).
-fn expectations_hold(set: &str, version: &str) {
-    let (rows, _dir) = run_battery(&["--arms", &arms_file(set), "--claude", version]);
-    let arms = failopen::arms::load(&arms_file(set)).unwrap();
-    assert_eq!(rows.len(), arms.len(), "one row per arm");
-    for arm in &arms {
-        let expect = arm.expect.as_ref().unwrap_or_else(|| panic!("{set}: {} carries no expectation", arm.name));
-        let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
-        assert_eq!(row.claude_version, version);
-        assert_eq!(
-            row.verdict, expect.verdict,
-            "{} on {version}: row {row:?}\nexpected from {}",
-            arm.name, expect.source
-        );
-        if let Some(reason) = &expect.reason {
-            assert_eq!(&row.reason, reason, "{} on {version}: row {row:?}\nexpected from {}", arm.name, expect.source);
-        }
-    }
-}
+use crate::support::{self, arms_file, expectations_hold, run_battery, OLD, PINNED};
 
 /// Every arm of arms/article.json must give the article's published outcome.
 #[test]

@@ -20,3 +20,4 @@ mod reliability;
 mod report;
 mod results;
 mod seal;
+mod surface;

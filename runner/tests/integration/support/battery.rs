@@ -37,6 +37,40 @@ pub fn run_battery(args: &[&str]) -> (Vec<Row>, tempfile::TempDir) {
     (read_csv(&out), dir)
 }
 
+/// Every arm of an arm set gives the `expect` written next to it on
+/// `version` (verdict, and the reason of an expected `invalid`; a `changes`
+/// entry takes over from its `since` version on).
+pub fn expectations_hold(set: &str, version: &str) {
+    expectations_hold_for(set, version, &[]);
+}
+
+/// As [`expectations_hold`], for the arms matching `only` (all when empty).
+pub fn expectations_hold_for(set: &str, version: &str, only: &[&str]) {
+    let file = super::arms_file(set);
+    let mut args = vec!["--arms", file.as_str(), "--claude", version];
+    for pattern in only {
+        args.extend(["--only", pattern]);
+    }
+    let (rows, _dir) = run_battery(&args);
+    let patterns: Vec<String> = only.iter().map(|p| p.to_string()).collect();
+    let arms = failopen::arms::filter(failopen::arms::load(&file).unwrap(), &patterns).unwrap();
+    assert_eq!(rows.len(), arms.len(), "one row per arm");
+    for arm in &arms {
+        let expect = arm.expect.as_ref().unwrap_or_else(|| panic!("{set}: {} carries no expectation", arm.name));
+        let expect = expect.on(version);
+        let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
+        assert_eq!(row.claude_version, version);
+        assert_eq!(
+            row.verdict, expect.verdict,
+            "{} on {version}: row {row:?}\nexpected from {}",
+            arm.name, expect.source
+        );
+        if let Some(reason) = expect.reason {
+            assert_eq!(row.reason, reason, "{} on {version}: row {row:?}\nexpected from {}", arm.name, expect.source);
+        }
+    }
+}
+
 /// Nothing under the run's TMPDIR, and no process whose environment points into it.
 pub fn assert_no_leftovers(tmp: &Path) {
     let left: Vec<PathBuf> = std::fs::read_dir(tmp).unwrap().flatten().map(|e| e.path()).collect();

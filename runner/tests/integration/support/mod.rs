@@ -9,7 +9,7 @@ pub mod lock;
 pub mod procs;
 pub mod scripts;
 
-pub use battery::{assert_no_leftovers, read_csv, run_battery, OLD, PINNED};
+pub use battery::{assert_no_leftovers, expectations_hold, read_csv, run_battery, OLD, PINNED};
 pub use cmd::{bin, failopen};
 
 use std::path::{Path, PathBuf};
