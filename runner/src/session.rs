@@ -61,6 +61,31 @@ pub struct SessionSpec<'a> {
     pub pool: &'a Pool,
     /// Keep the temp root.
     pub keep: bool,
+    /// Files to put in the temp root before Claude Code starts (project
+    /// settings, a plugin, a seeded file to edit).
+    pub files: Vec<SessionFile>,
+}
+
+/// Which directory of a session's temp root a [`SessionFile`] goes under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionDir {
+    /// `work/`, the working directory (the project).
+    Work,
+    /// `home/`, the isolated HOME.
+    Home,
+    /// `evidence/`, beside the settings file (e.g. a plugin directory).
+    Evidence,
+}
+
+/// A file written into a session's temp root before it starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionFile {
+    /// The directory it goes under.
+    pub dir: SessionDir,
+    /// Its path relative to that directory (parents are created); never absolute, never `..`.
+    pub path: PathBuf,
+    /// Its contents.
+    pub contents: Vec<u8>,
 }
 
 /// What a session produced.
@@ -112,6 +137,9 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     let mcp_path = dirs.evidence.join("mcp.json");
     if let Some(mcp) = &spec.mcp_config {
         std::fs::write(&mcp_path, serde_json::to_vec_pretty(mcp)?)?;
+    }
+    for file in &spec.files {
+        dirs.place(file)?;
     }
 
     let mut cmd = tokio::process::Command::new(&spec.claude.path);
@@ -234,6 +262,27 @@ struct Dirs {
 }
 
 impl Dirs {
+    /// Write `file` under its directory, refusing paths that leave it.
+    fn place(&self, file: &SessionFile) -> std::io::Result<()> {
+        use std::path::Component;
+        if !file.path.components().all(|c| matches!(c, Component::Normal(_))) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("session file {}: must be a relative path inside the session", file.path.display()),
+            ));
+        }
+        let base = match file.dir {
+            SessionDir::Work => &self.work,
+            SessionDir::Home => &self.home,
+            SessionDir::Evidence => &self.evidence,
+        };
+        let path = base.join(&file.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, &file.contents)
+    }
+
     fn create(root: &Path) -> std::io::Result<Dirs> {
         let d = Dirs {
             work: root.join("work"),

@@ -155,6 +155,7 @@ impl Runner<'_> {
             extra_args: vec![],
             pool: self.pool,
             keep: true,
+            files: Vec::new(),
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();

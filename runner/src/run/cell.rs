@@ -78,6 +78,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         extra_args: ctx.opts.extra_args.clone(),
         pool: &ctx.pool,
         keep: ctx.opts.keep,
+        files: Vec::new(),
     };
     let mut outcome = session::run(&spec).await.with_context(|| format!("arm {}: session", arm.name))?;
     if let (Some(server), Some(_)) = (&ctx.guard_server, &http) {
