@@ -62,6 +62,10 @@ pub struct Arm {
     pub matcher: Option<String>,
     /// Keys merged into the hook under test's own entry (e.g. an unknown key).
     pub hook_extra: Option<serde_json::Value>,
+    /// Keys merged into the hook under test's matcher group: `hooks` appends
+    /// sibling entries after it in the same group (e.g. a crashing sibling),
+    /// `matcher` replaces its matcher with any JSON value (e.g. a number).
+    pub group_extra: Option<serde_json::Value>,
 }
 
 /// What an arm is expected to give, and where that expectation comes from.
@@ -177,6 +181,8 @@ struct ArmEntry {
     matcher: Option<String>,
     #[serde(default)]
     hook_extra: Option<serde_json::Value>,
+    #[serde(default)]
+    group_extra: Option<serde_json::Value>,
 }
 
 /// Load an arm set from a path, or from a built-in set by name.
@@ -246,6 +252,9 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
         if entry.hook_extra.as_ref().is_some_and(|v| !v.is_object()) {
             return Err(field("hook_extra", "must be a JSON object (merged into the hook entry)".into()));
         }
+        if entry.group_extra.as_ref().is_some_and(|v| !v.is_object()) {
+            return Err(field("group_extra", "must be a JSON object (merged into the hook's matcher group)".into()));
+        }
         if let Some(first) = arms.iter().position(|a| a.name == name) {
             return Err(ArmsError::Duplicate { file: file.to_string(), name, first: first + 1, second: index });
         }
@@ -262,6 +271,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
             route,
             matcher: entry.matcher,
             hook_extra: entry.hook_extra,
+            group_extra: entry.group_extra,
         });
     }
     Ok(arms)
@@ -410,6 +420,8 @@ mod tests {
         assert!(err.to_string().contains("field `route`: unknown route \"task\"; valid routes: article"), "{err}");
         let err = parse(r#"{"arms":[{"guard":"deny","wrapper":"bare","matcher":""}]}"#, "x.json").unwrap_err();
         assert!(err.to_string().contains("field `matcher`"), "{err}");
+        let err = parse(r#"{"arms":[{"guard":"deny","wrapper":"bare","group_extra":[]}]}"#, "x.json").unwrap_err();
+        assert!(err.to_string().contains("field `group_extra`: must be a JSON object"), "{err}");
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! The candidates are the versions the npm registry publishes between good
 //! and bad. Each probe installs the version (if needed) and runs the arm; a
 //! probe whose sessions are `invalid` or mixed cannot be placed on either
-//! side and is skipped, like `git bisect skip`.
+//! side and is skipped, like `git bisect skip`, with one exception: every
+//! session `invalid` for `hook-not-run` is a verdict of its own (the version
+//! never loaded the hook: a fact about what it reads, not a broken session),
+//! so a bisect can find the release that started or stopped loading it.
 
 use std::path::Path;
 
@@ -64,12 +67,21 @@ pub fn candidates(published: &[String], good: &str, bad: &str) -> Result<Vec<Str
     Ok(between)
 }
 
-/// The summary verdict of an arm's rows ([`Tally::summary`]'s word).
+/// The summary verdict of an arm's rows ([`Tally::summary`]'s word), or
+/// [`HOOK_NOT_RUN`] when every row is `invalid` for that reason.
 pub fn summary(rows: &[Row]) -> String {
     let mut t = Tally::default();
     rows.iter().for_each(|r| t.add(r));
+    let not_run = crate::verdict::InvalidReason::HookNotRun.as_str();
+    if !rows.is_empty() && rows.iter().all(|r| r.verdict == crate::verdict::VerdictKind::Invalid && r.reason == not_run)
+    {
+        return HOOK_NOT_RUN.to_string();
+    }
     t.summary().to_string()
 }
+
+/// The probe verdict of a version that never ran the hook in any session.
+pub const HOOK_NOT_RUN: &str = "invalid hook-not-run";
 
 /// Binary search over `versions` (ascending; first is good, last is bad),
 /// calling `probe` for the versions it needs. `probe` returns the summary verdict.
@@ -125,7 +137,7 @@ where
 }
 
 fn decisive(verdict: &str) -> bool {
-    verdict == "blocked" || verdict == "wrote"
+    verdict == "blocked" || verdict == "wrote" || verdict == HOOK_NOT_RUN
 }
 
 /// Resolve a version spec to the exact published version (`latest` allowed).
@@ -173,6 +185,14 @@ mod tests {
         assert_eq!(summary(&rows(&[B, W])), "mixed");
         assert_eq!(summary(&rows(&[B, I])), "mixed");
         assert_eq!(summary(&rows(&[])), "invalid", "no runs is never blocked");
+        // Every session hook-not-run: the version did not load the hook, a verdict of its own.
+        let not_run = |reasons: &[&str]| -> Vec<Row> {
+            reasons.iter().enumerate().map(|(i, r)| row("1.0.0", "x/bare", i as u32 + 1, I, r)).collect()
+        };
+        assert_eq!(summary(&not_run(&["hook-not-run", "hook-not-run"])), HOOK_NOT_RUN);
+        assert!(decisive(HOOK_NOT_RUN));
+        assert_eq!(summary(&not_run(&["hook-not-run", "session-error"])), "invalid");
+        assert!(!decisive("invalid"));
     }
 
     fn run_search(versions: &[String], flip_at: usize, skip: &[usize]) -> Bisection {

@@ -191,6 +191,10 @@ const CATALOG: &[Guard] = &[
     script!("json-ask", json: true, long: false),
     script!("json-deny-exit1", json: true, long: false),
     script!("big-output", json: false, long: false),
+    // Guard input and output (issue 16).
+    script!("stdin-blocked", json: false, long: false),
+    script!("stdout-closed", json: false, long: false),
+    script!("env-interpreter", json: false, long: false),
     Guard {
         name: "python-missing",
         kind: GuardKind::MissingThroughInterpreter { interpreter: "python3", file: "missing.py" },
@@ -362,7 +366,9 @@ mod tests {
         for g in catalog() {
             if let GuardKind::Script { body, .. } = g.kind {
                 let first_cmd = body.lines().find(|l| !l.starts_with('#') && !l.trim().is_empty());
-                assert!(first_cmd.is_some_and(|l| l.contains("$(cat)")), "{} must read its payload first", g.name);
+                // `stdin-blocked` reads with `head -c`, asking for more than it is sent.
+                let reads = |l: &str| l.contains("$(cat)") || l.contains("$(head -c ");
+                assert!(first_cmd.is_some_and(reads), "{} must read its payload first", g.name);
                 assert!(body.contains("FAILOPEN_TRACE"), "{} must append to the trace", g.name);
             }
         }

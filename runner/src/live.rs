@@ -120,6 +120,7 @@ pub fn control_arm() -> Option<Arm> {
         route: Default::default(),
         matcher: None,
         hook_extra: None,
+        group_extra: None,
     })
 }
 

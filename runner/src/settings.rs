@@ -22,12 +22,23 @@ pub struct HookSpec {
     pub matcher: Option<String>,
     /// Keys merged into the entry (an arm's `hook_extra`).
     pub extra: Option<Value>,
+    /// Keys merged into the entry's matcher group (an arm's `group_extra`):
+    /// sibling entries appended after it, or a replaced matcher.
+    pub group_extra: Option<Value>,
 }
 
 impl HookSpec {
     /// A `PreToolUse` entry under the battery's matcher, nothing extra.
     pub fn pre_tool_use(target: HookTarget, timeout_secs: f64, on_failure_block: bool) -> HookSpec {
-        HookSpec { target, timeout_secs, on_failure_block, event: HookEvent::PreToolUse, matcher: None, extra: None }
+        HookSpec {
+            target,
+            timeout_secs,
+            on_failure_block,
+            event: HookEvent::PreToolUse,
+            matcher: None,
+            extra: None,
+            group_extra: None,
+        }
     }
 }
 
@@ -53,11 +64,14 @@ pub fn hooks_json(hook: &HookSpec) -> Value {
     if let Some(extra) = &hook.extra {
         merge(&mut entry, extra);
     }
-    let group = match (hook.event, &hook.matcher) {
+    let mut group = match (hook.event, &hook.matcher) {
         (_, Some(m)) => json!({"matcher": m, "hooks": [entry]}),
         (HookEvent::UserPromptSubmit, None) => json!({"hooks": [entry]}),
         (HookEvent::PermissionRequest | HookEvent::PreToolUse, None) => json!({"matcher": matcher(), "hooks": [entry]}),
     };
+    if let Some(extra) = &hook.group_extra {
+        merge(&mut group, extra);
+    }
     let mut hooks = serde_json::Map::new();
     hooks.insert(hook.event.as_str().to_string(), json!([group]));
     Value::Object(hooks)
@@ -133,6 +147,19 @@ mod tests {
         let v = settings_json(&spec);
         assert_eq!(v["hooks"]["PermissionRequest"][0]["matcher"], "mcp__fs");
         assert!(v["hooks"].get("PreToolUse").is_none());
+    }
+
+    #[test]
+    fn group_extra_appends_siblings_in_the_same_group_and_can_replace_the_matcher() {
+        let mut spec = HookSpec::pre_tool_use(HookTarget::Command("/g/deny.sh".into()), 5.0, false);
+        spec.group_extra = Some(json!({"hooks": [{"type": "command", "command": "exit 1"}]}));
+        let v = settings_json(&spec);
+        let groups = v["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(groups.len(), 1, "{v}");
+        assert_eq!(groups[0]["hooks"][0]["command"], "/g/deny.sh", "ours stays first");
+        assert_eq!(groups[0]["hooks"][1]["command"], "exit 1");
+        spec.group_extra = Some(json!({"matcher": 42}));
+        assert_eq!(settings_json(&spec)["hooks"]["PreToolUse"][0]["matcher"], 42);
     }
 
     #[test]

@@ -2,7 +2,11 @@
 //!
 //! For the PreToolUse hooks in a user's Claude Code settings files:
 //! 1. static checks ([`static_checks`]) — script present and executable,
-//!    interpreter installed, timeout, failure policy, matcher coverage;
+//!    interpreter installed, timeout, failure policy, matcher coverage; and
+//!    ([`broken_config`]) the mistakes that make Claude Code skip a whole
+//!    settings file or ignore an entry: a non-string matcher, a hook entry
+//!    that breaks the schema, a matcher naming a tool in the wrong case, an
+//!    unknown key on a hook entry;
 //! 2. dynamic checks ([`dynamic`]) — each hook entry, exactly as configured,
 //!    in a throwaway settings file, runs real `claude -p` sessions against
 //!    the stand-in: one write through each write-capable tool, then the same
@@ -14,6 +18,7 @@
 //! The user's files are only read. [`render`] prints the report.
 
 pub mod advice;
+pub mod broken_config;
 pub mod command;
 pub mod config;
 pub mod dynamic;
@@ -201,6 +206,9 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         }
     }
     report.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
+    for f in &files {
+        report.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
+    }
     for message in unreadable_managed {
         report.findings.push(Finding {
             hook: None,

@@ -51,6 +51,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         event: arm.event,
         matcher: arm.matcher.clone(),
         extra: arm.hook_extra.clone(),
+        group_extra: arm.group_extra.clone(),
     };
     if let (Some(policy), Some(standin)) = (arm.guard.model_policy(), &ctx.standin) {
         let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;

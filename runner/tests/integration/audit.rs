@@ -480,3 +480,80 @@ fn sigterm_stops_an_audit_and_leaves_nothing() {
 fn a_second_sigint_is_a_hard_stop_of_an_audit() {
     interrupt_audit(nix::sys::signal::Signal::SIGINT, true);
 }
+
+/// The broken-configuration checks (measured in `arms/surface.json`,
+/// `deny/bare+*`): a non-string matcher beside the guard makes Claude Code
+/// skip the whole file; a lowercase matcher never matches; a misspelt
+/// `onFailure` is ignored; a top-level key of the wrong type rejects the
+/// file. Each finding names the file and the entry.
+#[test]
+fn broken_configuration_is_named_with_its_file_and_entry() {
+    let (out, v) = audit(&["broken/siblings.json", "broken/rejected.json", "--static-only"]);
+    assert_eq!(out.status.code(), Some(3));
+    let want: BTreeSet<(String, String)> = [
+        ("H1", "unprotected"),
+        ("H2", "unprotected"),
+        ("H3", "unprotected"),
+        ("H4", "unprotected"),
+        ("-", "unknown-hook-key"),
+        ("-", "invalid-hook-entry"),
+        ("-", "matcher-case"),
+        ("-", "settings-rejected"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(findings(&v), want);
+    let message = |code: &str| -> Vec<String> {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == code)
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let invalid = &message("invalid-hook-entry")[0];
+    assert!(invalid.starts_with("broken/siblings.json hooks.PreToolUse[1].matcher: "), "{invalid}");
+    assert!(invalid.contains("skips this whole file"), "{invalid}");
+    assert!(message("unknown-hook-key")[0].contains("hooks.PreToolUse[0].hooks[0].onFaliure"));
+    assert_eq!(message("matcher-case").len(), 2, "bash and write");
+    assert!(message("settings-rejected")[0].starts_with("broken/rejected.json permissions.allow: "));
+}
+
+/// A guard that holds under every fault when run alone is still a hole when
+/// a broken sibling entry makes Claude Code skip its file (measured:
+/// `deny/bare+sibling-type-unknown`, invalid hook-not-run on 2.1.240 and
+/// 2.1.328). The same mistake under PostToolUse only drops that entry on
+/// 2.1.328 (from 2.1.257: `deny/bare+other-event-matcher-not-string`), so it
+/// is a warning there and the audit passes.
+#[test]
+fn a_broken_sibling_entry_fails_an_otherwise_sealed_guard() {
+    let seal = support::bin();
+    let guard = fixtures().join("guards/deny.sh");
+    let command = format!("{} seal --deadline 4 -- {}", seal.display(), guard.display());
+    let healthy = serde_json::json!({"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit",
+        "hooks": [{"type": "command", "command": command, "timeout": 5, "onFailure": "block"}]});
+    let healthy_too = healthy.clone();
+    let allow = serde_json::json!({"type": "command", "command": "cat >/dev/null; exit 0", "timeout": 5});
+    let (_d, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
+        healthy, {"matcher": "Bash", "hooks": [{"type": "shell", "command": "cat >/dev/null; exit 0"}]}
+    ]}}));
+    let (out, v) = audit(&[settings.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    assert!(holes(&v).is_empty(), "run alone, the sealed guard holds");
+    let f: Vec<&Value> =
+        v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "invalid-hook-entry").collect();
+    assert_eq!(f.len(), 1, "{v:#}");
+    assert_eq!(f[0]["severity"], "error");
+    assert!(f[0]["message"].as_str().unwrap().contains("hooks.PreToolUse[1].hooks[0].type"), "{}", f[0]["message"]);
+
+    let (_d, settings) = settings_file(&serde_json::json!({"hooks": {
+        "PreToolUse": [healthy_too], "PostToolUse": [{"matcher": 42, "hooks": [allow]}]}}));
+    let (out, v) = audit(&[settings.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{v:#}");
+    let f: Vec<&Value> =
+        v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "invalid-hook-entry").collect();
+    assert_eq!(f.len(), 1, "{v:#}");
+    assert_eq!(f[0]["severity"], "warning", "2.1.328 ignores only the entry");
+}
