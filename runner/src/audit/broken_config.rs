@@ -17,6 +17,7 @@
 use serde_json::Value;
 
 use super::config::SettingsFile;
+use super::hook_schema::{known_keys, required_strings, HOOK_EVENTS, TOOLS};
 use super::{Finding, Severity};
 use crate::version::Version;
 
@@ -26,113 +27,8 @@ use crate::version::Version;
 /// results/bisect-deny-bare+other-event-matcher-not-string.txt).
 pub const OTHER_EVENT_STRIPPED_SINCE: &str = "2.1.257";
 
-/// The hook events Claude Code 2.1.328 knows (from its settings schema).
-pub const HOOK_EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Notification",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionRequest",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-];
-
 /// Events whose broken entry makes every version measured skip the whole file.
 const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest"];
-
-/// The keys a hook entry of each type may carry (Claude Code 2.1.328's
-/// schema; 2.1.240's lacks `onFailure` and `cloud`).
-fn known_keys(kind: &str) -> Option<&'static [&'static str]> {
-    Some(match kind {
-        "command" => &[
-            "type",
-            "command",
-            "args",
-            "if",
-            "shell",
-            "timeout",
-            "onFailure",
-            "statusMessage",
-            "once",
-            "async",
-            "asyncRewake",
-            "rewakeMessage",
-            "rewakeSummary",
-            "cloud",
-        ],
-        "http" => &[
-            "type",
-            "url",
-            "if",
-            "timeout",
-            "onFailure",
-            "headers",
-            "allowedEnvVars",
-            "statusMessage",
-            "once",
-            "cloud",
-        ],
-        "prompt" => &["type", "prompt", "if", "timeout", "model", "continueOnBlock", "statusMessage", "once"],
-        "agent" => &["type", "prompt", "if", "timeout", "model", "statusMessage", "once"],
-        "mcp_tool" => &["type", "server", "tool", "input", "if", "timeout", "onFailure", "statusMessage", "once"],
-        _ => return None,
-    })
-}
-
-/// The string fields each hook type needs.
-fn required_strings(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "command" => &["command"],
-        "http" => &["url"],
-        "prompt" | "agent" => &["prompt"],
-        "mcp_tool" => &["server", "tool"],
-        _ => &[],
-    }
-}
-
-/// Tool names a matcher may name, for the case check.
-const TOOLS: &[&str] = &[
-    "Bash",
-    "Write",
-    "Edit",
-    "MultiEdit",
-    "NotebookEdit",
-    "Read",
-    "Glob",
-    "Grep",
-    "LS",
-    "WebFetch",
-    "WebSearch",
-    "Task",
-    "Agent",
-    "TodoWrite",
-];
 
 /// Every broken-configuration finding for one settings file. `claude_version`
 /// is the Claude Code the audit ran (None: static only, both behaviours named).

@@ -23,6 +23,7 @@ pub mod command;
 pub mod config;
 pub mod dynamic;
 pub mod faults;
+pub mod hook_schema;
 pub mod judge;
 pub mod matcher;
 pub mod render;
