@@ -156,6 +156,11 @@ impl Runner<'_> {
             pool: self.pool,
             keep: true,
             files: Vec::new(),
+            route: match tool {
+                "Edit" | "MultiEdit" => crate::surface::Route::Edit,
+                "NotebookEdit" => crate::surface::Route::NotebookEdit,
+                _ => crate::surface::Route::Article,
+            },
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
