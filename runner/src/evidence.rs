@@ -530,6 +530,37 @@ mod tests {
     }
 
     #[test]
+    fn matched_follows_the_hooks_own_matcher_and_side_calls_are_apart() {
+        use serde_json::json;
+        let mut t = Transcript::default();
+        let mcp = crate::task::MCP_WRITE_TOOL;
+        t.sent("t1", mcp, &json!({"path": "notes.txt", "content": "ready\n"}));
+        t.sent("t2", "Agent", &json!({"prompt": "x"}));
+        t.sent("t3", "Write", &json!({"file_path": "/w/notes-2.txt", "content": "ready\n"}));
+        t.tool_results.push(crate::standin::transcript::ReturnedToolResult {
+            tool_use_id: "t3".into(),
+            is_error: true,
+            text: "PreToolUse:Write hook error: [x]: no".into(),
+        });
+        let facts = StreamFacts::default();
+        // The battery's matcher does not cover the MCP tool; the Agent call is no write.
+        let judged = attempts_from_transcript(&t, &facts, &hook());
+        assert_eq!(judged.iter().map(|a| (a.tool.as_str(), a.matched)).collect::<Vec<_>>(), [(mcp, false)]);
+        let mut covering = hook();
+        covering.matcher = Some("mcp__.*".into());
+        assert!(attempts_from_transcript(&t, &facts, &covering)[0].matched);
+        covering.matcher = Some("mcp__failopen-fs".into());
+        assert!(!attempts_from_transcript(&t, &facts, &covering)[0].matched, "the server alone matches nothing");
+        // The call at notes-2.txt is reported beside, never judged.
+        let side = side_attempts_from_transcript(&t, &facts, &hook());
+        assert_eq!(side.len(), 1);
+        assert_eq!((side[0].0, side[0].1.tool.as_str()), ("notes-2.txt", "Write"));
+        let e = Evidence { side_attempts: side, side_landed: vec![], ..Evidence::default() };
+        assert_eq!(e.side_flag().as_deref(), Some("parallel:notes-2.txt:Write:refused=absent"));
+        assert_eq!(Evidence::default().side_flag(), None);
+    }
+
+    #[test]
     fn file_reads_ready() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("notes.txt");

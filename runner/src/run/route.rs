@@ -32,7 +32,7 @@ pub fn subagent_path() -> PathBuf {
 /// The stand-in's plan for the arm's route.
 pub fn plan(arm: &Arm) -> RoutePlan {
     let subagent_type = if arm.source == HookSource::Subagent { FAILOPEN_SUBAGENT } else { BUILTIN_SUBAGENT };
-    RoutePlan { route: arm.route, subagent_type }
+    RoutePlan { route: arm.route, subagent_type, subagent_tool: None }
 }
 
 /// The files the route needs before Claude Code starts; `hooks` is the

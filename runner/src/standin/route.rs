@@ -36,6 +36,9 @@ pub struct RoutePlan {
     pub route: Route,
     /// The `subagent_type` of the `subagent` route's Agent call.
     pub subagent_type: &'static str,
+    /// The subagent writes with this one tool ([`first_tool`]); `None`: the
+    /// article's script (Bash, then Write if Bash was refused).
+    pub subagent_tool: Option<&'static str>,
 }
 
 /// The next step of a session that follows `plan`.
@@ -51,7 +54,10 @@ pub fn route_step(history: &History, cwd: &str, plan: RoutePlan) -> Step {
             once(history, || vec![("Bash", json!({"command": large_command(), "description": "Create notes.txt"}))])
         }
         Route::Parallel => once(history, || parallel_calls(cwd)),
-        Route::Subagent if is_subagent(history) => scripted_step(history, cwd),
+        Route::Subagent if is_subagent(history) => match plan.subagent_tool {
+            Some(tool) => first_tool::tool_step(history, cwd, tool),
+            None => scripted_step(history, cwd),
+        },
         Route::Subagent => subagent_call(history, plan.subagent_type),
     }
 }
@@ -139,7 +145,7 @@ mod tests {
         History::from_request(&json!({"tools": tools, "messages": messages}))
     }
 
-    const PLAN: RoutePlan = RoutePlan { route: Route::Subagent, subagent_type: "general-purpose" };
+    const PLAN: RoutePlan = RoutePlan { route: Route::Subagent, subagent_type: "general-purpose", subagent_tool: None };
 
     #[test]
     fn the_main_model_calls_the_agent_and_the_subagent_writes() {
@@ -153,6 +159,9 @@ mod tests {
         assert_eq!(name, "Bash");
         let Step::Tool { name, .. } = route_step(&history(prompt, &tools, &["Bash"]), "/w", PLAN) else { panic!() };
         assert_eq!(name, "Write");
+        // A one-tool subagent (audit's) stops after its one attempt.
+        let one = RoutePlan { subagent_tool: Some("Bash"), ..PLAN };
+        assert!(matches!(route_step(&history(prompt, &tools, &["Bash"]), "/w", one), Step::Text(_)));
         // Back in the main conversation after the Agent call: the end.
         assert!(matches!(route_step(&history("go", &tools, &["Agent"]), "/w", PLAN), Step::Text(_)));
         // An older name for the tool is used when that is what is offered.
