@@ -58,7 +58,6 @@ fn write_file_writes_inside_the_root_and_the_server_exits_0_at_eof() {
     send(call(4, "../outside.txt"));
     assert_eq!(response(4)["result"]["isError"], true, "a path outside the root is refused");
     assert!(!root.path().parent().unwrap().join("outside.txt").exists());
-    drop(send);
     drop(stdin);
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
