@@ -35,12 +35,24 @@ pub struct HookIdentity {
     /// seen in the session's hook events is this hook's. False when another
     /// hook may run beside it (e.g. a managed policy's).
     pub sole_pretooluse_hook: bool,
+    /// The hook entry's `matcher`, when it is not the battery's
+    /// ([`crate::task::matcher`]): a write attempt counts as matched when
+    /// this covers its tool ([`crate::matcher::covers`]).
+    pub matcher: Option<String>,
 }
 
 impl HookIdentity {
     /// A hook known by its label and the reasons its JSON decisions carry.
     pub fn new(label: impl Into<String>, reasons: Vec<String>) -> HookIdentity {
-        HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false }
+        HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false, matcher: None }
+    }
+
+    /// Whether this hook's matcher covers `tool` (the battery's matcher when none was set).
+    pub fn covers(&self, tool: &str) -> bool {
+        match &self.matcher {
+            Some(m) => crate::matcher::covers(Some(m), tool),
+            None => crate::matcher::covers(Some(&crate::task::matcher()), tool),
+        }
     }
 }
 

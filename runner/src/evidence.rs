@@ -75,7 +75,7 @@ pub enum AttemptResult {
 pub struct Attempt {
     /// Tool name.
     pub tool: String,
-    /// Whether the hook's matcher covers this tool.
+    /// Whether the hook's matcher covers this tool (as Claude Code matches it).
     pub matched: bool,
     /// How it came back.
     pub result: AttemptResult,
@@ -104,12 +104,41 @@ pub struct Evidence {
     /// Calls the model of a prompt or agent hook made to the stand-in (the
     /// hook was consulted); 0 for command and HTTP hooks.
     pub hook_model_calls: u32,
+    /// Write attempts at a side file of a `parallel` route
+    /// ([`crate::task::SIDE_FILES`]): reported, never judged.
+    pub side_attempts: Vec<(&'static str, Attempt)>,
+    /// The side files found on disk after the session.
+    pub side_landed: Vec<String>,
 }
 
 impl Evidence {
     /// Attempts as the CSV writes them: `Bash:refused;Write:refused`.
     pub fn attempts_csv(&self) -> String {
-        self.attempts
+        attempts_csv(&self.attempts)
+    }
+
+    /// The flag a `parallel` route's row carries: each side call's result
+    /// and whether its file landed, e.g. `parallel:Bash:refused=absent,Write:allowed=landed`.
+    pub fn side_flag(&self) -> Option<String> {
+        if self.side_attempts.is_empty() && self.side_landed.is_empty() {
+            return None;
+        }
+        let calls = self
+            .side_attempts
+            .iter()
+            .map(|(file, a)| {
+                let landed = if self.side_landed.iter().any(|l| l == file) { "landed" } else { "absent" };
+                format!("{file}:{}={landed}", attempts_csv(std::slice::from_ref(a)))
+            })
+            .collect::<Vec<_>>();
+        Some(format!("parallel:{}", calls.join(",")))
+    }
+}
+
+/// Attempts as the CSV writes them: `Bash:refused;Write:refused`.
+fn attempts_csv(attempts: &[Attempt]) -> String {
+    {
+        attempts
             .iter()
             .map(|a| {
                 let r = match a.result {
@@ -124,7 +153,9 @@ impl Evidence {
             .collect::<Vec<_>>()
             .join(";")
     }
+}
 
+impl Evidence {
     /// The text of the last refusal the harness sent back (whoever refused).
     pub fn last_refusal(&self) -> Option<&str> {
         self.attempts.iter().rev().find_map(|a| match &a.result {
@@ -202,26 +233,54 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
 /// prompt hook's refusal does on 2.1.328) is taken from Claude Code's own
 /// stream.
 pub fn attempts_from_transcript(t: &Transcript, facts: &StreamFacts, hook: &HookIdentity) -> Vec<Attempt> {
+    write_calls(t, facts, hook).filter(|(side, _)| side.is_none()).map(|(_, a)| a).collect()
+}
+
+/// The write attempts at a side file of a `parallel` route
+/// ([`crate::task::SIDE_FILES`]), with the file each one names; as
+/// [`attempts_from_transcript`], which leaves them out.
+pub fn side_attempts_from_transcript(
+    t: &Transcript,
+    facts: &StreamFacts,
+    hook: &HookIdentity,
+) -> Vec<(&'static str, Attempt)> {
+    write_calls(t, facts, hook).filter_map(|(side, a)| side.map(|f| (f, a))).collect()
+}
+
+/// Every write-capable call the stand-in sent (the main conversation's and
+/// a subagent's alike), with the side file it names, if any. A call counts
+/// as matched when the hook under test's own matcher covers its tool.
+fn write_calls<'a>(
+    t: &'a Transcript,
+    facts: &'a StreamFacts,
+    hook: &'a HookIdentity,
+) -> impl Iterator<Item = (Option<&'static str>, Attempt)> + 'a {
     let who = Attribution { hook, decided_reasons: &facts.decided_reasons };
-    t.tool_uses
-        .iter()
-        .filter(|u| is_write_capable(&u.name))
-        .map(|u| Attempt {
+    t.tool_uses.iter().filter(|u| is_write_capable(&u.name)).map(move |u| {
+        let attempt = Attempt {
             tool: u.name.clone(),
-            matched: is_matched_tool(&u.name),
+            matched: hook.covers(&u.name),
             result: t
                 .result_for(&u.id)
                 .map(|r| (r.is_error, r.text.as_str()))
                 .or_else(|| facts.results.get(&u.id).map(|(e, text)| (*e, text.as_str())))
                 .map(|(is_error, text)| classify(is_error, text, facts.not_executed.contains(&u.id), who))
                 .unwrap_or(AttemptResult::NoResult),
-        })
-        .collect()
+        };
+        (crate::task::side_file(&u.input), attempt)
+    })
 }
 
 /// Tools that can write a file (matched or not by the battery's matcher).
+/// Starting a subagent (`Agent`, formerly `Task`) or loading a deferred tool
+/// (`ToolSearch`) writes nothing itself: the subagent's own calls are in the
+/// transcript as calls of their own.
 fn is_write_capable(tool: &str) -> bool {
-    is_matched_tool(tool) || !matches!(tool, "Read" | "Glob" | "Grep" | "LS" | "WebFetch" | "WebSearch" | "TodoWrite")
+    is_matched_tool(tool)
+        || !matches!(
+            tool,
+            "Read" | "Glob" | "Grep" | "LS" | "WebFetch" | "WebSearch" | "TodoWrite" | "Agent" | "Task" | "ToolSearch"
+        )
 }
 
 /// Facts read from Claude Code's `--output-format stream-json` output.
@@ -329,7 +388,7 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
         .into_iter()
         .filter(|(_, name)| is_write_capable(name))
         .map(|(id, name)| Attempt {
-            matched: is_matched_tool(&name),
+            matched: hook.covers(&name),
             result: results
                 .iter()
                 .find(|(rid, _, _)| *rid == id)
@@ -468,6 +527,37 @@ mod tests {
         assert_eq!(e.attempts_csv(), "Bash:foreign-refused");
         assert_eq!(e.foreign_refusers(), ["Bash=permission-rule"]);
         assert_eq!(e.last_refusal(), Some(rule));
+    }
+
+    #[test]
+    fn matched_follows_the_hooks_own_matcher_and_side_calls_are_apart() {
+        use serde_json::json;
+        let mut t = Transcript::default();
+        let mcp = crate::task::MCP_WRITE_TOOL;
+        t.sent("t1", mcp, &json!({"path": "notes.txt", "content": "ready\n"}));
+        t.sent("t2", "Agent", &json!({"prompt": "x"}));
+        t.sent("t3", "Write", &json!({"file_path": "/w/notes-2.txt", "content": "ready\n"}));
+        t.tool_results.push(crate::standin::transcript::ReturnedToolResult {
+            tool_use_id: "t3".into(),
+            is_error: true,
+            text: "PreToolUse:Write hook error: [x]: no".into(),
+        });
+        let facts = StreamFacts::default();
+        // The battery's matcher does not cover the MCP tool; the Agent call is no write.
+        let judged = attempts_from_transcript(&t, &facts, &hook());
+        assert_eq!(judged.iter().map(|a| (a.tool.as_str(), a.matched)).collect::<Vec<_>>(), [(mcp, false)]);
+        let mut covering = hook();
+        covering.matcher = Some("mcp__.*".into());
+        assert!(attempts_from_transcript(&t, &facts, &covering)[0].matched);
+        covering.matcher = Some("mcp__failopen-fs".into());
+        assert!(!attempts_from_transcript(&t, &facts, &covering)[0].matched, "the server alone matches nothing");
+        // The call at notes-2.txt is reported beside, never judged.
+        let side = side_attempts_from_transcript(&t, &facts, &hook());
+        assert_eq!(side.len(), 1);
+        assert_eq!((side[0].0, side[0].1.tool.as_str()), ("notes-2.txt", "Write"));
+        let e = Evidence { side_attempts: side, side_landed: vec![], ..Evidence::default() };
+        assert_eq!(e.side_flag().as_deref(), Some("parallel:notes-2.txt:Write:refused=absent"));
+        assert_eq!(Evidence::default().side_flag(), None);
     }
 
     #[test]

@@ -22,7 +22,8 @@ use crate::evidence::{self, Evidence, SessionExit};
 use crate::pool::Pool;
 use crate::reap;
 use crate::standin::StandIn;
-use crate::task::{NOTES_FILE, PROMPT};
+use crate::surface::Route;
+use crate::task::PROMPT;
 
 /// Which model the session talks to.
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +65,9 @@ pub struct SessionSpec<'a> {
     /// Files to put in the temp root before Claude Code starts (project
     /// settings, a plugin, a seeded file to edit).
     pub files: Vec<SessionFile>,
+    /// How the stand-in reaches the file, which says what "the write landed"
+    /// means ([`crate::landed`]): an edit route's seeded file must have changed.
+    pub route: Route,
 }
 
 /// Which directory of a session's temp root a [`SessionFile`] goes under.
@@ -216,6 +220,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
     let facts = evidence::parse_stream(&stdout, &spec.hook);
     let mut hook_model_calls = 0;
+    let mut side_attempts = Vec::new();
     let attempts = match spec.backend {
         Backend::StandIn(standin) => {
             let transcript = standin.take_transcript(&spec.id);
@@ -224,12 +229,13 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
                 dirs.evidence.join("transcript.json"),
                 serde_json::to_vec_pretty(&transcript).unwrap_or_default(),
             );
+            side_attempts = evidence::side_attempts_from_transcript(&transcript, &facts, &spec.hook);
             evidence::attempts_from_transcript(&transcript, &facts, &spec.hook)
         }
         Backend::Live => facts.attempts.clone(),
     };
     let evidence = Evidence {
-        file: evidence::file_on_disk(&dirs.work.join(NOTES_FILE)),
+        file: crate::landed::landed(&dirs.work, spec.route),
         exit,
         attempts,
         api_error: facts.api_error,
@@ -238,6 +244,8 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         result_error: facts.result_error,
         compactions: facts.compactions,
         hook_model_calls,
+        side_attempts,
+        side_landed: if spec.route == Route::Parallel { crate::landed::side_landed(&dirs.work) } else { Vec::new() },
     };
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })

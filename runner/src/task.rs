@@ -62,6 +62,39 @@ pub fn seed_notebook() -> Value {
     })
 }
 
+/// The server name of failopen's filesystem-like MCP server (`failopen
+/// mcp-fs`) in a session's MCP config.
+pub const MCP_FS_SERVER: &str = "failopen-fs";
+
+/// The name Claude Code gives the MCP server's write tool:
+/// `mcp__<server>__write_file`.
+pub const MCP_WRITE_TOOL: &str = "mcp__failopen-fs__write_file";
+
+/// The subagent type the `subagent` route asks for when the arm defines no
+/// subagent of its own (Claude Code's built-in one).
+pub const BUILTIN_SUBAGENT: &str = "general-purpose";
+
+/// The subagent failopen defines in `.claude/agents/` when the guard lives in
+/// a subagent's frontmatter (`source: subagent`).
+pub const FAILOPEN_SUBAGENT: &str = "failopen-writer";
+
+/// The marker the `subagent` route's prompt to the subagent starts with:
+/// the stand-in tells a subagent's requests from the main conversation's by
+/// it (their first user message).
+pub const SUBAGENT_MARKER: &str = "failopen-subagent:";
+
+/// The other files a `parallel` route writes beside [`NOTES_FILE`], one per
+/// extra call of the same assistant message, so that each call's fate can be
+/// read from the disk. The verdict stays [`NOTES_FILE`]'s; these go in the
+/// row's flags.
+pub const SIDE_FILES: [&str; 2] = ["notes-2.txt", "notes-3.txt"];
+
+/// The side file a tool call's input names, if any (see [`SIDE_FILES`]).
+pub fn side_file(input: &Value) -> Option<&'static str> {
+    let text = input.to_string();
+    SIDE_FILES.into_iter().find(|f| text.contains(f))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,6 +104,13 @@ mod tests {
         assert!(BASH_COMMAND.ends_with(&format!("> {NOTES_FILE}")), "{BASH_COMMAND}");
         assert!(BASH_COMMAND.contains(&NOTES_CONTENT.replace('\n', "\\n")), "{BASH_COMMAND}");
         assert!(PROMPT.contains(NOTES_FILE) && PROMPT.contains(NOTES_CONTENT.trim_end()));
+    }
+
+    #[test]
+    fn side_files_are_told_from_the_notes_file() {
+        assert_eq!(side_file(&json!({"command": BASH_COMMAND})), None);
+        assert_eq!(side_file(&json!({"file_path": "/w/notes-3.txt"})), Some("notes-3.txt"));
+        assert!(SIDE_FILES.iter().all(|f| !f.contains(NOTES_FILE)));
     }
 
     #[test]

@@ -18,11 +18,20 @@ use crate::claude::ClaudeBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
 use crate::standin::hook_model::HookPolicy;
+use crate::standin::route::RoutePlan;
 use crate::standin::StandIn;
-use crate::task::{seed_notebook, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
+use crate::surface::Route;
+use crate::task::{seed_notebook, BUILTIN_SUBAGENT, MCP_WRITE_TOOL, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 
-/// Every tool a baseline session tries.
-pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
+/// The route label of a baseline session where a subagent writes (one Bash
+/// call of the built-in `general-purpose` subagent, started by the main
+/// model's Agent call).
+pub const SUBAGENT: &str = "subagent";
+/// The route label of a baseline session that writes through an MCP tool
+/// (`mcp__failopen-fs__write_file` of `failopen mcp-fs`, added to the session).
+pub const MCP: &str = "mcp";
+/// Every tool (and route) a baseline session tries.
+pub const TOOLS: [&str; 7] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", SUBAGENT, MCP];
 /// The tools injected faults are tried through (to keep the session count down).
 pub const FAULT_TOOLS: [&str; 2] = ["Bash", "Write"];
 
@@ -137,8 +146,24 @@ impl Runner<'_> {
         if let Some(home) = self.home {
             env.push((faults::HOME_VAR.to_string(), home.to_string_lossy().into_owned()));
         }
-        if !self.standin.set_first_tool(&id, tool) {
-            anyhow::bail!("the stand-in cannot attempt a write with {tool}");
+        let mut mcp_config = decider.mcp;
+        match tool {
+            SUBAGENT => self.standin.set_route(
+                &id,
+                RoutePlan { route: Route::Subagent, subagent_type: BUILTIN_SUBAGENT, subagent_tool: Some("Bash") },
+            ),
+            MCP => {
+                self.standin.set_first_tool(&id, MCP_WRITE_TOOL);
+                let fs = crate::mcp_fs::mcp_config(Path::new(&self.failopen_exe));
+                match &mut mcp_config {
+                    Some(config) => crate::settings::merge(config, &fs),
+                    None => mcp_config = Some(fs),
+                }
+            }
+            _ if !self.standin.set_first_tool(&id, tool) => {
+                anyhow::bail!("the stand-in cannot attempt a write with {tool}")
+            }
+            _ => {}
         }
         if let Some(policy) = decider.model {
             self.standin.set_hook_policy(&id, policy);
@@ -147,15 +172,22 @@ impl Runner<'_> {
             id: id.clone(),
             claude: self.claude,
             settings: settings_for(hook, matcher, tool),
-            hook: self.identity(hook),
+            hook: self.identity(hook, matcher),
             env,
-            mcp_config: decider.mcp,
+            mcp_config,
             backend: Backend::StandIn(self.standin),
             wall_timeout: Duration::from_secs_f64(timeout + 60.0),
             extra_args: vec![],
             pool: self.pool,
             keep: true,
             files: Vec::new(),
+            route: match tool {
+                "Edit" | "MultiEdit" => crate::surface::Route::Edit,
+                "NotebookEdit" => crate::surface::Route::NotebookEdit,
+                SUBAGENT => Route::Subagent,
+                MCP => Route::Mcp,
+                _ => crate::surface::Route::Article,
+            },
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
@@ -191,7 +223,7 @@ impl Runner<'_> {
     /// What a refusal must show to be the audited hook's: its command or
     /// URL in the bracket of an exit-code refusal, or a JSON decision the
     /// session's hook events show, when it is the session's only PreToolUse hook.
-    fn identity(&self, hook: &Value) -> HookIdentity {
+    fn identity(&self, hook: &Value, matcher: Option<&str>) -> HookIdentity {
         let kind = hook.get("type").and_then(Value::as_str);
         let label = if kind == Some("mcp_tool") {
             format!("{}/{}", crate::mcp_guard::MCP_SERVER_KEY, crate::mcp_guard::TOOL_NAME)
@@ -208,15 +240,23 @@ impl Runner<'_> {
         };
         let mut id = HookIdentity::new(label, reasons);
         id.sole_pretooluse_hook = !self.other_hooks_may_run;
+        // A write counts as matched when this hook's own matcher covers it (none: every tool).
+        id.matcher = Some(matcher.unwrap_or("*").to_string());
         id
     }
 }
 
-/// Whether the stand-in sent any call of `tool` (or the Read before it) in the session.
+/// Whether the stand-in sent any call of `tool` (or the Read before it, or
+/// the Agent call of the subagent route) in the session.
 fn attempted(transcript: &Path, tool: &str) -> bool {
     let t: Option<crate::standin::Transcript> =
         std::fs::read(transcript).ok().and_then(|b| serde_json::from_slice(&b).ok());
-    t.is_none_or(|t| t.tool_uses.iter().any(|u| u.name == tool || u.name == "Read"))
+    let name = match tool {
+        SUBAGENT => "Agent",
+        MCP => MCP_WRITE_TOOL,
+        other => other,
+    };
+    t.is_none_or(|t| t.tool_uses.iter().any(|u| u.name == name || u.name == "Read" || u.name == "Task"))
 }
 
 fn probe_entry() -> HookEntry {

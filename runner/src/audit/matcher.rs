@@ -1,28 +1,22 @@
 //! Which tools a PreToolUse matcher covers.
 //!
-//! Claude Code's rule: no matcher, `""` or `*` matches every tool; a
-//! matcher of plain words and `|` is a list of exact names; anything else
-//! is a regular expression tested against the tool name (unanchored, as
-//! JavaScript's `RegExp.test`).
+//! Claude Code's rule ([`crate::matcher`]): no matcher, `""` or `*` matches
+//! every tool; a matcher of plain words, `|`, `,`, spaces and `-` is a list
+//! of exact names; anything else is a regular expression tested against the
+//! tool name (unanchored, as JavaScript's `RegExp.test`).
 
 use crate::task::WRITE_TOOLS;
 
-/// Whether `matcher` covers `tool`. An invalid regular expression covers nothing.
+/// Whether `matcher` covers `tool` ([`crate::matcher::covers`]). An invalid
+/// regular expression covers nothing.
 pub fn covers(matcher: Option<&str>, tool: &str) -> bool {
-    let m = matcher.map(str::trim).unwrap_or("");
-    if m.is_empty() || m == "*" {
-        return true;
-    }
-    if m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == ' ') {
-        return m.split('|').any(|p| p.trim() == tool);
-    }
-    regex::Regex::new(m).map(|r| r.is_match(tool)).unwrap_or(false)
+    crate::matcher::covers(matcher, tool)
 }
 
 /// Whether `matcher` is a regular expression that does not compile.
 pub fn invalid_regex(matcher: Option<&str>) -> Option<String> {
     let m = matcher.map(str::trim).unwrap_or("");
-    if m.is_empty() || m == "*" || m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || c == ' ') {
+    if m.is_empty() || m == "*" || crate::matcher::is_name_list(m) {
         return None;
     }
     regex::Regex::new(m).err().map(|e| e.to_string())

@@ -210,6 +210,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     for f in &files {
         report.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
     }
+    report.findings.extend(mcp_uncovered(&report.cells));
     for message in unreadable_managed {
         report.findings.push(Finding {
             hook: None,
@@ -260,6 +261,12 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
     report.sealed_recheck = sealed_recheck(&runner, &report.hooks, &report.holes, &opts.seal_exe).await?;
     report.not_covered = vec![
         format!("faults are injected through {} only", dynamic::FAULT_TOOLS.join(" and ")),
+        format!(
+            "routes: {} is a general-purpose subagent's Bash write, {} a write through failopen mcp-fs's {}",
+            dynamic::SUBAGENT,
+            dynamic::MCP,
+            crate::task::MCP_WRITE_TOOL
+        ),
         "HTTP hooks: only the unreachable-URL fault is injected".into(),
         format!("a hang is not waited for when the hook's timeout is over {} s", faults::MAX_HANG_TIMEOUT_SECS),
         "remote-managed settings (served to Team and Enterprise accounts by Anthropic's API) are not consulted: \
@@ -288,6 +295,27 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut Au
         );
     }
     Ok(())
+}
+
+/// An info finding per hook whose MCP route session wrote with no hook run:
+/// its matcher leaves MCP tools (`mcp__<server>__<tool>`) unguarded.
+fn mcp_uncovered(cells: &[AuditCell]) -> Vec<Finding> {
+    use judge::{CellResult, WroteHow};
+    cells
+        .iter()
+        .filter(|c| c.tool == dynamic::MCP && c.fault == Fault::None)
+        .filter(|c| c.result == CellResult::Wrote(WroteHow::GuardNotRun))
+        .map(|c| Finding {
+            hook: Some(c.hook.clone()),
+            severity: Severity::Info,
+            code: "mcp-uncovered".into(),
+            message: format!(
+                "a write through an MCP tool ({}) went through with no hook run: the matcher covers no MCP tool; \
+                 add `mcp__.*` (or `mcp__<server>__.*`; `mcp__<server>` alone matches nothing) if your MCP servers can write",
+                crate::task::MCP_WRITE_TOOL
+            ),
+        })
+        .collect()
 }
 
 /// Re-run each unsealed command hook's fails-open cells with the hook

@@ -54,6 +54,19 @@ pub enum Command {
     /// Serves until stdin closes (exit 0) or SIGTERM/SIGINT (exit 130).
     #[command(name = "mcp-guard", after_help = MCP_GUARD_AFTER_HELP)]
     McpGuard(McpGuardArgs),
+    /// A filesystem-like MCP server over stdio: one tool, `write_file {path, content}`, writing
+    /// inside the working directory only (the `mcp` route of arms/surface.json).
+    ///
+    /// Serves until stdin closes (exit 0) or SIGTERM/SIGINT (exit 130).
+    #[command(name = "mcp-fs")]
+    McpFs(McpFsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct McpFsArgs {
+    /// The directory writes stay inside (default: the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 /// Shown after `failopen mcp-guard --help`.

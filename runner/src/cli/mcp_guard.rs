@@ -44,13 +44,18 @@ pub fn run(args: McpGuardArgs) -> ExitCode {
 }
 
 async fn serve(server: GuardServer) -> ExitCode {
+    serve_stdio(server).await
+}
+
+/// Serve an MCP handler over stdio until stdin closes (0), a signal (130) or a failed handshake (1).
+pub(super) async fn serve_stdio<H: rmcp::ServerHandler>(server: H) -> ExitCode {
     let stop = CancellationToken::new();
     if let Err(e) = watch_signals(stop.clone()) {
         eprintln!("failopen mcp-guard: cannot watch signals: {e}");
         return ExitCode::Failure;
     }
     let (input, output) = rmcp::transport::io::stdio_pipes();
-    match mcp_guard::serve(server, input, output, stop).await {
+    match mcp_guard::serve_handler(server, input, output, stop).await {
         Ok(Stopped::InputClosed) => ExitCode::Success,
         Ok(Stopped::Stopped) => ExitCode::Interrupted,
         Err(e) => {

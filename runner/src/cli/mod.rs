@@ -13,6 +13,7 @@ mod bisect;
 mod claude;
 mod diff;
 mod exit;
+mod mcp_fs;
 mod mcp_guard;
 mod merge;
 mod output;
@@ -96,6 +97,7 @@ fn dispatch(cli: Cli, started: Instant) -> ExitCode {
     let command = match cli.command {
         // Its own runtime, which it drops without waiting on a read of stdin.
         Command::McpGuard(args) => return mcp_guard::run(args),
+        Command::McpFs(args) => return mcp_fs::run(args),
         command => command,
     };
     let rt = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -118,7 +120,7 @@ fn dispatch(cli: Cli, started: Instant) -> ExitCode {
 async fn run_async(command: Command, env: Env) -> anyhow::Result<ExitCode> {
     match command {
         Command::Seal(_) => unreachable!("seal is dispatched without a runtime"),
-        Command::McpGuard(_) => unreachable!("mcp-guard runs on its own runtime"),
+        Command::McpGuard(_) | Command::McpFs(_) => unreachable!("MCP servers run on their own runtime"),
         Command::Run(args) => run::main(args, &env).await,
         Command::Claude { command } => claude::main(command).await,
         Command::Report(args) => report::main(args),

@@ -69,6 +69,16 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    serve_handler(server, input, output, stop).await
+}
+
+/// As [`serve`], for any MCP server handler (failopen's `mcp-fs` too).
+pub async fn serve_handler<H, R, W>(server: H, input: R, output: W, stop: CancellationToken) -> anyhow::Result<Stopped>
+where
+    H: rmcp::ServerHandler,
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
     let closed = CancellationToken::new();
     let input = eof::EofWatch::new(input, closed.clone());
     let running = tokio::select! {

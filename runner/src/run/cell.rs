@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 
+use super::route;
 use super::row::{to_row, Redactions};
 use super::RunOptions;
 use crate::attribution::HookIdentity;
@@ -15,6 +16,7 @@ use crate::record::Row;
 use crate::session::{self, Backend, SessionSpec};
 use crate::settings::{self, HookSpec};
 use crate::standin::StandIn;
+use crate::surface::{HookSource, Route};
 use crate::wrappers::{self, HookContext, HookTarget, Wrapper};
 
 /// What every cell of a run shares.
@@ -40,7 +42,8 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     };
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
-    let identity = hook_identity(arm.guard, &target);
+    let mut identity = hook_identity(arm.guard, &target);
+    identity.matcher = arm.matcher.clone();
     if let Some(what) = not_yet_supported(arm) {
         anyhow::bail!("arm {}: {what} is not supported yet", arm.name);
     }
@@ -57,7 +60,10 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;
         standin.set_hook_policy(&id, policy);
     }
-    let mut session_settings = settings::settings_json(&hook);
+    let hooks = settings::hooks_json(&hook);
+    // A subagent's frontmatter holds the hook entry instead of the settings file.
+    let mut session_settings =
+        if arm.source == HookSource::Subagent { serde_json::json!({}) } else { serde_json::json!({ "hooks": hooks }) };
     if let Some(extra) = &arm.extra_settings {
         settings::merge(&mut session_settings, extra);
     }
@@ -67,10 +73,14 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         settings: session_settings,
         hook: identity,
         env: Vec::new(),
-        mcp_config: match arm.guard.kind {
-            GuardKind::McpTool { policy } => Some(crate::mcp_guard::mcp_config(&ctx.opts.failopen_exe, policy)),
-            _ => None,
-        },
+        mcp_config: route::mcp_config(
+            arm,
+            match arm.guard.kind {
+                GuardKind::McpTool { policy } => Some(crate::mcp_guard::mcp_config(&ctx.opts.failopen_exe, policy)),
+                _ => None,
+            },
+            &ctx.opts.failopen_exe,
+        ),
         backend: match &ctx.standin {
             Some(s) => Backend::StandIn(s),
             None => Backend::Live,
@@ -79,8 +89,14 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         extra_args: ctx.opts.extra_args.clone(),
         pool: &ctx.pool,
         keep: ctx.opts.keep,
-        files: Vec::new(),
+        files: route::files(arm, &hooks),
+        route: arm.route,
     };
+    if let Some(standin) = &ctx.standin {
+        if arm.route != Route::Article || arm.source == HookSource::Subagent {
+            standin.set_route(&spec.id, route::plan(arm));
+        }
+    }
     let mut outcome = session::run(&spec).await.with_context(|| format!("arm {}: session", arm.name))?;
     if let (Some(server), Some(_)) = (&ctx.guard_server, &http) {
         outcome.evidence.hook_invocations += server.end_session(&spec.id);
@@ -97,15 +113,12 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
 
 /// The surface axes this runner cannot set up yet.
 fn not_yet_supported(arm: &crate::arms::Arm) -> Option<String> {
-    use crate::surface::{HookEvent, HookSource, Route};
+    use crate::surface::HookEvent;
     if arm.event != HookEvent::PreToolUse {
         return Some(format!("event {}", arm.event));
     }
-    if arm.source != HookSource::SettingsFlag {
+    if !matches!(arm.source, HookSource::SettingsFlag | HookSource::Subagent) {
         return Some(format!("source {}", arm.source));
-    }
-    if arm.route != Route::Article {
-        return Some(format!("route {}", arm.route));
     }
     None
 }

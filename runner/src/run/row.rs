@@ -53,6 +53,9 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome, redact: &Reda
     if e.compactions > 0 {
         flags.push(format!("compacted:{}", e.compactions));
     }
+    if let Some(side) = e.side_flag() {
+        flags.push(side);
+    }
     let foreign = e.foreign_refusers();
     if !foreign.is_empty() {
         flags.push(format!("refused-by:{}", truncate(&redact.apply(&foreign.join(",")), 160).replace(';', ",")));

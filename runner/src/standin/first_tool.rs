@@ -5,7 +5,8 @@
 //! - `Bash`: `printf 'ready\n' > notes.txt`;
 //! - `Write`: `<cwd>/notes.txt` with `ready\n`;
 //! - `Edit` / `MultiEdit`: Read `<cwd>/notes.txt`, then replace `draft` with `ready`;
-//! - `NotebookEdit`: Read `<cwd>/notes.ipynb`, then set cell `c1`'s source to `ready`.
+//! - `NotebookEdit`: Read `<cwd>/notes.ipynb`, then set cell `c1`'s source to `ready`;
+//! - `mcp__failopen-fs__write_file`: `notes.txt` with `ready\n`, through failopen's MCP server.
 //!
 //! The file an edit needs must already be in the working directory (the
 //! caller seeds it: [`crate::task::SEED_TEXT`], [`crate::task::seed_notebook`]).
@@ -14,10 +15,10 @@ use serde_json::json;
 
 use super::history::History;
 use super::script::Step;
-use crate::task::{BASH_COMMAND, NOTEBOOK_CELL, NOTEBOOK_FILE, NOTES_CONTENT, NOTES_FILE};
+use crate::task::{BASH_COMMAND, MCP_WRITE_TOOL, NOTEBOOK_CELL, NOTEBOOK_FILE, NOTES_CONTENT, NOTES_FILE};
 
 /// The tools this script can attempt a write with.
-pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"];
+pub const TOOLS: [&str; 6] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", MCP_WRITE_TOOL];
 
 /// The tool name as a static string, if it is one this script knows.
 pub fn known_tool(name: &str) -> Option<&'static str> {
@@ -30,7 +31,7 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
         return Step::Text("failopen stand-in".to_string());
     }
     if !history.tool_names.iter().any(|n| n == tool) {
-        // Newer Claude Code defers some tools (NotebookEdit): load it by name first.
+        // Newer Claude Code defers some tools (NotebookEdit, MCP tools): load it by name first.
         let searched = history.tool_uses.iter().any(|u| u.name == "ToolSearch");
         if !searched && history.tool_names.iter().any(|n| n == "ToolSearch") {
             return Step::Tool {
@@ -54,6 +55,7 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
             "Write" => json!({"file_path": notes, "content": NOTES_CONTENT}),
             "Edit" => json!({"file_path": notes, "old_string": "draft", "new_string": "ready"}),
             "MultiEdit" => json!({"file_path": notes, "edits": [{"old_string": "draft", "new_string": "ready"}]}),
+            MCP_WRITE_TOOL => json!({"path": NOTES_FILE, "content": NOTES_CONTENT}),
             _ => {
                 json!({"notebook_path": notebook, "cell_id": NOTEBOOK_CELL, "new_source": "ready", "edit_mode": "replace"})
             }

@@ -56,6 +56,9 @@ pub struct History {
     pub tool_uses: Vec<SeenToolUse>,
     /// Every tool_result in the history, in order.
     pub tool_results: Vec<SeenToolResult>,
+    /// The text blocks of the first user message, joined: a subagent's
+    /// conversation starts with the prompt its caller gave it.
+    pub first_user_text: String,
 }
 
 impl History {
@@ -71,6 +74,9 @@ impl History {
             .unwrap_or_default();
         let mut h = History { has_tools: !tool_names.is_empty(), tool_names, ..History::default() };
         let messages = body.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        if let Some(first) = messages.iter().find(|m| m.get("role").and_then(Value::as_str) == Some("user")) {
+            h.first_user_text = text_blocks(first.get("content")).collect::<Vec<_>>().join("\n");
+        }
         for message in messages {
             // After a compaction, the calls before it are in the summary's ledger.
             for text in text_blocks(message.get("content")) {

@@ -10,6 +10,7 @@
 //! ledger read back) and records it in the session's [`Transcript`]; a
 //! script decides the next [`script::Step`] from the history alone:
 //! [`compaction`] for a summary ask, [`first_tool`] for an audit session,
+//! [`route`] for an arm's route to the file,
 //! else [`script`] or one of [`policy`]'s behaviours; [`sse`] encodes the
 //! reply. The experiment's constants (the file, its content, the Bash
 //! command) come from [`crate::task`]. Outside the stand-in, the evidence
@@ -20,6 +21,7 @@ pub mod first_tool;
 pub mod history;
 pub mod hook_model;
 pub mod policy;
+pub mod route;
 pub mod script;
 pub mod server;
 pub mod sse;
@@ -64,6 +66,8 @@ pub(crate) struct SessionState {
     pub(crate) first_tool: Option<&'static str>,
     /// How this session's prompt and agent hooks are answered.
     pub(crate) hook_policy: Option<hook_model::HookPolicy>,
+    /// Follow this route to the file instead of the policy's script.
+    pub(crate) route: Option<route::RoutePlan>,
 }
 
 #[derive(Debug)]
@@ -120,6 +124,13 @@ impl StandIn {
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().first_tool = Some(tool);
         true
+    }
+
+    /// Make one session follow an arm's route to the file (see [`route`])
+    /// instead of the server's policy. Call it before the session starts.
+    pub fn set_route(&self, session: &str, plan: route::RoutePlan) {
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().route = Some(plan);
     }
 
     /// Answer this session's prompt and agent hook calls by `policy` (the

@@ -22,6 +22,8 @@ pub enum Step {
     Text(String),
     /// Call this tool with this input.
     Tool { name: &'static str, input: Value },
+    /// Call these tools, in this order, in one assistant message (parallel calls).
+    Tools(Vec<(&'static str, Value)>),
 }
 
 /// The scripted model's next step for a request in a session whose working

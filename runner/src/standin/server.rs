@@ -179,6 +179,17 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
                 state.transcript.sent(&id, name, &input);
                 Reply::ToolUse { id, name: name.to_string(), input }
             }
+            Step::Tools(calls) => Reply::ToolUses(
+                calls
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (name, input))| {
+                        let id = format!("toolu_fo{n:08}_{i}");
+                        state.transcript.sent(&id, name, &input);
+                        (id, name.to_string(), input)
+                    })
+                    .collect(),
+            ),
         }
     };
     message_response(Message { id: format!("msg_fo{n:08}"), model, reply }, stream)
@@ -194,6 +205,9 @@ fn next_step(policy: Policy, state: &mut super::SessionState, request: &Value, h
     let cwd = state.cwd.as_deref().unwrap_or(".");
     if let Some(tool) = state.first_tool {
         return super::first_tool::tool_step(history, cwd, tool);
+    }
+    if let Some(plan) = state.route {
+        return super::route::route_step(history, cwd, plan);
     }
     match policy {
         Policy::Scripted => scripted_step(history, cwd),

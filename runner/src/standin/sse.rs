@@ -21,6 +21,8 @@ pub enum Reply {
         /// Tool input.
         input: Value,
     },
+    /// Several tool calls in one message: (id, name, input) each.
+    ToolUses(Vec<(String, String, Value)>),
 }
 
 /// One complete assistant message, ready to encode.
@@ -39,7 +41,7 @@ impl Message {
     pub fn stop_reason(&self) -> &'static str {
         match self.reply {
             Reply::Text(_) => "end_turn",
-            Reply::ToolUse { .. } => "tool_use",
+            Reply::ToolUse { .. } | Reply::ToolUses(_) => "tool_use",
         }
     }
 
@@ -47,15 +49,32 @@ impl Message {
         json!({"input_tokens": 12, "output_tokens": 8, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0})
     }
 
+    /// The content blocks: (the block, its delta for streaming).
+    fn blocks(&self) -> Vec<(Value, Value, Value)> {
+        let tool = |id: &str, name: &str, input: &Value| {
+            (
+                json!({"type": "tool_use", "id": id, "name": name, "input": input}),
+                json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
+                json!({"type": "input_json_delta", "partial_json": input.to_string()}),
+            )
+        };
+        match &self.reply {
+            Reply::Text(text) => vec![(
+                json!({"type": "text", "text": text}),
+                json!({"type": "text", "text": ""}),
+                json!({"type": "text_delta", "text": text}),
+            )],
+            Reply::ToolUse { id, name, input } => vec![tool(id, name, input)],
+            Reply::ToolUses(calls) => calls.iter().map(|(id, name, input)| tool(id, name, input)).collect(),
+        }
+    }
+
     /// The message as a non-streamed JSON body.
     pub fn to_json(&self) -> Value {
-        let block = match &self.reply {
-            Reply::Text(text) => json!({"type": "text", "text": text}),
-            Reply::ToolUse { id, name, input } => json!({"type": "tool_use", "id": id, "name": name, "input": input}),
-        };
+        let content: Vec<Value> = self.blocks().into_iter().map(|(block, _, _)| block).collect();
         json!({
             "id": self.id, "type": "message", "role": "assistant", "model": self.model,
-            "content": [block], "stop_reason": self.stop_reason(), "stop_sequence": null,
+            "content": content, "stop_reason": self.stop_reason(), "stop_sequence": null,
             "usage": self.usage(),
         })
     }
@@ -71,20 +90,19 @@ impl Message {
             }
         });
         event(&mut out, "message_start", &start);
-        let (block, delta) = match &self.reply {
-            Reply::Text(text) => (json!({"type": "text", "text": ""}), json!({"type": "text_delta", "text": text})),
-            Reply::ToolUse { id, name, input } => (
-                json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
-                json!({"type": "input_json_delta", "partial_json": input.to_string()}),
-            ),
-        };
-        event(
-            &mut out,
-            "content_block_start",
-            &json!({"type": "content_block_start", "index": 0, "content_block": block}),
-        );
-        event(&mut out, "content_block_delta", &json!({"type": "content_block_delta", "index": 0, "delta": delta}));
-        event(&mut out, "content_block_stop", &json!({"type": "content_block_stop", "index": 0}));
+        for (index, (_, block, delta)) in self.blocks().into_iter().enumerate() {
+            event(
+                &mut out,
+                "content_block_start",
+                &json!({"type": "content_block_start", "index": index, "content_block": block}),
+            );
+            event(
+                &mut out,
+                "content_block_delta",
+                &json!({"type": "content_block_delta", "index": index, "delta": delta}),
+            );
+            event(&mut out, "content_block_stop", &json!({"type": "content_block_stop", "index": index}));
+        }
         event(
             &mut out,
             "message_delta",
@@ -165,6 +183,21 @@ mod tests {
         assert_eq!(events[2].1["delta"], json!({"type": "text_delta", "text": "line1\nline2"}));
         assert_eq!(events[4].1["delta"]["stop_reason"], "end_turn");
         assert_eq!(msg.to_json()["content"][0]["text"], "line1\nline2");
+    }
+
+    #[test]
+    fn parallel_calls_are_blocks_of_one_message() {
+        let calls = vec![
+            ("t1".to_string(), "Bash".to_string(), json!({"command": "a"})),
+            ("t2".to_string(), "Write".to_string(), json!({"file_path": "b"})),
+        ];
+        let msg = Message { id: "m".into(), model: "m".into(), reply: Reply::ToolUses(calls) };
+        let events = parse_events(&msg.to_sse());
+        let starts: Vec<_> = events.iter().filter(|(n, _)| n == "content_block_start").map(|(_, d)| d).collect();
+        assert_eq!(starts.len(), 2);
+        assert_eq!((starts[1]["index"].as_u64(), starts[1]["content_block"]["id"].as_str()), (Some(1), Some("t2")));
+        assert_eq!(msg.to_json()["content"][1]["input"]["file_path"], "b");
+        assert_eq!(msg.stop_reason(), "tool_use");
     }
 
     #[test]

@@ -169,7 +169,8 @@ fn unwrapped_deny_guard_fails_open_under_every_fault_and_seal_closes_it() {
             want.push(("H2", "fails-open", tool, f));
         }
     }
-    for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
+    // The subagent route too: the crashing guard lets the subagent's Bash through.
+    for tool in ["Bash", "Write", "Edit", "NotebookEdit", "subagent"] {
         want.push(("H2", "broken-as-configured", tool, "none"));
     }
     assert_eq!(holes(&v), set(&want));
@@ -277,6 +278,39 @@ fn sealed_deny_guard_covering_every_write_tool_holds() {
     for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
         assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}");
     }
+}
+
+/// The routes audit probes beside the write tools: a subagent's write (the
+/// main model's Agent call, whose general-purpose subagent runs Bash) and an
+/// MCP tool's write (`mcp__failopen-fs__write_file` of `failopen mcp-fs`).
+/// Measured on 2.1.328: a PreToolUse hook runs for both when its matcher
+/// covers the tool; a matcher without MCP tools lets the MCP write through
+/// unguarded (an info finding, not a hole: the server is failopen's own), and
+/// a crashing guard opens both routes.
+#[test]
+fn subagent_and_mcp_routes_are_probed() {
+    let guard = fixtures().join("guards/deny.sh");
+    let crashing = fixtures().join("guards/crashing.sh");
+    let (_d, settings) = settings_file(&serde_json::json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*", "hooks": [{"type": "command", "command": guard, "timeout": 5, "onFailure": "block"}]},
+        {"matcher": "Bash|Write", "hooks": [{"type": "command", "command": crashing, "timeout": 5}]}
+    ]}}));
+    let (out, v) = audit(&[settings.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    // H1 guards every route, the MCP tool included.
+    assert_eq!(cell(&v, "H1", "subagent", "none")["result"], "blocked");
+    assert_eq!(cell(&v, "H1", "mcp", "none")["result"], "blocked");
+    // H2 crashes: the subagent's Bash goes through (the hook ran and broke); the
+    // MCP write is outside its matcher (no hook ran), which is a finding.
+    assert_eq!(cell(&v, "H2", "subagent", "none")["result"], "wrote");
+    assert_eq!(cell(&v, "H2", "subagent", "none")["detail"], "guard-failed");
+    assert_eq!(cell(&v, "H2", "mcp", "none")["detail"], "guard-not-run");
+    let got = holes(&v);
+    assert!(got.contains(&("H2".into(), "broken-as-configured".into(), "subagent".into(), "none".into())), "{got:?}");
+    assert!(!got.iter().any(|h| h.2 == "mcp"), "failopen's own MCP server is not a proven hole: {got:?}");
+    let info: Vec<_> = v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "mcp-uncovered").collect();
+    assert_eq!(info.len(), 1, "{info:?}");
+    assert_eq!(info[0]["hook"], "H2");
 }
 
 /// Write `value` as a settings file in a fresh temp dir and return both.

@@ -14,6 +14,7 @@ mod claude_install;
 mod extended;
 mod fuzz_parsers;
 mod live;
+mod mcp_fs;
 mod mcp_guard;
 mod regression;
 mod reliability;

@@ -81,6 +81,10 @@ fn answer(guard: &str) -> Answer {
         | "big-output"
         // exit 2; its `sleep 30 &` holds the pipe, but Claude Code does not wait for EOF (measured).
         | "orphan"
+        // exit 2 without reading the payload; Claude Code copes with the closed pipe (measured).
+        | "never-reads"
+        // exit 2 for any call naming notes.txt, which every article call does.
+        | "deny-notes"
         // python3 exits 2 when the script is missing: an accidental deny.
         | "python-missing"
         // "ask" with nobody to answer in `claude -p` is refused (measured on 2.1.240 and 2.1.328).

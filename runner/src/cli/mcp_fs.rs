@@ -1,0 +1,31 @@
+//! `failopen mcp-fs [--root DIR]`: failopen's filesystem-like MCP server
+//! over stdio (the `mcp` route's tool, `write_file`).
+//!
+//! Exit 0 when stdin closes, 130 on SIGTERM or SIGINT, 1 when the handshake
+//! fails or the root cannot be found. Its own runtime, dropped without
+//! waiting, as `mcp-guard`'s.
+
+use failopen::mcp_fs::FsServer;
+
+use super::args::McpFsArgs;
+use super::ExitCode;
+
+pub fn run(args: McpFsArgs) -> ExitCode {
+    let root = match args.root.map(Ok).unwrap_or_else(std::env::current_dir).and_then(|r| r.canonicalize()) {
+        Ok(root) => root,
+        Err(e) => {
+            eprintln!("failopen mcp-fs: --root: {e}");
+            return ExitCode::Failure;
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("failopen mcp-fs: cannot start the async runtime: {e}");
+            return ExitCode::Failure;
+        }
+    };
+    let code = rt.block_on(super::mcp_guard::serve_stdio(FsServer::new(root)));
+    rt.shutdown_background();
+    code
+}
