@@ -156,6 +156,9 @@ impl Runner<'_> {
             pool: self.pool,
             keep: true,
             files: Vec::new(),
+            setting_sources: None,
+            permission_mode: None,
+            skills: false,
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();

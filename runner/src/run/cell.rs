@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 
+use super::placement;
 use super::row::{to_row, Redactions};
 use super::RunOptions;
 use crate::attribution::HookIdentity;
@@ -13,8 +14,9 @@ use crate::guards::{Guard, GuardDir, GuardKind};
 use crate::pool::Pool;
 use crate::record::Row;
 use crate::session::{self, Backend, SessionSpec};
-use crate::settings::{self, HookSpec};
+use crate::settings::HookSpec;
 use crate::standin::StandIn;
+use crate::surface::HookEvent;
 use crate::wrappers::{self, HookContext, HookTarget, Wrapper};
 
 /// What every cell of a run shares.
@@ -40,7 +42,6 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     };
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
-    let identity = hook_identity(arm.guard, &target);
     if let Some(what) = not_yet_supported(arm) {
         anyhow::bail!("arm {}: {what} is not supported yet", arm.name);
     }
@@ -56,14 +57,20 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;
         standin.set_hook_policy(&id, policy);
     }
-    let mut session_settings = settings::settings_json(&hook);
-    if let Some(extra) = &arm.extra_settings {
-        settings::merge(&mut session_settings, extra);
+    let plugin_dir = ctx.guard_dir.root().join("plugins").join(cell.index.to_string());
+    let placed = placement::place(arm, &hook, &ctx.guard_dir, &plugin_dir)
+        .with_context(|| format!("arm {}: placing the hook (source {})", arm.name, arm.source))?;
+    let mut identity = hook_identity(arm.guard, &placed.target);
+    identity.aliases = placed.aliases;
+    if let (Some(skill), Some(standin)) = (placed.skill, &ctx.standin) {
+        standin.set_skill(&id, skill);
     }
+    let mut extra_args = ctx.opts.extra_args.clone();
+    extra_args.extend(placed.args);
     let spec = SessionSpec {
         id,
         claude: &cell.claude,
-        settings: session_settings,
+        settings: placed.settings,
         hook: identity,
         env: Vec::new(),
         mcp_config: match arm.guard.kind {
@@ -75,10 +82,13 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
             None => Backend::Live,
         },
         wall_timeout: ctx.opts.session_timeout,
-        extra_args: ctx.opts.extra_args.clone(),
+        extra_args,
         pool: &ctx.pool,
         keep: ctx.opts.keep,
-        files: Vec::new(),
+        files: placed.files,
+        setting_sources: placed.setting_sources,
+        permission_mode: permission_mode(arm.event),
+        skills: placed.skill.is_some(),
     };
     let mut outcome = session::run(&spec).await.with_context(|| format!("arm {}: session", arm.name))?;
     if let (Some(server), Some(_)) = (&ctx.guard_server, &http) {
@@ -94,13 +104,23 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     Ok(Some(row))
 }
 
+/// The permission mode a session runs in: `default` for a PermissionRequest
+/// guard, since in `bypassPermissions` (the battery's) nothing asks for
+/// permission and the hook never runs; measured in docs/sources-and-events.md.
+fn permission_mode(event: HookEvent) -> Option<&'static str> {
+    match event {
+        HookEvent::PermissionRequest => Some(PERMISSION_REQUEST_MODE),
+        HookEvent::PreToolUse | HookEvent::UserPromptSubmit => None,
+    }
+}
+
+/// The mode in which `claude -p` raises a permission request for the battery's writes.
+pub const PERMISSION_REQUEST_MODE: &str = "default";
+
 /// The surface axes this runner cannot set up yet.
 fn not_yet_supported(arm: &crate::arms::Arm) -> Option<String> {
-    use crate::surface::{HookEvent, HookSource, Route};
-    if arm.event != HookEvent::PreToolUse {
-        return Some(format!("event {}", arm.event));
-    }
-    if arm.source != HookSource::SettingsFlag {
+    use crate::surface::{HookSource, Route};
+    if arm.source == HookSource::Subagent {
         return Some(format!("source {}", arm.source));
     }
     if arm.route != Route::Article {

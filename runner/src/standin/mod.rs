@@ -22,6 +22,7 @@ pub mod hook_model;
 pub mod policy;
 pub mod script;
 pub mod server;
+pub mod skill;
 pub mod sse;
 pub mod transcript;
 
@@ -64,6 +65,8 @@ pub(crate) struct SessionState {
     pub(crate) first_tool: Option<&'static str>,
     /// How this session's prompt and agent hooks are answered.
     pub(crate) hook_policy: Option<hook_model::HookPolicy>,
+    /// Invoke this skill first (see [`skill`]).
+    pub(crate) skill: Option<String>,
 }
 
 #[derive(Debug)]
@@ -127,6 +130,14 @@ impl StandIn {
     pub fn set_hook_policy(&self, session: &str, policy: hook_model::HookPolicy) {
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().hook_policy = Some(policy);
+    }
+
+    /// Make one session invoke the skill `name` (the Skill tool) before the
+    /// script's writes, so that the skill's frontmatter hooks are active.
+    /// Call it before the session starts.
+    pub fn set_skill(&self, session: &str, name: &str) {
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().skill = Some(name.to_string());
     }
 
     /// Remove a session and return what the stand-in saw in it.

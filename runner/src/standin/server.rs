@@ -195,6 +195,9 @@ fn next_step(policy: Policy, state: &mut super::SessionState, request: &Value, h
     if let Some(tool) = state.first_tool {
         return super::first_tool::tool_step(history, cwd, tool);
     }
+    if let (Policy::Scripted, Some(skill)) = (policy, &state.skill) {
+        return super::skill::skill_step(history, cwd, skill);
+    }
     match policy {
         Policy::Scripted => scripted_step(history, cwd),
         Policy::Refuse => super::policy::refuse_step(),
