@@ -108,3 +108,24 @@ fn permission_request_and_prompt_hooks_are_listed_and_warned_about() {
     assert_eq!(codes_of(&v, "E1"), ["permission-request-no-decision"], "{v:#}");
     assert_eq!(codes_of(&v, "E2"), ["prompt-guard-fails-open"], "{v:#}");
 }
+
+/// The plugin's guard runs in the dynamic checks as Claude Code runs it
+/// (its directory put in): a deny guard blocks every offered tool as is,
+/// and a crash through Bash and Write fails open, as measured for a plugin
+/// hook in arms/surface.json (`deny/bare@plugin`, `crash/bare@plugin`).
+#[test]
+fn a_plugins_deny_guard_runs_in_the_dynamic_checks() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("plugin");
+    plugin(&dir, "deny.sh");
+    std::fs::copy(support::fixture("audit").join("guards/deny.sh"), dir.join("hooks/deny.sh")).unwrap();
+    std::fs::set_permissions(dir.join("hooks/deny.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let home = d.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let (out, v) = audit_in(d.path(), Some(&home), &["--plugin-dir", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    for tool in ["Bash", "Write"] {
+        assert_eq!(crate::audit::cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}: {v:#}");
+        assert_eq!(crate::audit::cell(&v, "H1", tool, "crash")["result"], "wrote", "{tool}: {v:#}");
+    }
+}
