@@ -39,12 +39,17 @@ pub struct HookIdentity {
     /// ([`crate::task::matcher`]): a write attempt counts as matched when
     /// this covers its tool ([`crate::matcher::covers`]).
     pub matcher: Option<String>,
+    /// Other spellings of `label` that Claude Code may write between the
+    /// brackets: a plugin's command is written as given
+    /// (`${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh`) by 2.1.240 and with the
+    /// plugin's directory put in (`/.../hooks/deny.sh`) by 2.1.328.
+    pub aliases: Vec<String>,
 }
 
 impl HookIdentity {
     /// A hook known by its label and the reasons its JSON decisions carry.
     pub fn new(label: impl Into<String>, reasons: Vec<String>) -> HookIdentity {
-        HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false, matcher: None }
+        HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false, matcher: None, aliases: Vec::new() }
     }
 
     /// Whether this hook's matcher covers `tool` (the battery's matcher when none was set).
@@ -65,6 +70,11 @@ pub enum Refuser {
     OtherHook(String),
     /// A permission rule (settings `permissions.deny`, managed or not).
     PermissionRule,
+    /// Claude Code itself, for want of anyone to grant a permission: in
+    /// `claude -p`, a call that needs approval and that no hook decided is
+    /// refused (`Claude requested permissions to write to ..., but you
+    /// haven't granted it yet.`, `Output redirection to ... needs approval`).
+    PermissionPrompt,
     /// Refused, but nothing ties the refusal to the hook under test.
     Unattributed,
 }
@@ -76,6 +86,7 @@ impl Refuser {
             Refuser::HookUnderTest => "hook-under-test".into(),
             Refuser::OtherHook(label) => format!("hook:{label}"),
             Refuser::PermissionRule => "permission-rule".into(),
+            Refuser::PermissionPrompt => "permission-prompt".into(),
             Refuser::Unattributed => "unattributed".into(),
         }
     }
@@ -112,16 +123,17 @@ fn is_reason(reason: &str, given: &str) -> bool {
     !given.is_empty() && (reason == given || reason.strip_suffix(given).is_some_and(|pre| pre.ends_with(": ")))
 }
 
-/// The label between the brackets of `... hook error: [LABEL]: ...`, when
-/// the refusal is worded that way and its label is not `ours`.
-fn bracket_label<'a>(text: &'a str, ours: &str) -> Option<Result<(), &'a str>> {
+/// The label between the brackets of `... hook error: [LABEL]: ...` (a
+/// PreToolUse refusal), or of `[LABEL]: ...` opening the text (a
+/// PermissionRequest hook's refusal under `onFailure: "block"`, 2.1.328):
+/// `Ok` when it is one of `ours`, else the label.
+fn bracket_label<'a>(text: &'a str, ours: &[&str]) -> Option<Result<(), &'a str>> {
     let text = unwrapped(text);
-    let i = text.find(HOOK_ERROR)?;
-    if !text[..i].starts_with("PreToolUse") {
-        return None;
-    }
-    let rest = text[i + HOOK_ERROR.len()..].strip_prefix('[')?;
-    if !ours.is_empty() && rest.strip_prefix(ours).is_some_and(|r| r.starts_with("]:")) {
+    let rest = match text.find(HOOK_ERROR) {
+        Some(i) if text[..i].starts_with("PreToolUse") => text[i + HOOK_ERROR.len()..].strip_prefix('[')?,
+        _ => text.strip_prefix('[')?,
+    };
+    if ours.iter().any(|o| !o.is_empty() && rest.strip_prefix(o).is_some_and(|r| r.starts_with("]:"))) {
         return Some(Ok(()));
     }
     let end = rest.find("]: ").or_else(|| rest.find("]:"))?;
@@ -134,7 +146,9 @@ fn bracket_label<'a>(text: &'a str, ours: &str) -> Option<Result<(), &'a str>> {
 /// seen in the session's PreToolUse hook events; they count only when the
 /// hook under test is the session's sole PreToolUse hook.
 pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> Refuser {
-    match bracket_label(text, &hook.label) {
+    let labels: Vec<&str> =
+        std::iter::once(hook.label.as_str()).chain(hook.aliases.iter().map(String::as_str)).collect();
+    match bracket_label(text, &labels) {
         Some(Ok(())) => return Refuser::HookUnderTest,
         Some(Err(label)) => return Refuser::OtherHook(label.to_string()),
         None => {}
@@ -146,10 +160,26 @@ pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> R
     if hook.sole_pretooluse_hook && decided_reasons.iter().any(|r| is_reason(reason, r)) {
         return Refuser::HookUnderTest;
     }
+    // Before the rules: the don't-ask refusal is worded like a rule's.
+    if is_permission_prompt_text(text) {
+        return Refuser::PermissionPrompt;
+    }
     if is_permission_rule_text(text) {
         return Refuser::PermissionRule;
     }
     Refuser::Unattributed
+}
+
+/// Whether a tool result is Claude Code's own refusal of a call that needed
+/// approval nobody gave (`claude -p` has no one to ask): `Claude requested
+/// permissions to ... but you haven't granted it yet.`, `Output redirection
+/// to ... needs approval` (2.1.328) or `... was blocked.` (2.1.240), and the
+/// `don't ask mode` refusal.
+pub fn is_permission_prompt_text(text: &str) -> bool {
+    let t = unwrapped(text);
+    (t.starts_with("Claude requested permissions to ") && t.contains("haven't granted it yet"))
+        || (t.starts_with("Output redirection to ") && (t.contains("needs approval") || t.contains("was blocked")))
+        || (t.starts_with("Permission to use ") && t.contains("don't ask mode"))
 }
 
 /// Whether a tool result is Claude Code's wording for a call a permission
@@ -168,6 +198,11 @@ pub fn is_permission_rule_text(text: &str) -> bool {
 pub fn decision_reason(stdout: &str) -> Option<String> {
     let v: Value = serde_json::from_str(stdout.trim()).ok()?;
     let specific = v.get("hookSpecificOutput")?;
+    // A PermissionRequest hook decides with `decision: {behavior, message}`.
+    if let Some(decision) = specific.get("decision").filter(|d| d.is_object()) {
+        return (decision.get("behavior")?.as_str()? == "deny")
+            .then(|| decision.get("message").and_then(Value::as_str).unwrap_or_default().to_string());
+    }
     let decision = specific.get("permissionDecision")?.as_str()?;
     if !matches!(decision, "deny" | "ask") {
         return None;
@@ -175,17 +210,21 @@ pub fn decision_reason(stdout: &str) -> Option<String> {
     Some(specific.get("permissionDecisionReason").and_then(Value::as_str).unwrap_or_default().to_string())
 }
 
-/// Every `permissionDecisionReason` string in a guard script's text: the
-/// reasons its JSON decisions can carry.
+/// Every reason string in a guard script's text: the reasons its JSON
+/// decisions can carry (`permissionDecisionReason` of a PreToolUse decision,
+/// `message` of a PermissionRequest `decision`, `reason` of a
+/// UserPromptSubmit `decision: "block"`).
 pub fn reasons_in_script(body: &str) -> Vec<String> {
-    const KEY: &str = "\"permissionDecisionReason\":\"";
+    const KEYS: [&str; 3] = ["\"permissionDecisionReason\":\"", "\"message\":\"", "\"reason\":\""];
     let mut out = Vec::new();
-    let mut rest = body;
-    while let Some(i) = rest.find(KEY) {
-        rest = &rest[i + KEY.len()..];
-        if let Some(end) = rest.find('"') {
-            out.push(rest[..end].to_string());
-            rest = &rest[end..];
+    for key in KEYS {
+        let mut rest = body;
+        while let Some(i) = rest.find(key) {
+            rest = &rest[i + key.len()..];
+            if let Some(end) = rest.find('"') {
+                out.push(rest[..end].to_string());
+                rest = &rest[end..];
+            }
         }
     }
     out
@@ -251,6 +290,52 @@ mod tests {
         assert_eq!(refuser("PreToolUse:Write hook error: something else", &h, &seen), Refuser::Unattributed);
         // An empty reason is never enough.
         assert_eq!(refuser("PreToolUse:Write hook error: ", &h, &[String::new()]), Refuser::Unattributed);
+    }
+
+    #[test]
+    fn a_plugins_hook_is_known_by_either_spelling_and_permission_request_refusals_by_theirs() {
+        let mut h = HookIdentity::new("${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh", vec![]);
+        h.aliases = vec!["/p/35/hooks/deny.sh".into()];
+        // 2.1.240 writes the command as given; 2.1.328 with the directory put in, and a line naming the plugin.
+        let old = "PreToolUse:Bash hook error: [${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh]: no";
+        let new = "PreToolUse:Bash hook error: [/p/35/hooks/deny.sh]: no\nThis hook comes from the failopen-guard@inline plugin.";
+        assert_eq!(refuser(old, &h, &[]), Refuser::HookUnderTest);
+        assert_eq!(refuser(new, &h, &[]), Refuser::HookUnderTest);
+        let elsewhere = "PreToolUse:Bash hook error: [/p/36/hooks/deny.sh]: no";
+        assert_eq!(refuser(elsewhere, &h, &[]), Refuser::OtherHook("/p/36/hooks/deny.sh".into()));
+        // A PermissionRequest hook's onFailure refusal opens with the bracket (2.1.295 on).
+        let h = HookIdentity::new("/g/crash.sh", vec![]);
+        let native = "[/g/crash.sh]: failed; blocking because onFailure is \"block\"\nguard failed before deciding";
+        assert_eq!(refuser(native, &h, &[]), Refuser::HookUnderTest);
+        assert_eq!(refuser("[/etc/x.sh]: failed", &h, &[]), Refuser::OtherHook("/etc/x.sh".into()));
+        // Its JSON deny is the bare message, read out of the guard's script.
+        let body = include_str!("../../guards/perm-deny.sh");
+        let h = HookIdentity::new("/g/perm-deny.sh", reasons_in_script(body));
+        assert_eq!(
+            refuser("this session may not write files (failopen perm-deny guard)", &h, &[]),
+            Refuser::HookUnderTest
+        );
+        assert_eq!(
+            decision_reason(r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"m"}}}"#).as_deref(),
+            Some("m")
+        );
+        assert_eq!(decision_reason(r#"{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}"#), None);
+    }
+
+    #[test]
+    fn claude_codes_own_refusal_for_want_of_a_grant_is_named() {
+        let h = ours();
+        for text in [
+            "Claude requested permissions to write to /w/notes.txt, but you haven't granted it yet.",
+            "Output redirection to '/w/notes.txt' needs approval. The path is inside the working directories",
+            "Output redirection to '/w/notes.txt' was blocked. For security, Claude Code may only write to files",
+            "Permission to use Bash has been denied because Claude Code is running in don't ask mode.",
+        ] {
+            assert!(is_permission_prompt_text(text), "{text}");
+            assert_eq!(refuser(text, &h, &[]), Refuser::PermissionPrompt, "{text}");
+        }
+        assert_eq!(Refuser::PermissionPrompt.describe(), "permission-prompt");
+        assert!(!is_permission_prompt_text("Output redirection worked"));
     }
 
     #[test]

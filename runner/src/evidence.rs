@@ -109,6 +109,37 @@ pub struct Evidence {
     pub side_attempts: Vec<(&'static str, Attempt)>,
     /// The side files found on disk after the session.
     pub side_landed: Vec<String>,
+    /// Claude Code reported the prompt blocked by a UserPromptSubmit hook,
+    /// and by whom.
+    pub prompt_blocked: Option<PromptBlock>,
+    /// Main-conversation requests the stand-in received (`None` in live
+    /// mode, where no transcript is kept): 0 means the prompt never reached
+    /// the model.
+    pub main_requests: Option<u32>,
+}
+
+/// Claude Code's report that a UserPromptSubmit hook blocked the prompt
+/// (stream-json `system`/`informational`, and the final result, read
+/// `UserPromptSubmit operation blocked by hook:\n<refusal>\n\nOriginal
+/// prompt: ...` on 2.1.240 and 2.1.328).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptBlock {
+    /// Who blocked it: the hook under test only when the refusal names its
+    /// command in brackets (exit 2) or carries one of its reasons (JSON).
+    pub by: Refuser,
+    /// The refusal: `[<command>]: <stderr>` or the JSON `reason`.
+    pub text: String,
+}
+
+/// The header of Claude Code's report of a prompt blocked by a hook.
+pub const PROMPT_BLOCKED: &str = "UserPromptSubmit operation blocked by hook:";
+
+/// The refusal in a prompt-blocked report, if `text` is one: the part
+/// between the header and `Original prompt:`.
+pub fn prompt_block_text(text: &str) -> Option<&str> {
+    let rest = text.trim_start().strip_prefix(PROMPT_BLOCKED)?;
+    let end = rest.find("\n\nOriginal prompt:").unwrap_or(rest.len());
+    Some(rest[..end].trim())
 }
 
 impl Evidence {
@@ -218,7 +249,11 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
     if !is_error {
         return AttemptResult::Allowed(text.to_string());
     }
-    if !(names_pretooluse_hook(text) || not_executed || attribution::is_permission_rule_text(text)) {
+    if !(names_pretooluse_hook(text)
+        || not_executed
+        || attribution::is_permission_rule_text(text)
+        || attribution::is_permission_prompt_text(text))
+    {
         return AttemptResult::Failed(text.to_string());
     }
     match attribution::refuser(text, who.hook, who.decided_reasons) {
@@ -279,7 +314,17 @@ fn is_write_capable(tool: &str) -> bool {
     is_matched_tool(tool)
         || !matches!(
             tool,
-            "Read" | "Glob" | "Grep" | "LS" | "WebFetch" | "WebSearch" | "TodoWrite" | "Agent" | "Task" | "ToolSearch"
+            "Read"
+                | "Glob"
+                | "Grep"
+                | "LS"
+                | "WebFetch"
+                | "WebSearch"
+                | "TodoWrite"
+                | "Agent"
+                | "Task"
+                | "ToolSearch"
+                | "Skill"
         )
 }
 
@@ -304,6 +349,8 @@ pub struct StreamFacts {
     pub decided_reasons: Vec<String>,
     /// Every tool_result Claude Code reported, by tool_use id: (is_error, text).
     pub results: HashMap<String, (bool, String)>,
+    /// The refusal of Claude Code's prompt-blocked report, if any.
+    pub prompt_blocked: Option<String>,
 }
 
 /// Read the stream-json lines Claude Code printed; attempts are attributed
@@ -315,9 +362,7 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
     for line in stdout.lines() {
         let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
         match (v["type"].as_str(), v["subtype"].as_str()) {
-            (Some("system"), Some("hook_response"))
-                if v["hook_name"].as_str().is_some_and(|n| n.starts_with("PreToolUse")) =>
-            {
+            (Some("system"), Some("hook_response")) if v["hook_name"].as_str().is_some_and(is_refusing_event) => {
                 let outcome = v["outcome"].as_str().unwrap_or("?");
                 let code = match &v["exit_code"] {
                     Value::String(s) => s.clone(),
@@ -334,6 +379,11 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
                 }
             }
             (Some("system"), Some("compact_boundary")) => facts.compactions += 1,
+            (Some("system"), Some("informational")) => {
+                if let Some(t) = v["content"].as_str().and_then(prompt_block_text) {
+                    facts.prompt_blocked.get_or_insert_with(|| t.to_string());
+                }
+            }
             (Some("assistant"), _) => {
                 for block in v["message"]["content"].as_array().into_iter().flatten() {
                     if block["type"] == "tool_use" {
@@ -368,6 +418,9 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
             }
             (Some("result"), _) => {
                 facts.saw_result = true;
+                if let Some(t) = v["result"].as_str().and_then(prompt_block_text) {
+                    facts.prompt_blocked.get_or_insert_with(|| t.to_string());
+                }
                 if v["is_error"].as_bool().unwrap_or(false) {
                     let text = v["result"].as_str().or(v["subtype"].as_str()).unwrap_or("error").to_string();
                     let structured = !v["api_error_status"].is_null()
@@ -401,6 +454,23 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
     facts
 }
 
+/// The hook events whose hooks can refuse (`PreToolUse:Bash`,
+/// `PermissionRequest:Write`, `UserPromptSubmit`): their runs are the hook
+/// outcomes a row records.
+fn is_refusing_event(hook_name: &str) -> bool {
+    ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].iter().any(|e| hook_name.starts_with(e))
+}
+
+/// Who a prompt-blocked report's refusal belongs to.
+pub fn prompt_block(text: &str, hook: &HookIdentity) -> PromptBlock {
+    // The refusal reads like a PermissionRequest's: `[<command>]: <stderr>`, or the bare reason.
+    let by = match attribution::refuser(text, hook, &[]) {
+        Refuser::PermissionRule | Refuser::PermissionPrompt => Refuser::Unattributed,
+        by => by,
+    };
+    PromptBlock { by, text: text.to_string() }
+}
+
 fn is_api_error_text(text: &str) -> bool {
     let t = text.to_ascii_lowercase();
     t.contains("api error") || t.contains("overloaded") || t.contains("api_error") || t.contains("invalid api key")
@@ -421,6 +491,31 @@ mod tests {
 
     fn who(h: &HookIdentity) -> Attribution<'_> {
         Attribution { hook: h, decided_reasons: &[] }
+    }
+
+    #[test]
+    fn a_blocked_prompt_and_the_other_events_hooks_are_read_from_the_stream() {
+        let h = HookIdentity::new("/g/deny.sh", vec![]);
+        let report =
+            "UserPromptSubmit operation blocked by hook:\n[/g/deny.sh]: no\n\nOriginal prompt: Create notes.txt";
+        let stream = [
+            serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "UserPromptSubmit", "outcome": "error", "exit_code": "2"}),
+            serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "PermissionRequest:Bash", "outcome": "success", "exit_code": "0"}),
+            serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "SessionStart", "outcome": "success", "exit_code": "0"}),
+            serde_json::json!({"type": "system", "subtype": "informational", "content": report}),
+            serde_json::json!({"type": "result", "subtype": "success", "is_error": false, "result": report}),
+        ]
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
+        let f = parse_stream(&stream, &h);
+        assert_eq!(f.hook_outcomes, ["error:2", "success:0"], "SessionStart is not a refusing event");
+        assert_eq!(f.prompt_blocked.as_deref(), Some("[/g/deny.sh]: no"));
+        assert_eq!(prompt_block("[/g/deny.sh]: no", &h).by, Refuser::HookUnderTest);
+        assert_eq!(prompt_block("[/etc/x.sh]: no", &h).by, Refuser::OtherHook("/etc/x.sh".into()));
+        assert_eq!(prompt_block("someone's reason", &h).by, Refuser::Unattributed);
+        assert_eq!(prompt_block_text("Done."), None);
     }
 
     #[test]

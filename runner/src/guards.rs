@@ -187,6 +187,9 @@ const CATALOG: &[Guard] = &[
     script!("garbage-json", json: true, long: false),
     script!("slow", json: false, long: true),
     script!("orphan", json: false, long: false),
+    // Decisions of the other events that can refuse (arms/surface.json).
+    script!("perm-deny", json: true, long: false),
+    script!("json-block", json: true, long: false),
     script!("stdout-deny", json: false, long: false),
     script!("json-ask", json: true, long: false),
     script!("json-deny-exit1", json: true, long: false),

@@ -68,6 +68,17 @@ pub struct SessionSpec<'a> {
     /// How the stand-in reaches the file, which says what "the write landed"
     /// means ([`crate::landed`]): an edit route's seeded file must have changed.
     pub route: Route,
+    /// The setting sources a stand-in session loads, in place of
+    /// [`STAND_IN_ARGS`]' `user` (e.g. `user,project,local` for a hook in the
+    /// project's settings). `None`: `user`.
+    pub setting_sources: Option<&'static str>,
+    /// `--permission-mode`, when not `bypassPermissions` (e.g. `default`, in
+    /// which `claude -p` raises a permission request for a write, so that a
+    /// PermissionRequest hook runs).
+    pub permission_mode: Option<&'static str>,
+    /// Keep skills on in a stand-in session (no `--disable-slash-commands`),
+    /// for a guard in a skill's frontmatter.
+    pub skills: bool,
 }
 
 /// Which directory of a session's temp root a [`SessionFile`] goes under.
@@ -114,6 +125,19 @@ pub struct SessionOutcome {
 /// `docs/performance.md`.
 pub const STAND_IN_ARGS: &[&str] = &["--strict-mcp-config", "--disable-slash-commands", "--setting-sources", "user"];
 
+/// [`STAND_IN_ARGS`], with `--setting-sources` set to `sources` when given,
+/// and without `--disable-slash-commands` when `skills` are kept on.
+pub fn stand_in_args(sources: Option<&str>, skills: bool) -> Vec<String> {
+    let mut args: Vec<String> = STAND_IN_ARGS.iter().map(|a| a.to_string()).collect();
+    if skills {
+        args.retain(|a| a != "--disable-slash-commands");
+    }
+    if let (Some(sources), Some(i)) = (sources, args.iter().position(|a| a == "--setting-sources")) {
+        args[i + 1] = sources.to_string();
+    }
+    args
+}
+
 /// Environment for a stand-in session, with the same purpose as
 /// [`STAND_IN_ARGS`]: no telemetry, error reports, surveys, bundled skills,
 /// CLAUDE.md lookups, terminal titles or side model calls.
@@ -149,7 +173,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     let mut cmd = tokio::process::Command::new(&spec.claude.path);
     cmd.arg("-p")
         .arg(PROMPT)
-        .args(["--permission-mode", "bypassPermissions", "--settings"])
+        .args(["--permission-mode", spec.permission_mode.unwrap_or("bypassPermissions"), "--settings"])
         .arg(&settings_path)
         .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
         .args(&spec.extra_args)
@@ -174,7 +198,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Backend::StandIn(standin) => {
             cmd.env("ANTHROPIC_BASE_URL", standin.session_url(&spec.id, &dirs.work.to_string_lossy()));
             cmd.env("ANTHROPIC_API_KEY", "failopen-stand-in-key");
-            cmd.args(STAND_IN_ARGS).envs(STAND_IN_ENV.iter().copied());
+            cmd.args(stand_in_args(spec.setting_sources, spec.skills)).envs(STAND_IN_ENV.iter().copied());
         }
         Backend::Live => {
             for var in LIVE_PASSTHROUGH {
@@ -221,10 +245,12 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     let facts = evidence::parse_stream(&stdout, &spec.hook);
     let mut hook_model_calls = 0;
     let mut side_attempts = Vec::new();
+    let mut main_requests = None;
     let attempts = match spec.backend {
         Backend::StandIn(standin) => {
             let transcript = standin.take_transcript(&spec.id);
             hook_model_calls = transcript.hook_calls.len() as u32;
+            main_requests = Some(transcript.main_requests);
             let _ = std::fs::write(
                 dirs.evidence.join("transcript.json"),
                 serde_json::to_vec_pretty(&transcript).unwrap_or_default(),
@@ -246,6 +272,8 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         hook_model_calls,
         side_attempts,
         side_landed: if spec.route == Route::Parallel { crate::landed::side_landed(&dirs.work) } else { Vec::new() },
+        prompt_blocked: facts.prompt_blocked.as_deref().map(|t| evidence::prompt_block(t, &spec.hook)),
+        main_requests,
     };
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })
@@ -347,6 +375,16 @@ mod tests {
 
     /// A panic while a session runs unwinds through its [`GroupKill`]: the
     /// whole process group (here a shell and its background child) dies.
+    #[test]
+    fn setting_sources_and_skills_change_only_their_flag() {
+        assert_eq!(stand_in_args(None, false), STAND_IN_ARGS);
+        let args = stand_in_args(Some("user,project,local"), false);
+        assert_eq!(args.len(), STAND_IN_ARGS.len());
+        assert_eq!(args.iter().skip_while(|a| *a != "--setting-sources").nth(1).unwrap(), "user,project,local");
+        let args = stand_in_args(None, true);
+        assert!(!args.iter().any(|a| a == "--disable-slash-commands") && args.len() == STAND_IN_ARGS.len() - 1);
+    }
+
     #[test]
     fn a_panic_kills_the_session_group() {
         let tag = format!("groupkill-test-{}", std::process::id());

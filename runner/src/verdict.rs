@@ -74,11 +74,15 @@ pub enum InvalidReason {
     /// permission rule, another hook, a managed policy, or a refusal nothing
     /// ties to the hook. The session says nothing about the hook.
     ForeignRefusal,
+    /// Claude Code reported the prompt blocked by the UserPromptSubmit hook
+    /// under test, yet the model received it (or, in live mode, nothing
+    /// shows that it did not): the refusal did not hold.
+    PromptReachedModel,
 }
 
 impl InvalidReason {
     /// Every reason, in the order the CSV documentation lists them.
-    pub const ALL: [InvalidReason; 10] = [
+    pub const ALL: [InvalidReason; 11] = [
         InvalidReason::SessionError,
         InvalidReason::SessionTimeout,
         InvalidReason::Interrupted,
@@ -89,6 +93,7 @@ impl InvalidReason {
         InvalidReason::ToolError,
         InvalidReason::HookNotRun,
         InvalidReason::ForeignRefusal,
+        InvalidReason::PromptReachedModel,
     ];
 
     /// The CSV spelling.
@@ -104,6 +109,7 @@ impl InvalidReason {
             InvalidReason::ToolError => "tool-error",
             InvalidReason::HookNotRun => "hook-not-run",
             InvalidReason::ForeignRefusal => "foreign-refusal",
+            InvalidReason::PromptReachedModel => "prompt-reached-model",
         }
     }
 }

@@ -188,6 +188,9 @@ impl Runner<'_> {
                 MCP => Route::Mcp,
                 _ => crate::surface::Route::Article,
             },
+            setting_sources: None,
+            permission_mode: None,
+            skills: false,
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();

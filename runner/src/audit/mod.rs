@@ -27,6 +27,7 @@ pub mod hook_schema;
 pub mod judge;
 pub mod matcher;
 pub mod render;
+pub mod sources;
 pub mod static_checks;
 
 use std::path::{Path, PathBuf};
@@ -111,6 +112,11 @@ pub struct AuditOptions {
     pub managed: crate::managed::ManagedSettings,
     /// What stops the dynamic checks (a first signal) and what a hard stop kills.
     pub interrupt: crate::pool::Interrupt,
+    /// Plugin directories (`--plugin-dir`): their `hooks/hooks.json` is read as a source.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Read the skills of the project and of HOME (`.claude/skills/*/SKILL.md`)
+    /// for frontmatter hooks (when no settings file was named).
+    pub read_skills: bool,
 }
 
 /// The re-check of the hole cells with the hook wrapped by seal.
@@ -135,6 +141,10 @@ pub struct AuditReport {
     pub files: Vec<PathBuf>,
     /// Managed settings files: read by Claude Code in every session, listed as a source.
     pub managed_files: Vec<PathBuf>,
+    /// Plugins' hooks files (`--plugin-dir`) and skills whose frontmatter declares hooks.
+    pub other_sources: Vec<PathBuf>,
+    /// PermissionRequest and UserPromptSubmit hooks: listed and checked statically.
+    pub event_hooks: Vec<sources::EventHook>,
     /// Hook entries.
     pub hooks: Vec<HookEntry>,
     /// Static findings.
@@ -181,7 +191,20 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
             Err(e) => unreadable_managed.push(e.to_string()),
         }
     }
+    let mut other_sources = Vec::new();
+    for dir in &opts.plugin_dirs {
+        if let Some(f) = sources::plugin_hooks(dir, opts.cwd.clone())? {
+            other_sources.push(f.path.clone());
+            files.push(f);
+        }
+    }
+    let skills = if opts.read_skills { sources::skills_with_hooks(&opts.cwd, opts.home.as_deref()) } else { vec![] };
+    for skill in &skills {
+        other_sources.push(skill.path.clone());
+        files.extend(sources::skill_settings(skill, opts.cwd.clone()));
+    }
     let hooks = config::entries(&files);
+    let event_hooks = sources::event_hooks(&files);
     let claude_version = opts.claude.as_ref().map(|c| c.version.clone());
     let env = static_checks::Env {
         path_var: &opts.path_var,
@@ -193,6 +216,8 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         on_failure: OnFailure::Unknown,
         files: opts.files.clone(),
         managed_files: opts.managed.files.clone(),
+        other_sources,
+        event_hooks,
         hooks,
         findings: vec![],
         cells: vec![],
@@ -211,6 +236,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         report.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
     }
     report.findings.extend(mcp_uncovered(&report.cells));
+    report.findings.extend(sources::findings(&report.event_hooks, &skills, report.claude_version.as_deref()));
     for message in unreadable_managed {
         report.findings.push(Finding {
             hook: None,

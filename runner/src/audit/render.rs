@@ -52,6 +52,19 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         let source = if h.managed { " (managed: checked statically, runs in every session)" } else { "" };
         let _ = writeln!(s, "  {}  {}{source}\n      matcher {m}, {timeout}{of}\n      {what}", h.id, h.location());
     }
+    if !r.other_sources.is_empty() {
+        let other: Vec<String> = r.other_sources.iter().map(|f| f.display().to_string()).collect();
+        let _ = writeln!(s, "  also read: {}", other.join(", "));
+    }
+    if !r.event_hooks.is_empty() {
+        let _ = writeln!(s, "\nOther hooks that can refuse (checked statically, not run)");
+    }
+    for h in &r.event_hooks {
+        let timeout = h.timeout.map(|t| format!("timeout {t}s")).unwrap_or_else(|| "no timeout".into());
+        let of = if h.on_failure_block { ", onFailure block" } else { "" };
+        let managed = if h.managed { " (managed)" } else { "" };
+        let _ = writeln!(s, "  {}  {}{managed}\n      {}, {timeout}{of}\n      {}", h.id, h.location, h.event, h.what);
+    }
     let _ = writeln!(s, "\nStatic findings");
     if r.findings.is_empty() {
         let _ = writeln!(s, "  none");

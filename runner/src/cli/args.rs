@@ -142,6 +142,9 @@ pub struct AuditArgs {
     /// Only the static checks (no Claude Code sessions).
     #[arg(long)]
     pub static_only: bool,
+    /// A plugin directory whose `hooks/hooks.json` to read too, as `claude --plugin-dir` loads it (repeatable).
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    pub plugin_dirs: Vec<PathBuf>,
     /// Sessions running at once.
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,

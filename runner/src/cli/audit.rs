@@ -35,7 +35,7 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
     let cwd = env.cwd.clone().context("cannot read the current directory")?;
     let files = if args.settings.is_empty() {
         let found = audit::default_files(&cwd, env.home.as_deref());
-        if found.is_empty() {
+        if found.is_empty() && args.plugin_dirs.is_empty() {
             anyhow::bail!(
                 "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json exists here; pass SETTINGS.json files"
             );
@@ -65,5 +65,7 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         seal_exe,
         managed: super::managed_settings(),
         interrupt: Interrupt::new(),
+        plugin_dirs: args.plugin_dirs.clone(),
+        read_skills: args.settings.is_empty(),
     })
 }

@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 
+use super::placement;
 use super::route;
 use super::row::{to_row, Redactions};
 use super::RunOptions;
@@ -16,7 +17,7 @@ use crate::record::Row;
 use crate::session::{self, Backend, SessionSpec};
 use crate::settings::{self, HookSpec};
 use crate::standin::StandIn;
-use crate::surface::{HookSource, Route};
+use crate::surface::{HookEvent, HookSource, Route};
 use crate::wrappers::{self, HookContext, HookTarget, Wrapper};
 
 /// What every cell of a run shares.
@@ -42,11 +43,6 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     };
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
-    let mut identity = hook_identity(arm.guard, &target);
-    identity.matcher = arm.matcher.clone();
-    if let Some(what) = not_yet_supported(arm) {
-        anyhow::bail!("arm {}: {what} is not supported yet", arm.name);
-    }
     let hook = HookSpec {
         target,
         timeout_secs: arm.hook_timeout_secs,
@@ -60,17 +56,21 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;
         standin.set_hook_policy(&id, policy);
     }
-    let hooks = settings::hooks_json(&hook);
-    // A subagent's frontmatter holds the hook entry instead of the settings file.
-    let mut session_settings =
-        if arm.source == HookSource::Subagent { serde_json::json!({}) } else { serde_json::json!({ "hooks": hooks }) };
-    if let Some(extra) = &arm.extra_settings {
-        settings::merge(&mut session_settings, extra);
+    let plugin_dir = ctx.guard_dir.root().join("plugins").join(cell.index.to_string());
+    let placed = placement::place(arm, &hook, &ctx.guard_dir, &plugin_dir)
+        .with_context(|| format!("arm {}: placing the hook (source {})", arm.name, arm.source))?;
+    let mut identity = hook_identity(arm.guard, &placed.target);
+    identity.aliases = placed.aliases;
+    identity.matcher = arm.matcher.clone();
+    if let (Some(skill), Some(standin)) = (placed.skill, &ctx.standin) {
+        standin.set_skill(&id, skill);
     }
+    let mut extra_args = ctx.opts.extra_args.clone();
+    extra_args.extend(placed.args);
     let spec = SessionSpec {
         id,
         claude: &cell.claude,
-        settings: session_settings,
+        settings: placed.settings,
         hook: identity,
         env: Vec::new(),
         mcp_config: route::mcp_config(
@@ -86,11 +86,14 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
             None => Backend::Live,
         },
         wall_timeout: ctx.opts.session_timeout,
-        extra_args: ctx.opts.extra_args.clone(),
+        extra_args,
         pool: &ctx.pool,
         keep: ctx.opts.keep,
-        files: route::files(arm, &hooks),
+        files: placed.files.into_iter().chain(route::files(arm, &settings::hooks_json(&hook))).collect(),
         route: arm.route,
+        setting_sources: placed.setting_sources,
+        permission_mode: permission_mode(arm.event),
+        skills: placed.skill.is_some(),
     };
     if let Some(standin) = &ctx.standin {
         if arm.route != Route::Article || arm.source == HookSource::Subagent {
@@ -111,17 +114,18 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     Ok(Some(row))
 }
 
-/// The surface axes this runner cannot set up yet.
-fn not_yet_supported(arm: &crate::arms::Arm) -> Option<String> {
-    use crate::surface::HookEvent;
-    if arm.event != HookEvent::PreToolUse {
-        return Some(format!("event {}", arm.event));
+/// The permission mode a session runs in: `default` for a PermissionRequest
+/// guard, since in `bypassPermissions` (the battery's) nothing asks for
+/// permission and the hook never runs; measured in docs/sources-and-events.md.
+fn permission_mode(event: HookEvent) -> Option<&'static str> {
+    match event {
+        HookEvent::PermissionRequest => Some(PERMISSION_REQUEST_MODE),
+        HookEvent::PreToolUse | HookEvent::UserPromptSubmit => None,
     }
-    if !matches!(arm.source, HookSource::SettingsFlag | HookSource::Subagent) {
-        return Some(format!("source {}", arm.source));
-    }
-    None
 }
+
+/// The mode in which `claude -p` raises a permission request for the battery's writes.
+pub const PERMISSION_REQUEST_MODE: &str = "default";
 
 /// What the session's refusals must show to be this arm's: the hook entry's
 /// command line or URL, and the reasons the guard's JSON decisions carry.

@@ -2,6 +2,7 @@
 //! concurrency, judge each one, and append its row as soon as it ends.
 
 mod cell;
+mod placement;
 mod route;
 mod row;
 

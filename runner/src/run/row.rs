@@ -42,7 +42,7 @@ impl Redactions {
 /// refusers it quotes go through `redact`.
 pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome, redact: &Redactions) -> Row {
     let e = &outcome.evidence;
-    let v = judge::judge_battery(e);
+    let v = judge::judge_event(cell.arm.event, e);
     let mut flags = Vec::new();
     if outcome.stragglers_killed > 0 {
         flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));

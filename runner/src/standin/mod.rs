@@ -24,6 +24,7 @@ pub mod policy;
 pub mod route;
 pub mod script;
 pub mod server;
+pub mod skill;
 pub mod sse;
 pub mod transcript;
 
@@ -68,6 +69,8 @@ pub(crate) struct SessionState {
     pub(crate) hook_policy: Option<hook_model::HookPolicy>,
     /// Follow this route to the file instead of the policy's script.
     pub(crate) route: Option<route::RoutePlan>,
+    /// Invoke this skill first (see [`skill`]).
+    pub(crate) skill: Option<String>,
 }
 
 #[derive(Debug)]
@@ -138,6 +141,14 @@ impl StandIn {
     pub fn set_hook_policy(&self, session: &str, policy: hook_model::HookPolicy) {
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().hook_policy = Some(policy);
+    }
+
+    /// Make one session invoke the skill `name` (the Skill tool) before the
+    /// script's writes, so that the skill's frontmatter hooks are active.
+    /// Call it before the session starts.
+    pub fn set_skill(&self, session: &str, name: &str) {
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().skill = Some(name.to_string());
     }
 
     /// Remove a session and return what the stand-in saw in it.

@@ -209,6 +209,9 @@ fn next_step(policy: Policy, state: &mut super::SessionState, request: &Value, h
     if let Some(plan) = state.route {
         return super::route::route_step(history, cwd, plan);
     }
+    if let (Policy::Scripted, Some(skill)) = (policy, &state.skill) {
+        return super::skill::skill_step(history, cwd, skill);
+    }
     match policy {
         Policy::Scripted => scripted_step(history, cwd),
         Policy::Refuse => super::policy::refuse_step(),

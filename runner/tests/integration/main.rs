@@ -9,6 +9,7 @@ mod oracle;
 
 mod audit;
 mod audit_models;
+mod audit_sources;
 mod battery;
 mod claude_install;
 mod extended;
