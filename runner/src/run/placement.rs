@@ -223,9 +223,10 @@ mod tests {
     }
 
     #[test]
-    fn frontmatter_sources_are_refused_with_their_name() {
+    fn a_subagent_source_leaves_the_hook_out_of_the_settings() {
         let (tmp, guards, hook) = setup();
-        let err = place(&arm("subagent", "deny"), &hook, &guards, &tmp.path().join("p")).unwrap_err();
-        assert!(err.to_string().contains("source subagent"), "{err}");
+        let p = place(&arm("subagent", "deny"), &hook, &guards, &tmp.path().join("p")).unwrap();
+        assert_eq!(p.settings, json!({}), "the frontmatter holds it (run::route::files)");
+        assert!(p.files.is_empty() && p.args.is_empty() && p.skill.is_none());
     }
 }
