@@ -18,14 +18,5 @@ pub fn run(args: McpFsArgs) -> ExitCode {
             return ExitCode::Failure;
         }
     };
-    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("failopen mcp-fs: cannot start the async runtime: {e}");
-            return ExitCode::Failure;
-        }
-    };
-    let code = rt.block_on(super::mcp_guard::serve_stdio(FsServer::new(root)));
-    rt.shutdown_background();
-    code
+    super::mcp_guard::serve_on_own_runtime(FsServer::new(root))
 }

@@ -30,28 +30,29 @@ pub fn run(args: McpGuardArgs) -> ExitCode {
         eprintln!("failopen mcp-guard: crash-at-start: exiting before the MCP handshake, as asked");
         return ExitCode::Failure;
     }
+    serve_on_own_runtime(GuardServer::new(policy, args.trace.map(Trace::new)))
+}
+
+/// Serve `server` over stdio on a current-thread runtime of its own, dropped
+/// without waiting for a pending read of stdin.
+pub(super) fn serve_on_own_runtime<H: mcp_guard::one_tool::OneTool>(server: H) -> ExitCode {
     let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("failopen mcp-guard: cannot start the async runtime: {e}");
+            eprintln!("{}: cannot start the async runtime: {e}", H::SERVER_NAME);
             return ExitCode::Failure;
         }
     };
-    let server = GuardServer::new(policy, args.trace.map(Trace::new));
-    let code = rt.block_on(serve(server));
+    let code = rt.block_on(serve_stdio(server));
     rt.shutdown_background();
     code
 }
 
-async fn serve(server: GuardServer) -> ExitCode {
-    serve_stdio(server).await
-}
-
 /// Serve an MCP handler over stdio until stdin closes (0), a signal (130) or a failed handshake (1).
-pub(super) async fn serve_stdio<H: rmcp::ServerHandler>(server: H) -> ExitCode {
+async fn serve_stdio<H: mcp_guard::one_tool::OneTool>(server: H) -> ExitCode {
     let stop = CancellationToken::new();
     if let Err(e) = watch_signals(stop.clone()) {
-        eprintln!("failopen mcp-guard: cannot watch signals: {e}");
+        eprintln!("{}: cannot watch signals: {e}", H::SERVER_NAME);
         return ExitCode::Failure;
     }
     let (input, output) = rmcp::transport::io::stdio_pipes();
@@ -59,7 +60,7 @@ pub(super) async fn serve_stdio<H: rmcp::ServerHandler>(server: H) -> ExitCode {
         Ok(Stopped::InputClosed) => ExitCode::Success,
         Ok(Stopped::Stopped) => ExitCode::Interrupted,
         Err(e) => {
-            eprintln!("failopen mcp-guard: {e:#}");
+            eprintln!("{}: {e:#}", H::SERVER_NAME);
             ExitCode::Failure
         }
     }

@@ -3,13 +3,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject, Tool};
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::{json, Value};
+
+use crate::mcp_guard::one_tool::OneTool;
 
 /// The name of the server's one tool.
 pub const TOOL_NAME: &str = "write_file";
@@ -46,36 +45,20 @@ impl FsServer {
     }
 }
 
-impl ServerHandler for FsServer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
+impl OneTool for FsServer {
+    const SERVER_NAME: &'static str = SERVER_NAME;
+    const TOOL_NAME: &'static str = TOOL_NAME;
+
+    fn tool() -> Tool {
+        FsServer::tool()
     }
 
-    async fn list_tools(
+    async fn call(
         &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![FsServer::tool()]))
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(FsServer::tool)
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
+        arguments: Option<JsonObject>,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if request.name != TOOL_NAME {
-            return Err(McpError::invalid_params(
-                format!("no tool named {:?}; the only tool is {TOOL_NAME:?}", request.name),
-                None,
-            ));
-        }
-        let args = request.arguments.unwrap_or_default();
+        let args = arguments.unwrap_or_default();
         let field = |k: &str| args.get(k).and_then(Value::as_str);
         let (Some(path), Some(content)) = (field("path"), field("content")) else {
             return Err(McpError::invalid_params("write_file needs string fields `path` and `content`", None));

@@ -2,13 +2,15 @@
 //! `"type": "mcp_tool"` hooks, with a policy saying how it answers (or fails).
 //!
 //! - [`policy`]: the policies and the answer each gives (pure).
-//! - [`server`]: the rmcp server handler with its one tool, `guard`.
+//! - [`server`]: the server's one tool, `guard`.
+//! - [`one_tool`]: the rmcp handler every one-tool server of failopen's shares.
 //! - [`trace`]: `--trace FILE`, one JSON line per call.
 //! - [`eof`]: notice the end of stdin (so a hanging call does not hold the exit).
 //!
 //! How Claude Code drives it, per version: `docs/mcp-tool-hooks.md`.
 
 pub mod eof;
+pub mod one_tool;
 pub mod policy;
 pub mod server;
 pub mod trace;
@@ -72,17 +74,17 @@ where
     serve_handler(server, input, output, stop).await
 }
 
-/// As [`serve`], for any MCP server handler (failopen's `mcp-fs` too).
+/// As [`serve`], for any of failopen's one-tool servers (`mcp-fs` too).
 pub async fn serve_handler<H, R, W>(server: H, input: R, output: W, stop: CancellationToken) -> anyhow::Result<Stopped>
 where
-    H: rmcp::ServerHandler,
+    H: one_tool::OneTool,
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let closed = CancellationToken::new();
     let input = eof::EofWatch::new(input, closed.clone());
     let running = tokio::select! {
-        r = server.serve((input, output)) => r.map_err(|e| anyhow::anyhow!("MCP handshake failed: {e}"))?,
+        r = one_tool::OneToolServer(server).serve((input, output)) => r.map_err(|e| anyhow::anyhow!("MCP handshake failed: {e}"))?,
         _ = stop.cancelled() => return Ok(Stopped::Stopped),
     };
     let waiting = running.waiting();

@@ -2,14 +2,12 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
-};
+use rmcp::model::{CallToolResponse, JsonObject, Tool};
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::json;
 
+use super::one_tool::OneTool;
 use super::policy::{Answer, Policy};
 use super::trace::Trace;
 
@@ -47,37 +45,21 @@ impl GuardServer {
     }
 }
 
-impl ServerHandler for GuardServer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
+impl OneTool for GuardServer {
+    const SERVER_NAME: &'static str = SERVER_NAME;
+    const TOOL_NAME: &'static str = TOOL_NAME;
+
+    fn tool() -> Tool {
+        GuardServer::tool()
     }
 
-    async fn list_tools(
+    async fn call(
         &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![GuardServer::tool()]))
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(GuardServer::tool)
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
+        arguments: Option<JsonObject>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if request.name != TOOL_NAME {
-            return Err(McpError::invalid_params(
-                format!("no tool named {:?}; the only tool is {TOOL_NAME:?}", request.name),
-                None,
-            ));
-        }
         if let Some(trace) = &self.trace {
-            if let Err(e) = trace.record(request.arguments.as_ref()) {
+            if let Err(e) = trace.record(arguments.as_ref()) {
                 // Like a command guard whose `>> "$FAILOPEN_TRACE"` fails: say so, and still decide.
                 eprintln!("failopen mcp-guard: cannot append to the trace {}: {e}", trace.path().display());
             }
