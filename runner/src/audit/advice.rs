@@ -60,7 +60,7 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
                 // failopen's own MCP server is not the user's: a matcher without
                 // MCP tools is a finding (`mcp-uncovered`), not a proven hole.
                 (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None)
-                    if guards_something && c.tool != super::dynamic::MCP && !covered_elsewhere(e, entries, &c.tool) =>
+                    if guards_something && c.tool != super::probes::MCP && !covered_elsewhere(e, entries, &c.tool) =>
                 {
                     HoleKind::UncoveredTool
                 }

@@ -23,15 +23,7 @@ use crate::standin::StandIn;
 use crate::surface::Route;
 use crate::task::{seed_notebook, BUILTIN_SUBAGENT, MCP_WRITE_TOOL, NOTEBOOK_FILE, NOTES_FILE, SEED_TEXT};
 
-/// The route label of a baseline session where a subagent writes (one Bash
-/// call of the built-in `general-purpose` subagent, started by the main
-/// model's Agent call).
-pub const SUBAGENT: &str = "subagent";
-/// The route label of a baseline session that writes through an MCP tool
-/// (`mcp__failopen-fs__write_file` of `failopen mcp-fs`, added to the session).
-pub const MCP: &str = "mcp";
-/// Every tool (and route) a baseline session tries.
-pub const TOOLS: [&str; 7] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", SUBAGENT, MCP];
+pub use super::probes::{MCP, SUBAGENT, TOOLS};
 /// The tools injected faults are tried through (to keep the session count down).
 pub const FAULT_TOOLS: [&str; 2] = ["Bash", "Write"];
 

@@ -75,7 +75,7 @@ pub fn how_it_wrote(hook_outcomes: &[String]) -> WroteHow {
 pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
     let how = how_it_wrote(&e.hook_outcomes);
     // The subagent's Bash and the MCP tool create notes.txt as Bash and Write do.
-    if matches!(tool, "Bash" | "Write" | super::dynamic::SUBAGENT | super::dynamic::MCP) {
+    if matches!(tool, "Bash" | "Write" | super::probes::SUBAGENT | super::probes::MCP) {
         return match judge::judge(e) {
             Verdict::Wrote => CellResult::Wrote(how),
             Verdict::Blocked => CellResult::Blocked,

@@ -26,6 +26,7 @@ pub mod faults;
 pub mod hook_schema;
 pub mod judge;
 pub mod matcher;
+pub mod probes;
 pub mod render;
 pub mod sources;
 pub mod static_checks;
