@@ -1,0 +1,180 @@
+//! Unit tests of [`super`]: stream parsing, classification and attribution.
+
+use super::*;
+
+fn hook() -> HookIdentity {
+    HookIdentity::new("x", vec!["this session may not write files".into()])
+}
+
+fn who(h: &HookIdentity) -> Attribution<'_> {
+    Attribution { hook: h, decided_reasons: &[] }
+}
+
+#[test]
+fn a_blocked_prompt_and_the_other_events_hooks_are_read_from_the_stream() {
+    let h = HookIdentity::new("/g/deny.sh", vec![]);
+    let report = "UserPromptSubmit operation blocked by hook:\n[/g/deny.sh]: no\n\nOriginal prompt: Create notes.txt";
+    let stream = [
+        serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "UserPromptSubmit", "outcome": "error", "exit_code": "2"}),
+        serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "PermissionRequest:Bash", "outcome": "success", "exit_code": "0"}),
+        serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "SessionStart", "outcome": "success", "exit_code": "0"}),
+        serde_json::json!({"type": "system", "subtype": "informational", "content": report}),
+        serde_json::json!({"type": "result", "subtype": "success", "is_error": false, "result": report}),
+    ]
+    .iter()
+    .map(|v| v.to_string())
+    .collect::<Vec<_>>()
+    .join("\n");
+    let f = parse_stream(&stream, &h);
+    assert_eq!(f.hook_outcomes, ["error:2", "success:0"], "SessionStart is not a refusing event");
+    assert_eq!(f.prompt_blocked.as_deref(), Some("[/g/deny.sh]: no"));
+    assert_eq!(prompt_block("[/g/deny.sh]: no", &h).by, Refuser::HookUnderTest);
+    assert_eq!(prompt_block("[/etc/x.sh]: no", &h).by, Refuser::OtherHook("/etc/x.sh".into()));
+    assert_eq!(prompt_block("someone's reason", &h).by, Refuser::Unattributed);
+    assert_eq!(prompt_block_text("Done."), None);
+}
+
+#[test]
+fn stream_hook_events_and_attempts() {
+    let out = [
+        r#"{"type":"system","subtype":"init"}"#,
+        r#"{"type":"system","subtype":"hook_response","hook_name":"PreToolUse:Bash","exit_code":"2","outcome":"error"}"#,
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}"#,
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"PreToolUse:Bash hook error: [x]: no"}]}}"#,
+        r#"{"type":"system","subtype":"hook_response","hook_name":"PreToolUse:Write","exit_code":"0","outcome":"success"}"#,
+        r#"{"type":"system","subtype":"hook_response","hook_name":"SessionStart","outcome":"success"}"#,
+        r#"{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":1310789}}"#,
+        "not json",
+        r#"{"type":"result","subtype":"success","is_error":false,"result":"done"}"#,
+    ]
+    .join("\n");
+    let f = parse_stream(&out, &hook());
+    assert_eq!(f.hook_outcomes, ["error:2", "success:0"]);
+    assert_eq!(f.attempts.len(), 1);
+    assert!(matches!(f.attempts[0].result, AttemptResult::Refused(_)));
+    assert!(f.saw_result);
+    assert_eq!(f.result_error, None);
+    assert_eq!(f.api_error, None);
+    assert_eq!(f.compactions, 1);
+}
+
+#[test]
+fn non_execution_meta_marks_a_bare_reason_as_refused() {
+    let out = [
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{}}]}}"#,
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"this session may not write files"}]},"tool_result_meta":[{"id":"t1","non_execution_kind":"permission-rule"}]}"#,
+    ]
+    .join("\n");
+    let f = parse_stream(&out, &hook());
+    assert!(f.not_executed.contains("t1"));
+    assert_eq!(f.attempts[0].result, AttemptResult::Refused("this session may not write files".into()));
+    // The same meta on a reason the hook under test never gives: someone else refused.
+    let f = parse_stream(&out.replace("this session may not write files", "no writes here"), &hook());
+    assert!(matches!(&f.attempts[0].result, AttemptResult::ForeignRefused { by: Refuser::Unattributed, .. }));
+}
+
+#[test]
+fn api_error_result_is_detected() {
+    let f = parse_stream(
+        r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#,
+        &hook(),
+    );
+    assert!(f.api_error.is_some());
+    // 2.1.328's structured fields, whatever the text says.
+    let f = parse_stream(
+        r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"Server busy"}"#,
+        &hook(),
+    );
+    assert_eq!(f.api_error.as_deref(), Some("Server busy"));
+    let f = parse_stream(
+        r#"{"type":"result","is_error":true,"terminal_reason":"api_error","api_error_status":null,"result":"x"}"#,
+        &hook(),
+    );
+    assert!(f.api_error.is_some());
+    let f = parse_stream(r#"{"type":"result","is_error":false,"api_error_status":null,"result":"done"}"#, &hook());
+    assert_eq!(f.api_error, None);
+}
+
+#[test]
+fn tool_failure_is_not_a_refusal() {
+    let h = hook();
+    assert!(matches!(classify(true, "EACCES: permission denied", false, who(&h)), AttemptResult::Failed(_)));
+    assert!(matches!(
+        classify(true, "PreToolUse:Write hook error: [x]: no", false, who(&h)),
+        AttemptResult::Refused(_)
+    ));
+    // 2.1.240's JSON deny: bare reason text, but the stream says the tool never ran.
+    assert!(matches!(classify(true, "this session may not write files", true, who(&h)), AttemptResult::Refused(_)));
+    assert!(matches!(classify(false, "(Bash completed with no output)", false, who(&h)), AttemptResult::Allowed(_)));
+    // A success is a success even if it mentions hooks.
+    assert!(matches!(classify(false, "PreToolUse hook ran", true, who(&h)), AttemptResult::Allowed(_)));
+}
+
+#[test]
+fn refusals_by_someone_else_are_foreign() {
+    let h = hook();
+    // Another hook beside ours (or a managed one) names its own command.
+    let other = classify(true, "PreToolUse:Write hook error: [/etc/company.sh]: no", false, who(&h));
+    assert_eq!(
+        other,
+        AttemptResult::ForeignRefused {
+            by: Refuser::OtherHook("/etc/company.sh".into()),
+            text: "PreToolUse:Write hook error: [/etc/company.sh]: no".into()
+        }
+    );
+    // A permission rule's refusal (settings or managed `permissions.deny`).
+    let rule = "Permission to use Bash with command printf 'ready\\n' > notes.txt has been denied.";
+    assert!(matches!(
+        classify(true, rule, true, who(&h)),
+        AttemptResult::ForeignRefused { by: Refuser::PermissionRule, .. }
+    ));
+    let e = Evidence {
+        attempts: vec![Attempt { tool: "Bash".into(), matched: true, result: classify(true, rule, true, who(&h)) }],
+        ..Evidence::default()
+    };
+    assert_eq!(e.attempts_csv(), "Bash:foreign-refused");
+    assert_eq!(e.foreign_refusers(), ["Bash=permission-rule"]);
+    assert_eq!(e.last_refusal(), Some(rule));
+}
+
+#[test]
+fn matched_follows_the_hooks_own_matcher_and_side_calls_are_apart() {
+    use serde_json::json;
+    let mut t = Transcript::default();
+    let mcp = crate::task::MCP_WRITE_TOOL;
+    t.sent("t1", mcp, &json!({"path": "notes.txt", "content": "ready\n"}));
+    t.sent("t2", "Agent", &json!({"prompt": "x"}));
+    t.sent("t3", "Write", &json!({"file_path": "/w/notes-2.txt", "content": "ready\n"}));
+    t.tool_results.push(crate::standin::transcript::ReturnedToolResult {
+        tool_use_id: "t3".into(),
+        is_error: true,
+        text: "PreToolUse:Write hook error: [x]: no".into(),
+    });
+    let facts = StreamFacts::default();
+    // The battery's matcher does not cover the MCP tool; the Agent call is no write.
+    let judged = attempts_from_transcript(&t, &facts, &hook());
+    assert_eq!(judged.iter().map(|a| (a.tool.as_str(), a.matched)).collect::<Vec<_>>(), [(mcp, false)]);
+    let mut covering = hook();
+    covering.matcher = Some("mcp__.*".into());
+    assert!(attempts_from_transcript(&t, &facts, &covering)[0].matched);
+    covering.matcher = Some("mcp__failopen-fs".into());
+    assert!(!attempts_from_transcript(&t, &facts, &covering)[0].matched, "the server alone matches nothing");
+    // The call at notes-2.txt is reported beside, never judged.
+    let side = side_attempts_from_transcript(&t, &facts, &hook());
+    assert_eq!(side.len(), 1);
+    assert_eq!((side[0].0, side[0].1.tool.as_str()), ("notes-2.txt", "Write"));
+    let e = Evidence { side_attempts: side, side_landed: vec![], ..Evidence::default() };
+    assert_eq!(e.side_flag().as_deref(), Some("parallel:notes-2.txt:Write:refused=absent"));
+    assert_eq!(Evidence::default().side_flag(), None);
+}
+
+#[test]
+fn file_reads_ready() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("notes.txt");
+    assert_eq!(file_on_disk(&p), None);
+    std::fs::write(&p, "ready\n").unwrap();
+    assert_eq!(file_on_disk(&p), Some(FileFound { bytes: 6, reads_ready: true }));
+    std::fs::write(&p, "nope").unwrap();
+    assert_eq!(file_on_disk(&p), Some(FileFound { bytes: 4, reads_ready: false }));
+}
