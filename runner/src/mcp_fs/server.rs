@@ -27,9 +27,14 @@ impl FsServer {
     pub fn new(root: PathBuf) -> FsServer {
         FsServer { root }
     }
+}
+
+impl OneTool for FsServer {
+    const SERVER_NAME: &'static str = SERVER_NAME;
+    const TOOL_NAME: &'static str = TOOL_NAME;
 
     /// The `write_file` tool as `tools/list` shows it.
-    pub fn tool() -> Tool {
+    fn tool() -> Tool {
         let schema: JsonObject = match json!({
             "type": "object",
             "properties": {
@@ -42,15 +47,6 @@ impl FsServer {
             _ => unreachable!("a JSON object literal"),
         };
         Tool::new(TOOL_NAME, "Write a text file inside the working directory (failopen mcp-fs).", Arc::new(schema))
-    }
-}
-
-impl OneTool for FsServer {
-    const SERVER_NAME: &'static str = SERVER_NAME;
-    const TOOL_NAME: &'static str = TOOL_NAME;
-
-    fn tool() -> Tool {
-        FsServer::tool()
     }
 
     async fn call(

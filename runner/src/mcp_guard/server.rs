@@ -29,9 +29,14 @@ impl GuardServer {
     pub fn new(policy: Policy, trace: Option<Trace>) -> GuardServer {
         GuardServer { policy, trace }
     }
+}
+
+impl OneTool for GuardServer {
+    const SERVER_NAME: &'static str = SERVER_NAME;
+    const TOOL_NAME: &'static str = TOOL_NAME;
 
     /// The `guard` tool as `tools/list` shows it: any object is accepted.
-    pub fn tool() -> Tool {
+    fn tool() -> Tool {
         let schema: JsonObject = match json!({"type": "object", "additionalProperties": true}) {
             serde_json::Value::Object(o) => o,
             _ => unreachable!("a JSON object literal"),
@@ -42,15 +47,6 @@ impl GuardServer {
              (the hook's input) and answers with a hook output.",
             Arc::new(schema),
         )
-    }
-}
-
-impl OneTool for GuardServer {
-    const SERVER_NAME: &'static str = SERVER_NAME;
-    const TOOL_NAME: &'static str = TOOL_NAME;
-
-    fn tool() -> Tool {
-        GuardServer::tool()
     }
 
     async fn call(
