@@ -148,6 +148,7 @@ pub async fn exact_version(spec: &str) -> anyhow::Result<String> {
         ClaudeSpec::Path(p) => {
             anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display())
         }
+        ClaudeSpec::Range(r) => anyhow::bail!("bisect takes one version at each end, not a range: {r}"),
     }
 }
 

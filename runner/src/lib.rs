@@ -23,6 +23,7 @@ pub mod diff;
 pub mod evidence;
 pub mod guard_server;
 pub mod guards;
+pub mod history;
 pub mod json_error;
 pub mod judge;
 pub mod landed;

@@ -21,6 +21,7 @@ pub async fn ensure(cache: &Cache, version: &str) -> Result<ClaudeBin, ClaudeErr
     let path = std::fs::canonicalize(&bin)
         .map_err(|e| ClaudeError::NotRunnable { path: bin.display().to_string(), message: e.to_string() })?;
     let reported = read_version(&path).await?;
+    cache.touch(version);
     Ok(ClaudeBin { path: bin, version: reported })
 }
 
@@ -31,18 +32,25 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     std::fs::create_dir_all(&versions).map_err(io)?;
     let staging =
         tempfile::Builder::new().prefix(&format!(".{version}.installing-")).tempdir_in(&versions).map_err(io)?;
-    let out = Command::new("npm")
+    // npm runs the package's postinstall script as a child of its own: the
+    // whole install is one process group, killed as a group if we are
+    // dropped mid-install (an interrupted history's prefetch).
+    let child = Command::new("npm")
         .args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
         .arg(staging.path())
         .arg(format!("{NPM_PACKAGE}@{version}"))
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
         .kill_on_drop(true)
-        .output()
-        .await
+        .spawn()
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
             _ => io(e),
         })?;
+    let _group = child.id().map(GroupGuard);
+    let out = child.wait_with_output().await.map_err(io)?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         if stderr.contains("ETARGET") || stderr.contains("No matching version") || stderr.contains("E404") {
@@ -67,6 +75,15 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
         }
     }
     Ok(())
+}
+
+/// Kills a process group when dropped: nothing an install started outlives it.
+struct GroupGuard(u32);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        crate::reap::kill_group(self.0);
+    }
 }
 
 /// Run `claude --version` and return the version it reports.

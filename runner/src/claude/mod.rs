@@ -7,6 +7,8 @@
 
 pub mod cache;
 pub mod install;
+pub mod prune;
+pub mod range;
 pub mod spec;
 
 use std::path::PathBuf;
@@ -15,6 +17,13 @@ pub use spec::ClaudeSpec;
 
 /// The version failopen runs when `--claude` is not given.
 pub const PINNED_VERSION: &str = "2.1.328";
+
+/// The version the article measured, and failopen's second reference.
+pub const ARTICLE_VERSION: &str = "2.1.240";
+
+/// Versions `failopen claude prune` and `history --cache-max` never remove:
+/// the ones the reference results and the test suite run.
+pub const PINNED_VERSIONS: [&str; 2] = [PINNED_VERSION, ARTICLE_VERSION];
 
 /// The npm package Claude Code ships in.
 pub const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
@@ -43,9 +52,12 @@ pub enum ClaudeError {
     /// The binary exists but does not run or does not print a version.
     #[error("{path}: does not run as Claude Code: {message}")]
     NotRunnable { path: String, message: String },
-    /// A version spec that is not a version, `latest` or a path.
-    #[error("{0:?} names no Claude Code: expected a version like 2.1.328, `latest`, or a path to a claude binary")]
+    /// A version spec that is not a version, `latest`, a range or a path.
+    #[error("{0:?} names no Claude Code: expected a version like 2.1.328, `latest`, a range like 2.1.240..latest, or a path to a claude binary")]
     BadSpec(String),
+    /// A range that is malformed or does not resolve.
+    #[error(transparent)]
+    Range(#[from] range::RangeError),
     /// Filesystem trouble in the cache.
     #[error("cache {path}")]
     Io { path: String, source: std::io::Error },

@@ -1,7 +1,10 @@
-//! `--claude SPEC`: a version, `latest`, or a path; resolved to a binary.
+//! `--claude SPEC`: a version, `latest`, a range, or a path; ranges are
+//! expanded to versions ([`expand`]), each version resolved to a binary
+//! ([`resolve`]).
 
 use std::path::{Path, PathBuf};
 
+use super::range::VersionRange;
 use super::{cache::Cache, install, ClaudeBin, ClaudeError};
 use crate::version::Version;
 
@@ -14,17 +17,22 @@ pub enum ClaudeSpec {
     Latest,
     /// A binary on disk.
     Path(PathBuf),
+    /// Every published version from one to another ([`expand`] lists them).
+    Range(VersionRange),
 }
 
 impl ClaudeSpec {
-    /// Parse one spec: `latest`, a path (it holds a `/` or exists), or a
-    /// [`Version`]; anything else is [`ClaudeError::BadSpec`].
+    /// Parse one spec: `latest`, a path (it holds a `/` or exists), a range
+    /// (`FROM..TO`), or a [`Version`]; anything else is
+    /// [`ClaudeError::BadSpec`] (or [`ClaudeError::Range`] for a malformed range).
     pub fn parse(s: &str) -> Result<ClaudeSpec, ClaudeError> {
         let s = s.trim();
         if s == "latest" {
             Ok(ClaudeSpec::Latest)
         } else if s.contains('/') || Path::new(s).exists() {
             Ok(ClaudeSpec::Path(PathBuf::from(s)))
+        } else if let Some(range) = VersionRange::parse(s) {
+            Ok(ClaudeSpec::Range(range?))
         } else if s.parse::<Version>().is_ok() {
             Ok(ClaudeSpec::Version(s.to_string()))
         } else {
@@ -36,6 +44,47 @@ impl ClaudeSpec {
     pub fn parse_list(s: &str) -> Result<Vec<ClaudeSpec>, ClaudeError> {
         s.split(',').filter(|p| !p.trim().is_empty()).map(ClaudeSpec::parse).collect()
     }
+}
+
+/// Replace every range by the published versions it holds (oldest first)
+/// and drop repeated versions, keeping the first place each appears. The
+/// registry is asked only when there is a range to expand.
+pub async fn expand(specs: &[ClaudeSpec], include_pre: bool) -> Result<Vec<ClaudeSpec>, ClaudeError> {
+    if !specs.iter().any(|s| matches!(s, ClaudeSpec::Range(_))) {
+        return Ok(dedup(specs.to_vec()));
+    }
+    let published = install::published_versions().await?;
+    let latest = install::latest_version().await?;
+    expand_with(specs, &published, &latest, include_pre)
+}
+
+/// [`expand`] against a given registry listing (no network).
+pub fn expand_with(
+    specs: &[ClaudeSpec],
+    published: &[String],
+    latest: &str,
+    include_pre: bool,
+) -> Result<Vec<ClaudeSpec>, ClaudeError> {
+    let mut out = Vec::new();
+    for spec in specs {
+        match spec {
+            ClaudeSpec::Range(r) => {
+                out.extend(r.resolve(published, latest, include_pre)?.into_iter().map(ClaudeSpec::Version))
+            }
+            other => out.push(other.clone()),
+        }
+    }
+    Ok(dedup(out))
+}
+
+fn dedup(specs: Vec<ClaudeSpec>) -> Vec<ClaudeSpec> {
+    let mut out: Vec<ClaudeSpec> = Vec::with_capacity(specs.len());
+    for s in specs {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
 }
 
 /// Resolve a spec to a runnable binary, installing into the cache if needed.
@@ -52,6 +101,9 @@ pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<ClaudeBin, Clau
             let v = install::latest_version().await?;
             install::ensure(cache, &v).await
         }
+        ClaudeSpec::Range(r) => {
+            Err(ClaudeError::BadSpec(format!("{r} (a range names several versions; expand it first)")))
+        }
     }
 }
 
@@ -67,5 +119,18 @@ mod tests {
         assert!(matches!(ClaudeSpec::parse("2.1"), Err(ClaudeError::BadSpec(_))));
         assert!(matches!(ClaudeSpec::parse("newest"), Err(ClaudeError::BadSpec(_))));
         assert_eq!(ClaudeSpec::parse_list("2.1.240, latest").unwrap().len(), 2);
+        assert!(matches!(ClaudeSpec::parse("2.1.240..latest").unwrap(), ClaudeSpec::Range(_)));
+        assert!(matches!(ClaudeSpec::parse("2.1.240..soon"), Err(ClaudeError::Range(_))));
+        assert!(matches!(ClaudeSpec::parse("../bin/claude").unwrap(), ClaudeSpec::Path(_)), "a path, not a range");
+    }
+
+    #[test]
+    fn lists_mix_ranges_and_versions_and_say_each_version_once() {
+        let published: Vec<String> = ["2.1.1", "2.1.2", "2.1.3", "2.1.4"].map(String::from).to_vec();
+        let specs = ClaudeSpec::parse_list("2.1.3,2.1.1..2.1.3,latest").unwrap();
+        let expanded = expand_with(&specs, &published, "2.1.4", false).unwrap();
+        let v = |s: &str| ClaudeSpec::Version(s.into());
+        assert_eq!(expanded, vec![v("2.1.3"), v("2.1.1"), v("2.1.2"), ClaudeSpec::Latest]);
+        assert!(expand_with(&ClaudeSpec::parse_list("2.1.1..2.1.9").unwrap(), &published, "2.1.4", false).is_err());
     }
 }

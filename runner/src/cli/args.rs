@@ -42,6 +42,15 @@ pub enum Command {
     Merge(MergeArgs),
     /// Find the first Claude Code release whose verdict on an arm differs from a good one's.
     Bisect(BisectArgs),
+    /// Run an arm set over every published release of a range, oldest first, into one CSV.
+    ///
+    /// Installs the next version while the current one runs, keeps the cache
+    /// bounded, resumes where an interrupted history stopped, and copies the
+    /// rows of a release whose binary is byte-identical to one already run
+    /// (flagged `identical-binary:VERSION`). A ledger beside the CSV
+    /// (`NAME-versions.csv`) records each version's binary, install time and
+    /// disk use.
+    History(HistoryArgs),
     /// Does *my* guard fail closed? Check and fault-inject the hooks in Claude Code settings files.
     Audit(AuditArgs),
     /// The stand-in model as a separate server (for testing live mode).
@@ -192,9 +201,14 @@ pub struct RunArgs {
     /// Keep only arms whose name matches this glob (e.g. '*/timed'). Repeatable.
     #[arg(long = "only", value_name = "GLOB")]
     pub only: Vec<String>,
-    /// Claude Code to run: a version, `latest`, or a path to a `claude` binary. Comma-separated for several.
+    /// Claude Code to run: a version, `latest`, a range of published versions
+    /// (`2.1.240..latest`, both ends included), or a path to a `claude` binary.
+    /// Comma-separated for several.
     #[arg(long = "claude", value_name = "SPEC")]
     pub claude: Option<String>,
+    /// Keep pre-releases that fall inside a `--claude` range.
+    #[arg(long = "pre-releases")]
+    pub pre_releases: bool,
     /// The model behind the sessions.
     #[arg(long, value_enum, default_value_t = ModelArg::Scripted)]
     pub model: ModelArg,
@@ -233,13 +247,74 @@ pub struct RunArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ClaudeCommand {
-    /// List the versions installed in the cache.
+    /// List the versions installed in the cache: size, last use, pinned.
     List,
-    /// Install versions (or `latest`) into the cache.
+    /// Install versions, `latest` or ranges into the cache.
     Install {
         #[arg(required = true, value_name = "VER")]
         versions: Vec<String>,
+        /// Keep pre-releases inside a range.
+        #[arg(long = "pre-releases")]
+        pre_releases: bool,
     },
+    /// Print the published versions a spec names, oldest first, one per line.
+    Versions {
+        /// Versions, `latest` or ranges (`2.1.240..latest`), comma-separated.
+        #[arg(value_name = "SPEC")]
+        spec: String,
+        /// Print N contiguous sub-ranges `FIRST..LAST` instead (a CI matrix).
+        #[arg(long, value_name = "N")]
+        split: Option<usize>,
+        /// Keep pre-releases inside a range.
+        #[arg(long = "pre-releases")]
+        pre_releases: bool,
+    },
+    /// Remove every cached version that is not pinned (2.1.328 and 2.1.240) or kept.
+    Prune {
+        /// Also keep these (versions, ranges, `latest`; comma-separated).
+        #[arg(long, value_name = "SPEC")]
+        keep: Option<String>,
+        /// Say what would be removed, remove nothing.
+        #[arg(long = "dry-run")]
+        dry_run: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The versions: a range of published versions (both ends included),
+    /// versions, `latest`, comma-separated.
+    #[arg(long = "claude", value_name = "SPEC", default_value = "2.1.240..latest")]
+    pub claude: String,
+    /// Keep pre-releases inside a range.
+    #[arg(long = "pre-releases")]
+    pub pre_releases: bool,
+    /// Arm set: a JSON file, or a built-in name. Repeatable.
+    #[arg(long = "arms", value_name = "FILE|NAME", default_value = "full")]
+    pub arms: Vec<String>,
+    /// Keep only arms whose name matches this glob. Repeatable.
+    #[arg(long = "only", value_name = "GLOB")]
+    pub only: Vec<String>,
+    /// Sessions per arm and version.
+    #[arg(long, default_value_t = 1)]
+    pub repeats: u32,
+    /// Sessions running at once (default: the CPU count).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// The CSV to append to (and resume from).
+    #[arg(long, value_name = "FILE", default_value = "results/history.csv")]
+    pub out: PathBuf,
+    /// Bound the cache: a number of versions (e.g. 4) or a size (e.g. 3G),
+    /// least recently used removed first, pinned versions kept. Default:
+    /// remove each version this history installed once it has run.
+    #[arg(long = "cache-max", value_name = "N|SIZE")]
+    pub cache_max: Option<String>,
+    /// Run only shard K of N of every version's cells, e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Wall timeout of one session, in seconds.
+    #[arg(long = "session-timeout", value_name = "SECS", default_value_t = 120.0)]
+    pub session_timeout: f64,
 }
 
 /// Shown after `failopen seal --help`.

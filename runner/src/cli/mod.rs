@@ -13,6 +13,7 @@ mod bisect;
 mod claude;
 mod diff;
 mod exit;
+mod history;
 mod mcp_fs;
 mod mcp_guard;
 mod merge;
@@ -127,6 +128,7 @@ async fn run_async(command: Command, env: Env) -> anyhow::Result<ExitCode> {
         Command::Diff(args) => diff::main(args),
         Command::Merge(args) => merge::main(args),
         Command::Bisect(args) => bisect::main(args).await,
+        Command::History(args) => history::main(args, &env).await,
         Command::Audit(args) => audit::main(args, &env).await,
         Command::Standin { command } => standin::main(command).await,
     }

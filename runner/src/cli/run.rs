@@ -88,14 +88,7 @@ fn confirm_live(yes: bool, stdin_is_terminal: bool) -> anyhow::Result<bool> {
 /// here, and every error names the flag.
 fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
     let arm_specs = if args.arms.is_empty() { vec!["article".to_string()] } else { args.arms.clone() };
-    let arms = failopen::arms::load_all(&arm_specs)?;
-    let arms = failopen::arms::filter(arms, &args.only).map_err(|e| match e {
-        ArmsError::Glob { .. } => anyhow::anyhow!("--only: {e}"),
-        other => other.into(),
-    })?;
-    if arms.is_empty() {
-        anyhow::bail!("no arm matches --only {}", args.only.join(" "));
-    }
+    let arms = load_arms(&arm_specs, &args.only)?;
     let claude_arg = args.claude.as_deref().unwrap_or(PINNED_VERSION);
     let claude = ClaudeSpec::parse_list(claude_arg).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
     if claude.is_empty() {
@@ -106,18 +99,8 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
         ModelArg::Live => Model::Live,
     };
     let repeats = args.repeats.unwrap_or(if model == Model::Live { 3 } else { 1 });
-    if repeats == 0 {
-        anyhow::bail!("--repeats must be at least 1");
-    }
-    if !(args.session_timeout.is_finite() && args.session_timeout > 0.0 && args.session_timeout <= 86_400.0) {
-        anyhow::bail!("--session-timeout must be a number of seconds above 0 (at most 86400)");
-    }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(failopen::cells::Shard::parse)
-        .transpose()
-        .map_err(|e| anyhow::anyhow!("--shard: {e}"))?;
+    check_repeats_and_timeout(repeats, args.session_timeout)?;
+    let shard = parse_shard(args.shard.as_deref())?;
     let (out, resume) = match (&args.resume, &args.out) {
         (Some(r), _) => (r.clone(), true),
         (None, Some(o)) => (o.clone(), false),
@@ -135,6 +118,7 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
     Ok(RunOptions {
         arms,
         claude,
+        include_pre: args.pre_releases,
         model,
         repeats,
         jobs: super::jobs(args.jobs)?,
@@ -150,6 +134,35 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
         home: env.home.clone(),
         ..RunOptions::default()
     })
+}
+
+/// The arm sets named by `--arms`, narrowed by `--only` (shared by `run` and `history`).
+pub fn load_arms(specs: &[String], only: &[String]) -> anyhow::Result<Vec<failopen::arms::Arm>> {
+    let arms = failopen::arms::load_all(specs)?;
+    let arms = failopen::arms::filter(arms, only).map_err(|e| match e {
+        ArmsError::Glob { .. } => anyhow::anyhow!("--only: {e}"),
+        other => other.into(),
+    })?;
+    if arms.is_empty() {
+        anyhow::bail!("no arm matches --only {}", only.join(" "));
+    }
+    Ok(arms)
+}
+
+/// `--repeats` and `--session-timeout` checked (shared by `run` and `history`).
+pub fn check_repeats_and_timeout(repeats: u32, session_timeout: f64) -> anyhow::Result<()> {
+    if repeats == 0 {
+        anyhow::bail!("--repeats must be at least 1");
+    }
+    if !(session_timeout.is_finite() && session_timeout > 0.0 && session_timeout <= 86_400.0) {
+        anyhow::bail!("--session-timeout must be a number of seconds above 0 (at most 86400)");
+    }
+    Ok(())
+}
+
+/// `--shard K/N` (shared by `run` and `history`).
+pub fn parse_shard(shard: Option<&str>) -> anyhow::Result<Option<failopen::cells::Shard>> {
+    shard.map(failopen::cells::Shard::parse).transpose().map_err(|e| anyhow::anyhow!("--shard: {e}"))
 }
 
 fn default_out(claude: &str) -> PathBuf {

@@ -54,8 +54,10 @@ impl Model {
 pub struct RunOptions {
     /// The arms to run.
     pub arms: Vec<Arm>,
-    /// Claude Code versions.
+    /// Claude Code versions (ranges are expanded against the npm registry).
     pub claude: Vec<ClaudeSpec>,
+    /// Keep pre-releases that fall inside a `--claude` range.
+    pub include_pre: bool,
     /// Model.
     pub model: Model,
     /// Sessions per arm.
@@ -91,6 +93,7 @@ impl Default for RunOptions {
         RunOptions {
             arms: crate::arms::load("article").unwrap_or_default(),
             claude: vec![ClaudeSpec::Version(PINNED_VERSION.to_string())],
+            include_pre: false,
             model: Model::Scripted,
             repeats: 1,
             jobs: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
@@ -124,10 +127,14 @@ pub struct RunSummary {
     pub skipped: usize,
 }
 
-/// Resolve every `--claude` spec, installing versions as needed.
-pub async fn resolve_versions(specs: &[ClaudeSpec], cache: &Cache) -> anyhow::Result<Vec<ClaudeBin>> {
+/// Resolve every `--claude` spec (ranges expanded), installing versions as needed.
+pub async fn resolve_versions(
+    specs: &[ClaudeSpec],
+    include_pre: bool,
+    cache: &Cache,
+) -> anyhow::Result<Vec<ClaudeBin>> {
     let mut bins: Vec<ClaudeBin> = Vec::new();
-    for s in specs {
+    for s in &spec::expand(specs, include_pre).await? {
         let bin = spec::resolve(s, cache).await?;
         if !bins.iter().any(|b| b.version == bin.version) {
             bins.push(bin);
@@ -139,7 +146,7 @@ pub async fn resolve_versions(specs: &[ClaudeSpec], cache: &Cache) -> anyhow::Re
 /// Run the battery. Rows are appended to `opts.out` as sessions end;
 /// `interrupt` stops it (see [`crate::pool`]).
 pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSummary> {
-    let versions = resolve_versions(&opts.claude, &opts.cache).await?;
+    let versions = resolve_versions(&opts.claude, opts.include_pre, &opts.cache).await?;
     // Open first: a truncated last line (a writer killed mid-row) is cut before the rows are read.
     let mut writer = RowWriter::open(&opts.out)?;
     let prior: Vec<Row> = if opts.resume { record::read_rows(&opts.out)? } else { Vec::new() };

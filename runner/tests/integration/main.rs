@@ -14,6 +14,7 @@ mod battery;
 mod claude_install;
 mod extended;
 mod fuzz_parsers;
+mod history;
 mod live;
 mod mcp_fs;
 mod mcp_guard;

@@ -1,0 +1,124 @@
+//! `failopen history`: arguments to [`HistoryOptions`], one line per
+//! version as it is recorded, and where the time and disk went.
+
+use anyhow::Context;
+use failopen::claude::{spec, ClaudeSpec};
+use failopen::history::{CachePolicy, Entry, HistoryOptions, HistorySummary};
+use failopen::pool::Interrupt;
+use failopen::run::{Model, RunOptions};
+
+use super::args::HistoryArgs;
+use super::output::{check_out, emit_line};
+use super::run::{check_repeats_and_timeout, load_arms, parse_shard};
+use super::{Env, ExitCode};
+
+pub async fn main(args: HistoryArgs, env: &Env) -> anyhow::Result<ExitCode> {
+    let opts = options(&args, env).await?;
+    let interrupt = Interrupt::new();
+    super::signals::spawn_handler(interrupt.clone(), false);
+    if let Some(warning) = opts.run.managed.warning() {
+        eprintln!("failopen: {warning}");
+    }
+    eprintln!(
+        "failopen: history of {} versions ({} to {}), {} arms each, rows to {}",
+        opts.versions.len(),
+        opts.versions.first().map_or("", String::as_str),
+        opts.versions.last().map_or("", String::as_str),
+        opts.run.arms.len(),
+        opts.run.out.display()
+    );
+    let summary = failopen::history::run(opts, interrupt, |e| {
+        let _ = emit_line(&version_line(e));
+    })
+    .await?;
+    for line in summary_lines(&summary) {
+        emit_line(&line)?;
+    }
+    if summary.interrupted {
+        eprintln!("failopen: interrupted; the rows and ledger above are on disk, and the same command resumes");
+        return Ok(ExitCode::Interrupted);
+    }
+    Ok(ExitCode::Success)
+}
+
+/// The history's options from its arguments; every error names its flag.
+async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions> {
+    let arms = load_arms(&args.arms, &args.only)?;
+    check_repeats_and_timeout(args.repeats, args.session_timeout)?;
+    let shard = parse_shard(args.shard.as_deref())?;
+    let cache_policy = match &args.cache_max {
+        None => CachePolicy::AsFound,
+        Some(text) => CachePolicy::Limit(text.parse().map_err(|e| anyhow::anyhow!("--cache-max: {e}"))?),
+    };
+    let specs = ClaudeSpec::parse_list(&args.claude).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
+    let mut versions = Vec::new();
+    for s in spec::expand(&specs, args.pre_releases).await.map_err(|e| anyhow::anyhow!("--claude: {e}"))? {
+        match s {
+            ClaudeSpec::Version(v) => versions.push(v),
+            ClaudeSpec::Latest => versions.push(failopen::claude::install::latest_version().await?),
+            ClaudeSpec::Path(p) => {
+                anyhow::bail!("--claude: history runs published versions, not a path: {}", p.display())
+            }
+            ClaudeSpec::Range(r) => anyhow::bail!("--claude: {r} was not expanded"),
+        }
+    }
+    versions.sort_by(|a, b| failopen::version::compare(a, b));
+    versions.dedup();
+    if versions.is_empty() {
+        anyhow::bail!("--claude {} names no version", args.claude);
+    }
+    check_out(&args.out, args.out.parent().is_some_and(|p| p == std::path::Path::new("results")))?;
+    let run = RunOptions {
+        arms,
+        model: Model::Scripted,
+        repeats: args.repeats,
+        jobs: super::jobs(args.jobs)?,
+        out: args.out.clone(),
+        resume: true,
+        session_timeout: std::time::Duration::from_secs_f64(args.session_timeout),
+        shard,
+        show_progress: failopen::progress::should_show(env.stderr_is_terminal, env.is_ci),
+        failopen_exe: std::env::current_exe().context("locating the failopen binary")?,
+        managed: super::managed_settings(),
+        home: env.home.clone(),
+        ..RunOptions::default()
+    };
+    Ok(HistoryOptions { versions, run, cache_policy })
+}
+
+fn version_line(e: &Entry) -> String {
+    let what = if e.identical_to.is_empty() {
+        format!("{} sessions in {:.1} s", e.sessions, e.run_secs)
+    } else {
+        format!("binary identical to {}: rows copied, no sessions", e.identical_to)
+    };
+    let install = if e.install_secs > 0.0 { format!(", installed in {:.1} s", e.install_secs) } else { String::new() };
+    let invalid = if e.invalid > 0 { format!(", {} invalid", e.invalid) } else { String::new() };
+    format!("{}: {what}{install}{invalid}", e.version)
+}
+
+fn summary_lines(s: &HistorySummary) -> Vec<String> {
+    let sessions: usize = s.handled.iter().map(|e| e.sessions).sum();
+    let identical = s.handled.iter().filter(|e| !e.identical_to.is_empty()).count();
+    let invalid: usize = s.handled.iter().map(|e| e.invalid).sum();
+    let wall = s.wall.as_secs_f64();
+    let per_minute = if wall > 0.0 { sessions as f64 * 60.0 / wall } else { 0.0 };
+    let mut lines = vec![format!(
+        "{} versions: {} run now, {} identical to an earlier binary, {} already done; {sessions} sessions ({invalid} invalid) in {wall:.1} s ({per_minute:.0} sessions/min)",
+        s.versions,
+        s.handled.len() - identical,
+        identical,
+        s.already_done,
+    )];
+    lines.push(format!(
+        "installs: {:.1} s in all, overlapped with sessions; sessions waited {:.1} s for them; cache high-water {:.1} GiB",
+        s.install_secs,
+        s.install_wait_secs,
+        s.cache_high_water as f64 / (1u64 << 30) as f64
+    ));
+    if !s.removed.is_empty() {
+        lines.push(format!("removed from the cache to keep it bounded: {} versions", s.removed.len()));
+    }
+    lines.push(format!("rows in {}; ledger in {}", s.out.display(), s.ledger.display()));
+    lines
+}

@@ -1,0 +1,90 @@
+//! A release whose binary is byte-identical to one already run measures
+//! nothing new: its rows are the earlier version's, copied, each flagged
+//! `identical-binary:EARLIER` so no one mistakes them for sessions.
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use crate::cells::CellKey;
+use crate::record::Row;
+
+/// The flag a copied row carries, before the version it was copied from.
+pub const FLAG: &str = "identical-binary:";
+
+/// SHA-256 (hex) and size of the file at `path` (symlinks followed).
+pub fn hash_file(path: &Path) -> std::io::Result<(String, u64)> {
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut bytes = 0u64;
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        bytes += n as u64;
+    }
+    let hex = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    Ok((hex, bytes))
+}
+
+/// `source`'s rows re-labelled as `version`'s, for the cells in `wanted`
+/// (keys with `version`'s number). `None` unless `source` has a row for
+/// every wanted cell: a partial copy would mix copies with sessions.
+pub fn copy_rows(source: &[Row], from: &str, version: &str, wanted: &HashSet<CellKey>) -> Option<Vec<Row>> {
+    let mut out = Vec::new();
+    for row in source.iter().filter(|r| r.claude_version == from) {
+        let mut copy = row.clone();
+        copy.claude_version = version.to_string();
+        if !wanted.contains(&CellKey::of(&copy)) {
+            continue;
+        }
+        let flag = format!("{FLAG}{from}");
+        copy.flags = if copy.flags.is_empty() { flag } else { format!("{};{flag}", copy.flags) };
+        out.push(copy);
+    }
+    let covered: HashSet<CellKey> = out.iter().map(CellKey::of).collect();
+    (covered.len() == wanted.len()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::VerdictKind;
+
+    fn row(version: &str, arm: &str, flags: &str) -> Row {
+        let mut row = crate::test_helpers::row(version, arm, 1, VerdictKind::Blocked, "");
+        row.flags = flags.into();
+        row
+    }
+
+    #[test]
+    fn copies_are_relabelled_and_flagged_and_only_whole_sets_are_copied() {
+        let source =
+            [row("2.1.1", "deny/bare", ""), row("2.1.1", "crash/bare", "compacted:1"), row("2.1.0", "x/bare", "")];
+        let wanted: HashSet<CellKey> =
+            [row("2.1.2", "deny/bare", ""), row("2.1.2", "crash/bare", "")].iter().map(CellKey::of).collect();
+        let copied = copy_rows(&source, "2.1.1", "2.1.2", &wanted).unwrap();
+        assert_eq!(copied.len(), 2);
+        assert!(copied.iter().all(|r| r.claude_version == "2.1.2"));
+        assert_eq!(copied[0].flags, "identical-binary:2.1.1");
+        assert_eq!(copied[1].flags, "compacted:1;identical-binary:2.1.1");
+        let more: HashSet<CellKey> =
+            wanted.iter().cloned().chain([CellKey::of(&row("2.1.2", "hang/bare", ""))]).collect();
+        assert!(copy_rows(&source, "2.1.1", "2.1.2", &more).is_none(), "2.1.1 has no hang/bare row");
+    }
+
+    #[test]
+    fn hashes_are_sha256() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"abc").unwrap();
+        let (hex, bytes) = hash_file(&path).unwrap();
+        assert_eq!(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(bytes, 3);
+    }
+}
