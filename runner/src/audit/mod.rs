@@ -15,7 +15,8 @@
 //! 3. the holes that proves, the change that closes each ([`advice`]), and a
 //!    re-check of the hole cells on a copy wrapped by `failopen seal`.
 //!
-//! The user's files are only read. [`render`] prints the report.
+//! The user's files are only read. [`render`] prints the report ([`markdown`] as
+//! GitHub tables).
 
 pub mod advice;
 pub mod broken_config;
@@ -25,6 +26,7 @@ pub mod dynamic;
 pub mod faults;
 pub mod hook_schema;
 pub mod judge;
+pub mod markdown;
 pub mod matcher;
 pub mod probes;
 pub mod render;

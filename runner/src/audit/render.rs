@@ -18,16 +18,12 @@ pub fn json(r: &AuditReport, exit_code: i32) -> String {
 /// The text report; its last line names the process's `exit_code`.
 pub fn text(r: &AuditReport, exit_code: i32) -> String {
     let mut s = String::new();
-    let version = match &r.claude_version {
-        Some(v) => format!("Claude Code {v}"),
-        None => "static checks only".into(),
-    };
-    let of = match r.on_failure {
-        OnFailure::Honoured => "honoured (measured)",
-        OnFailure::Ignored => "ignored (measured)",
-        OnFailure::Unknown => "unknown",
-    };
-    let _ = writeln!(s, "failopen audit: {version}; \"onFailure\": \"block\" {of}");
+    let _ = writeln!(
+        s,
+        "failopen audit: {}; \"onFailure\": \"block\" {}",
+        version_words(r),
+        on_failure_words(r.on_failure)
+    );
     let files: Vec<String> = r.files.iter().map(|f| f.display().to_string()).collect();
     let _ = writeln!(s, "settings: {}", files.join(", "));
     if !r.managed_files.is_empty() {
@@ -39,13 +35,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         let _ = writeln!(s, "  (no PreToolUse hooks)");
     }
     for h in &r.hooks {
-        let what = match &h.kind {
-            HookKind::Command { command } => format!("command {command}"),
-            HookKind::Http { url } => format!("http {url}"),
-            HookKind::Model { model_kind, prompt } => format!("{model_kind} {prompt:?}"),
-            HookKind::McpTool { server, tool } => format!("mcp_tool {server}/{tool}"),
-            HookKind::Other { kind } => format!("type {kind}"),
-        };
+        let what = kind_words(&h.kind);
         let timeout = h.timeout.map(|t| format!("timeout {t}s")).unwrap_or_else(|| "no timeout".into());
         let of = if h.on_failure_block() { ", onFailure block" } else { "" };
         let m = h.matcher.as_deref().map(|m| format!("{m:?}")).unwrap_or_else(|| "(none: all tools)".into());
@@ -95,36 +85,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         if r.holes.is_empty() {
             let _ = writeln!(s, "  none: every guard held");
         }
-        let mut groups: Vec<(&str, super::advice::HoleKind, Vec<&str>, Vec<Fault>)> = Vec::new();
-        for h in &r.holes {
-            let g = match groups.iter_mut().find(|g| g.0 == h.hook && g.1 == h.kind) {
-                Some(g) => g,
-                None => {
-                    groups.push((&h.hook, h.kind, vec![], vec![]));
-                    groups.last_mut().expect("just pushed")
-                }
-            };
-            if !g.2.contains(&h.tool.as_str()) {
-                g.2.push(&h.tool);
-            }
-            if !g.3.contains(&h.fault) {
-                g.3.push(h.fault);
-            }
-        }
-        for (hook, kind, tools, faults) in groups {
-            let tools = tools.join(", ");
-            let what = match kind {
-                super::advice::HoleKind::FailsOpen => {
-                    let f: Vec<&str> = faults.iter().map(|f| fault_words(*f)).collect();
-                    format!("fails open: writes through {tools} landed under fault {}", f.join(", "))
-                }
-                super::advice::HoleKind::BrokenAsConfigured => {
-                    format!("broken as configured: the guard errors, and writes through {tools} landed")
-                }
-                super::advice::HoleKind::UncoveredTool => {
-                    format!("uncovered: the matcher lets {tools} through, and no other hook covers it")
-                }
-            };
+        for (hook, what) in hole_lines(r) {
             let _ = writeln!(s, "  {hook:<4} {what}");
         }
     }
@@ -149,14 +110,85 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
             let _ = writeln!(s, "  {:<12} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
         }
     }
-    let verdict = match (r.fails_open(), r.claude_version.is_some()) {
+    let verdict = verdict(r);
+    let _ = writeln!(s, "\nResult: {verdict} (exit {exit_code})");
+    s
+}
+
+/// `Claude Code VERSION`, or that only the static checks ran.
+pub(super) fn version_words(r: &AuditReport) -> String {
+    match &r.claude_version {
+        Some(v) => format!("Claude Code {v}"),
+        None => "static checks only".into(),
+    }
+}
+
+/// Whether `"onFailure": "block"` is honoured, and how that is known.
+pub(super) fn on_failure_words(of: OnFailure) -> &'static str {
+    match of {
+        OnFailure::Honoured => "honoured (measured)",
+        OnFailure::Ignored => "ignored (measured)",
+        OnFailure::Unknown => "unknown",
+    }
+}
+
+/// What a hook runs, e.g. `command /path/guard.sh`.
+pub(super) fn kind_words(kind: &HookKind) -> String {
+    match kind {
+        HookKind::Command { command } => format!("command {command}"),
+        HookKind::Http { url } => format!("http {url}"),
+        HookKind::Model { model_kind, prompt } => format!("{model_kind} {prompt:?}"),
+        HookKind::McpTool { server, tool } => format!("mcp_tool {server}/{tool}"),
+        HookKind::Other { kind } => format!("type {kind}"),
+    }
+}
+
+/// The result line's words: how many holes, or that every guard held.
+pub(super) fn verdict(r: &AuditReport) -> String {
+    match (r.fails_open(), r.claude_version.is_some()) {
         (false, true) => "every guard held".to_string(),
         (false, false) => "no warnings (static checks only; run without --static-only to fault-inject)".to_string(),
         (true, true) => format!("{} hole{} found", r.holes.len(), if r.holes.len() == 1 { "" } else { "s" }),
         (true, false) => "warnings found (static checks only)".to_string(),
-    };
-    let _ = writeln!(s, "\nResult: {verdict} (exit {exit_code})");
-    s
+    }
+}
+
+/// One line per (hook, kind of hole): the tools it let through and the faults.
+pub(super) fn hole_lines(r: &AuditReport) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut groups: Vec<(&str, super::advice::HoleKind, Vec<&str>, Vec<Fault>)> = Vec::new();
+    for h in &r.holes {
+        let g = match groups.iter_mut().find(|g| g.0 == h.hook && g.1 == h.kind) {
+            Some(g) => g,
+            None => {
+                groups.push((&h.hook, h.kind, vec![], vec![]));
+                groups.last_mut().expect("just pushed")
+            }
+        };
+        if !g.2.contains(&h.tool.as_str()) {
+            g.2.push(&h.tool);
+        }
+        if !g.3.contains(&h.fault) {
+            g.3.push(h.fault);
+        }
+    }
+    for (hook, kind, tools, faults) in groups {
+        let tools = tools.join(", ");
+        let what = match kind {
+            super::advice::HoleKind::FailsOpen => {
+                let f: Vec<&str> = faults.iter().map(|f| fault_words(*f)).collect();
+                format!("fails open: writes through {tools} landed under fault {}", f.join(", "))
+            }
+            super::advice::HoleKind::BrokenAsConfigured => {
+                format!("broken as configured: the guard errors, and writes through {tools} landed")
+            }
+            super::advice::HoleKind::UncoveredTool => {
+                format!("uncovered: the matcher lets {tools} through, and no other hook covers it")
+            }
+        };
+        out.push((hook.to_string(), what));
+    }
+    out
 }
 
 fn fault_words(f: Fault) -> &'static str {
@@ -176,7 +208,8 @@ fn fault_words(f: Fault) -> &'static str {
     }
 }
 
-fn describe(r: &CellResult) -> String {
+/// A re-checked cell in words: blocked, WROTE (how), invalid: why, - (why).
+pub(super) fn describe(r: &CellResult) -> String {
     match r {
         CellResult::Blocked => "blocked".into(),
         CellResult::Wrote(how) => format!(
@@ -192,11 +225,10 @@ fn describe(r: &CellResult) -> String {
     }
 }
 
-/// hook x tool rows, one column per fault.
-fn table(cells: &[AuditCell]) -> String {
-    let mut s = String::new();
+/// The fault columns of the dynamic table: the four command faults always,
+/// the others (seal, model, server) only when some hook was run under them.
+pub(super) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
-    // The other faults' columns (seal, model, server) only when some hook has them.
     for &f in
         Fault::INJECTED.iter().filter(|f| !matches!(f, Fault::Missing | Fault::Crash | Fault::Hang | Fault::Signal))
     {
@@ -204,45 +236,74 @@ fn table(cells: &[AuditCell]) -> String {
             faults.push(f);
         }
     }
-    let width = |f: &Fault| f.as_str().len().max(8);
-    let _ = write!(s, "  {:<4} {:<12}", "hook", "tool");
-    for f in &faults {
-        let _ = write!(s, " {:<w$}", f.as_str(), w = width(f));
-    }
-    s.push('\n');
+    faults
+}
+
+/// The dynamic table's rows: per hook (in order of appearance) and tool,
+/// the cell under each fault of `faults`; rows with no cell are left out.
+pub(super) fn table_rows<'a>(
+    cells: &'a [AuditCell],
+    faults: &[Fault],
+) -> Vec<(&'a str, &'static str, Vec<Option<&'a AuditCell>>)> {
     let mut hooks: Vec<&str> = Vec::new();
     for c in cells {
         if !hooks.contains(&c.hook.as_str()) {
             hooks.push(&c.hook);
         }
     }
-    let mut notes = Vec::new();
+    let mut rows = Vec::new();
     for h in hooks {
         for tool in TOOLS {
             let row: Vec<Option<&AuditCell>> =
                 faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
-            if row.iter().all(Option::is_none) {
-                continue;
+            if row.iter().any(Option::is_some) {
+                rows.push((h, tool, row));
             }
-            let _ = write!(s, "  {h:<4} {tool:<12}");
-            for (c, f) in row.iter().zip(&faults) {
-                let word = c.map(|c| c.result.word()).unwrap_or("-");
-                let _ = write!(s, " {word:<w$}", w = width(f));
-                match c {
-                    Some(AuditCell { result: CellResult::Invalid(why), fault, .. }) => {
-                        notes.push(format!("  {h} {tool} {}: invalid: {why}", fault.as_str()))
-                    }
-                    Some(AuditCell { result: CellResult::Skipped(why), fault: Fault::None, .. }) => {
-                        notes.push(format!("  {h} {tool}: not run: {why}"))
-                    }
-                    _ => {}
-                }
-            }
-            s.push('\n');
         }
     }
-    for n in notes {
-        let _ = writeln!(s, "{n}");
+    rows
+}
+
+/// The notes under the dynamic table: why a cell is invalid, why a tool was not run.
+pub(super) fn table_notes(rows: &[(&str, &str, Vec<Option<&AuditCell>>)]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (h, tool, row) in rows {
+        for c in row.iter().flatten() {
+            match c {
+                AuditCell { result: CellResult::Invalid(why), fault, .. } => {
+                    notes.push(format!("{h} {tool} {}: invalid: {why}", fault.as_str()))
+                }
+                AuditCell { result: CellResult::Skipped(why), fault: Fault::None, .. } => {
+                    notes.push(format!("{h} {tool}: not run: {why}"))
+                }
+                _ => {}
+            }
+        }
+    }
+    notes
+}
+
+/// hook x tool rows, one column per fault.
+fn table(cells: &[AuditCell]) -> String {
+    let mut s = String::new();
+    let faults = fault_columns(cells);
+    let width = |f: &Fault| f.as_str().len().max(8);
+    let _ = write!(s, "  {:<4} {:<12}", "hook", "tool");
+    for f in &faults {
+        let _ = write!(s, " {:<w$}", f.as_str(), w = width(f));
+    }
+    s.push('\n');
+    let rows = table_rows(cells, &faults);
+    for (h, tool, row) in &rows {
+        let _ = write!(s, "  {h:<4} {tool:<12}");
+        for (c, f) in row.iter().zip(&faults) {
+            let word = c.map(|c| c.result.word()).unwrap_or("-");
+            let _ = write!(s, " {word:<w$}", w = width(f));
+        }
+        s.push('\n');
+    }
+    for n in table_notes(&rows) {
+        let _ = writeln!(s, "  {n}");
     }
     s
 }

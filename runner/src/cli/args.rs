@@ -134,8 +134,12 @@ pub struct BisectArgs {
 /// Audit output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AuditFormat {
+    /// A terminal report.
     Text,
+    /// The report as JSON, for machines.
     Json,
+    /// GitHub Markdown tables, for a CI job summary.
+    Md,
 }
 
 #[derive(Debug, Args)]

@@ -2,7 +2,7 @@
 //! report out, the exit code.
 
 use anyhow::Context;
-use failopen::audit::{self, render, AuditOptions};
+use failopen::audit::{self, markdown, render, AuditOptions};
 use failopen::claude::{cache::Cache, ClaudeSpec, PINNED_VERSION};
 use failopen::pool::Interrupt;
 
@@ -14,7 +14,7 @@ pub async fn main(args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
     let opts = options(&args, env).await?;
     // As in `run`: the first SIGINT/SIGTERM stops the sessions, a second one is a hard stop.
     super::signals::spawn_handler(opts.interrupt.clone(), false);
-    if opts.claude.is_some() && args.format == AuditFormat::Text {
+    if opts.claude.is_some() && args.format != AuditFormat::Json {
         eprintln!("failopen audit: running Claude Code sessions in throwaway directories...");
     }
     let report = audit::audit(&opts).await?;
@@ -26,6 +26,7 @@ pub async fn main(args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
     emit(&match args.format {
         AuditFormat::Text => render::text(&report, code.code()),
         AuditFormat::Json => render::json(&report, code.code()),
+        AuditFormat::Md => markdown::markdown(&report, code.code()),
     })?;
     Ok(code)
 }

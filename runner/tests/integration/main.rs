@@ -24,3 +24,4 @@ mod report;
 mod results;
 mod seal;
 mod surface;
+mod workflows;

@@ -1,8 +1,9 @@
 //! What the integration tests share: the failopen command, paths of the
 //! repository's fixtures, the `/proc` scan, a script writer that cannot
 //! race an exec into ETXTBSY, the locks that keep heavy and timing-sensitive
-//! tests apart, and running a battery.
+//! tests apart, running a battery, and running a GitHub workflow's steps.
 
+pub mod actions;
 pub mod battery;
 pub mod cmd;
 pub mod lock;

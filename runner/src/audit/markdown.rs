@@ -1,0 +1,329 @@
+//! The audit report as Markdown: the text report's sections as GitHub
+//! tables, for a CI job summary (`$GITHUB_STEP_SUMMARY`) or a pull request.
+
+use std::fmt::Write;
+
+use super::judge::CellResult;
+use super::render::{
+    describe, fault_columns, hole_lines, kind_words, on_failure_words, table_notes, table_rows, verdict, version_words,
+};
+use super::AuditReport;
+
+/// The Markdown report; its heading names the result and the process's `exit_code`.
+pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "### failopen audit: {} (exit {exit_code})\n", text(&verdict(r)));
+    let _ = writeln!(s, "{}; `\"onFailure\": \"block\"` {}\n", text(&version_words(r)), on_failure_words(r.on_failure));
+    let paths = |files: &[std::path::PathBuf]| -> String {
+        files.iter().map(|f| code(&f.display().to_string())).collect::<Vec<_>>().join(", ")
+    };
+    let _ = writeln!(s, "Settings: {}\n", paths(&r.files));
+    if !r.managed_files.is_empty() {
+        let _ = writeln!(s, "Managed settings (read by Claude Code in every session): {}\n", paths(&r.managed_files));
+    }
+    if !r.other_sources.is_empty() {
+        let _ = writeln!(s, "Also read: {}\n", paths(&r.other_sources));
+    }
+
+    let _ = writeln!(s, "#### Hooks\n");
+    let rows: Vec<Vec<String>> = r
+        .hooks
+        .iter()
+        .map(|h| {
+            let managed = if h.managed { " (managed: checked statically)" } else { "" };
+            vec![
+                h.id.clone(),
+                format!("{}{managed}", code(&h.location())),
+                h.matcher.as_deref().map(code).unwrap_or_else(|| "(none: all tools)".into()),
+                h.timeout.map(|t| format!("{t}s")).unwrap_or_else(|| "none".into()),
+                if h.on_failure_block() { "block".into() } else { "-".into() },
+                code(&kind_words(&h.kind)),
+            ]
+        })
+        .collect();
+    table(&mut s, &["hook", "where", "matcher", "timeout", "onFailure", "runs"], &rows, "No PreToolUse hooks.");
+    if !r.event_hooks.is_empty() {
+        let _ = writeln!(s, "#### Other hooks that can refuse (checked statically, not run)\n");
+        let rows: Vec<Vec<String>> = r
+            .event_hooks
+            .iter()
+            .map(|h| {
+                vec![
+                    h.id.clone(),
+                    format!("{}{}", code(&h.location), if h.managed { " (managed)" } else { "" }),
+                    h.event.clone(),
+                    h.timeout.map(|t| format!("{t}s")).unwrap_or_else(|| "none".into()),
+                    if h.on_failure_block { "block".into() } else { "-".into() },
+                    code(&h.what),
+                ]
+            })
+            .collect();
+        table(&mut s, &["hook", "where", "event", "timeout", "onFailure", "runs"], &rows, "");
+    }
+
+    let _ = writeln!(s, "#### Static findings\n");
+    let rows: Vec<Vec<String>> = r
+        .findings
+        .iter()
+        .map(|f| {
+            vec![
+                f.severity.as_str().into(),
+                f.hook.clone().unwrap_or_else(|| "-".into()),
+                text(&f.message),
+                code(&f.code),
+            ]
+        })
+        .collect();
+    table(&mut s, &["severity", "hook", "finding", "code"], &rows, "None.");
+
+    if r.claude_version.is_some() {
+        let _ = writeln!(s, "#### Dynamic checks: a write attempt per tool, as configured and under injected faults\n");
+        let faults = fault_columns(&r.cells);
+        let cells = table_rows(&r.cells, &faults);
+        let mut header = vec!["hook", "tool"];
+        header.extend(faults.iter().map(|f| f.as_str()));
+        let rows: Vec<Vec<String>> = cells
+            .iter()
+            .map(|(h, tool, row)| {
+                let mut line = vec![h.to_string(), tool.to_string()];
+                line.extend(row.iter().map(|c| match c.map(|c| &c.result) {
+                    Some(w @ CellResult::Wrote(_)) => format!("**{}**", w.word()),
+                    Some(other) => other.word().into(),
+                    None => "-".into(),
+                }));
+                line
+            })
+            .collect();
+        table(&mut s, &header, &rows, "No hook was run.");
+        let _ = writeln!(
+            s,
+            "blocked = refused with evidence; **WROTE** = the file changed; invalid = cannot tell; - = not run\n"
+        );
+        for note in table_notes(&cells).iter().chain(&r.not_covered) {
+            let _ = writeln!(s, "- {}", text(note));
+        }
+        if !cells.is_empty() || !r.not_covered.is_empty() {
+            s.push('\n');
+        }
+
+        let _ = writeln!(s, "#### Holes\n");
+        let rows: Vec<Vec<String>> = hole_lines(r).into_iter().map(|(hook, what)| vec![hook, text(&what)]).collect();
+        table(&mut s, &["hook", "hole"], &rows, "None: every guard held.");
+    }
+
+    if !r.advice.is_empty() {
+        let _ = writeln!(s, "#### Advice\n");
+        let rows: Vec<Vec<String>> = r
+            .advice
+            .iter()
+            .map(|a| vec![a.hook.clone(), text(&a.change), a.snippet.as_deref().map(code).unwrap_or_default()])
+            .collect();
+        table(&mut s, &["hook", "change", "exact change"], &rows, "");
+    }
+    for re in &r.sealed_recheck {
+        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
+        let _ = writeln!(
+            s,
+            "#### Re-check of {} wrapped as `failopen seal --install` would: {closed} of {} holes closed\n",
+            re.hook,
+            re.cells.len()
+        );
+        let rows: Vec<Vec<String>> = re
+            .cells
+            .iter()
+            .map(|c| vec![c.tool.clone(), c.fault.as_str().into(), text(&describe(&c.result))])
+            .collect();
+        table(&mut s, &["tool", "fault", "result"], &rows, "");
+    }
+    s
+}
+
+/// A GitHub table (or `empty` as a line when there is no row), then a blank line.
+fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty: &str) {
+    if rows.is_empty() {
+        if !empty.is_empty() {
+            let _ = writeln!(s, "{empty}\n");
+        }
+        return;
+    }
+    let _ = writeln!(s, "| {} |", header.join(" | "));
+    let _ = writeln!(s, "|{}", " --- |".repeat(header.len()));
+    for row in rows {
+        let _ = writeln!(s, "| {} |", row.join(" | "));
+    }
+    s.push('\n');
+}
+
+/// Words as table text: a `|` would end the cell, `<` could open HTML, `*`,
+/// `_` and `` ` `` would format, and a newline would end the row.
+fn text(words: &str) -> String {
+    let mut out = String::with_capacity(words.len());
+    for ch in words.chars() {
+        match ch {
+            '|' | '*' | '_' | '`' | '[' | ']' | '\\' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// A code span that holds `literal` as written, inside a table cell: fenced by
+/// one backtick more than its longest backtick run, `|` escaped (GitHub reads
+/// the table's pipes before the span), newlines as spaces.
+fn code(literal: &str) -> String {
+    let one_line = literal.replace(['\n', '\r'], " ").replace('|', "\\|");
+    let mut longest = 0;
+    let mut run = 0;
+    for ch in one_line.chars() {
+        run = if ch == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if one_line.starts_with('`') || one_line.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{one_line}{pad}{fence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::audit::advice::{Advice, Hole, HoleKind};
+    use crate::audit::config::{HookEntry, HookKind};
+    use crate::audit::dynamic::AuditCell;
+    use crate::audit::faults::Fault;
+    use crate::audit::judge::WroteHow;
+    use crate::audit::{Finding, OnFailure, SealedRecheck, Severity};
+
+    fn hook(id: &str, matcher: &str, command: &str) -> HookEntry {
+        HookEntry {
+            id: id.into(),
+            file: PathBuf::from("/p/.claude/settings.json"),
+            group: 0,
+            index: 0,
+            matcher: Some(matcher.into()),
+            kind: HookKind::Command { command: command.into() },
+            timeout: Some(5.0),
+            on_failure: None,
+            raw: serde_json::Value::Null,
+            project_dir: PathBuf::from("/p"),
+            managed: false,
+        }
+    }
+
+    fn cell(tool: &str, fault: Fault, result: CellResult) -> AuditCell {
+        AuditCell { hook: "H1".into(), tool: tool.into(), fault, result }
+    }
+
+    /// A report with one unprotected guard that failed open under a crash.
+    fn report() -> AuditReport {
+        AuditReport {
+            claude_version: Some("2.1.328".into()),
+            on_failure: OnFailure::Honoured,
+            files: vec![PathBuf::from("/p/.claude/settings.json")],
+            managed_files: vec![],
+            other_sources: vec![],
+            event_hooks: vec![],
+            hooks: vec![hook("H1", "Bash|Write", "guard.sh --deny `x` <y>")],
+            findings: vec![Finding {
+                hook: Some("H1".into()),
+                severity: Severity::Warning,
+                code: "unprotected".into(),
+                message: "no \"onFailure\": \"block\" | not sealed".into(),
+            }],
+            cells: vec![
+                cell("Bash", Fault::None, CellResult::Blocked),
+                cell("Bash", Fault::Crash, CellResult::Wrote(WroteHow::GuardFailed)),
+                cell("Write", Fault::None, CellResult::Invalid("tool-error".into())),
+            ],
+            holes: vec![Hole {
+                hook: "H1".into(),
+                kind: HoleKind::FailsOpen,
+                tool: "Bash".into(),
+                fault: Fault::Crash,
+            }],
+            advice: vec![Advice {
+                hook: "H1".into(),
+                change: "add onFailure".into(),
+                snippet: Some("\"onFailure\": \"block\"".into()),
+            }],
+            sealed_recheck: vec![SealedRecheck {
+                hook: "H1".into(),
+                command: "failopen seal -- guard.sh".into(),
+                cells: vec![cell("Bash", Fault::Crash, CellResult::Blocked)],
+            }],
+            not_covered: vec!["faults are injected through Bash and Write only".into()],
+        }
+    }
+
+    #[test]
+    fn every_section_is_a_table_and_the_heading_names_the_result() {
+        let md = markdown(&report(), 3);
+        assert!(md.starts_with("### failopen audit: 1 hole found (exit 3)\n"), "{md}");
+        assert!(md.contains("Claude Code 2.1.328; `\"onFailure\": \"block\"` honoured (measured)"), "{md}");
+        assert!(
+            md.contains("| H1 | `/p/.claude/settings.json PreToolUse[0].hooks[0]` | `Bash\\|Write` | 5s | - | ``command guard.sh --deny `x` <y>`` |"),
+            "the matcher's pipe is escaped, the command's backticks fenced\n{md}"
+        );
+        assert!(md.contains("| warning | H1 | no \"onFailure\": \"block\" \\| not sealed | `unprotected` |"), "{md}");
+        assert!(md.contains("| hook | tool | as-is | missing | crash | hang | signal |\n| --- | --- | --- | --- | --- | --- | --- |\n"), "{md}");
+        assert!(md.contains("| H1 | Bash | blocked | - | **WROTE** | - | - |"), "{md}");
+        assert!(md.contains("| H1 | Write | invalid | - | - | - | - |"), "{md}");
+        assert!(
+            md.contains("- H1 Write as-is: invalid: tool-error\n- faults are injected through Bash and Write only\n"),
+            "{md}"
+        );
+        assert!(md.contains("| H1 | fails open: writes through Bash landed under fault crash (exit 1) |"), "{md}");
+        assert!(md.contains("| H1 | add onFailure | `\"onFailure\": \"block\"` |"), "{md}");
+        assert!(
+            md.contains("#### Re-check of H1 wrapped as `failopen seal --install` would: 1 of 1 holes closed"),
+            "{md}"
+        );
+        assert!(md.contains("| Bash | crash | blocked |"), "{md}");
+        let mut widths = Vec::new();
+        for line in md.lines() {
+            match (line.starts_with('|'), widths.last()) {
+                (true, Some(&w)) => {
+                    assert_eq!(unescaped_pipes(line), w, "ragged row: {line}\n{md}")
+                }
+                (true, _) => widths.push(unescaped_pipes(line)),
+                (false, _) => widths.clear(),
+            }
+        }
+    }
+
+    fn unescaped_pipes(line: &str) -> usize {
+        line.char_indices().filter(|&(i, c)| c == '|' && !line[..i].ends_with('\\')).count()
+    }
+
+    #[test]
+    fn static_only_has_no_dynamic_sections_and_says_none() {
+        let mut r = report();
+        r.claude_version = None;
+        r.on_failure = OnFailure::Unknown;
+        r.cells.clear();
+        r.holes.clear();
+        r.advice.clear();
+        r.sealed_recheck.clear();
+        r.findings.clear();
+        let md = markdown(&r, 0);
+        assert!(md.starts_with("### failopen audit: no warnings (static checks only; run without --static-only to fault-inject) (exit 0)"), "{md}");
+        assert!(md.contains("#### Static findings\n\nNone.\n"), "{md}");
+        assert!(!md.contains("Dynamic checks") && !md.contains("#### Holes") && !md.contains("Advice"), "{md}");
+    }
+
+    #[test]
+    fn text_and_code_cannot_break_out_of_a_cell() {
+        assert_eq!(text("a|b <c> *d* _e_ `f`\ng"), "a\\|b &lt;c&gt; \\*d\\* \\_e\\_ \\`f\\` g");
+        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(code("x `y` z"), "``x `y` z``");
+        assert_eq!(code("`edge"), "`` `edge ``");
+        assert_eq!(code("two\nlines"), "`two lines`");
+    }
+}

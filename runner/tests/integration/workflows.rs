@@ -1,0 +1,276 @@
+//! The GitHub workflows (`.github/workflows/`) and the composite action
+//! (`action.yml`), their steps run here exactly as the YAML states them
+//! (see [`support::actions`]): the regression workflow's shards on real
+//! Claude Code (the pinned version, with the article's arms to keep it
+//! short), its merge and its gate, which must exit with the code `failopen
+//! diff` gives for the same files; the plan's decisions; the history plan's
+//! matrix; the action's audit step.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::actions::{expand, scalar, Runner, Yaml};
+use crate::support::{self, assert_no_leftovers, read_csv, scripts, PINNED};
+
+const REGRESSION: &str = ".github/workflows/regression.yml";
+const HISTORY: &str = ".github/workflows/history.yml";
+const ACTION: &str = "action.yml";
+
+/// A temp directory laid out like a checkout (`results/` is the repository's)
+/// beside the runner's files; `failopen` is the binary under test.
+fn checkout() -> (tempfile::TempDir, PathBuf, Runner) {
+    let d = tempfile::tempdir().unwrap();
+    let co = d.path().join("checkout");
+    std::fs::create_dir(&co).unwrap();
+    std::os::unix::fs::symlink(support::repo().join("results"), co.join("results")).unwrap();
+    let runner = Runner::new(&d.path().join("runner"), support::bin().parent().unwrap());
+    (d, co, runner)
+}
+
+/// `failopen diff OLD NEW` run directly: its exit code and stdout.
+fn diff(cwd: &Path, old: &str, new: &str) -> (i32, String) {
+    let out = support::failopen().current_dir(cwd).args(["diff", old, new]).output().unwrap();
+    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// The paths of an upload-artifact step after `${{ }}` expansion.
+fn upload_paths(yaml: &Yaml, job: &str, exprs: &[(&str, &str)]) -> Vec<String> {
+    yaml.steps(Some(job))
+        .iter()
+        .filter(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-artifact@")))
+        .flat_map(|s| expand(&scalar(&s["with"]["path"]), exprs).lines().map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Two shards of the battery, each as its matrix cell runs it, merged as the
+/// merge job merges the downloaded artifacts, diffed against the reference run
+/// before the version; the gate step exits with the diff's own code.
+#[test]
+fn regression_shards_merge_and_the_gate_exits_with_the_diff_code() {
+    let wf = Yaml::load(REGRESSION);
+    let (_d, co, runner) = checkout();
+    let version = PINNED;
+    {
+        let _lock = support::lock::sessions();
+        for shard in ["1", "2"] {
+            let exprs = [("needs.plan.outputs.version", version), ("matrix.shard", shard)];
+            let install = runner.run(&wf, Some("shard"), "install", &co, &exprs, &[("SHARDS", "2")]);
+            assert_eq!(install.code, 0, "{}", install.log);
+            let run = runner.run(
+                &wf,
+                Some("shard"),
+                "run",
+                &co,
+                &exprs,
+                &[("SHARDS", "2"), ("ARMS", "article"), ("REPEATS", "1")],
+            );
+            assert_eq!(run.code, 0, "{}", run.log);
+            for p in upload_paths(&wf, "shard", &exprs) {
+                assert!(co.join(&p).is_file(), "shard {shard} uploads {p}, which it did not write\n{}", run.log);
+            }
+        }
+        assert_no_leftovers(&runner.tmp);
+    }
+
+    let exprs = [("needs.plan.outputs.version", version)];
+    let merge = runner.run(&wf, Some("merge"), "merge", &co, &exprs, &[]);
+    assert_eq!(merge.code, 0, "{}", merge.log);
+    let merged = format!("claude-{version}.csv");
+    let rows = read_csv(&co.join(&merged));
+    let mut arms: Vec<&str> = rows.iter().map(|r| r.arm.as_str()).collect();
+    arms.sort();
+    arms.dedup();
+    let article = failopen::arms::load("article").unwrap();
+    assert_eq!((rows.len(), arms.len()), (article.len(), article.len()), "both shards, each cell once");
+
+    // The reference: the newest results/claude-*.csv of a version before this one.
+    let reference = &merge.outputs["reference"];
+    let before: Vec<String> = std::fs::read_dir(co.join("results"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_prefix("claude-")?.strip_suffix(".csv").map(str::to_string))
+        .filter(|v| failopen::version::compare(v, version).is_lt())
+        .collect();
+    let newest = before.iter().max_by(|a, b| failopen::version::compare(a, b)).expect("a reference before the pinned");
+    assert_eq!(reference, &format!("results/claude-{newest}.csv"));
+    for report in ["report.md", "report.html", "report.svg"] {
+        assert!(co.join(report).metadata().unwrap().len() > 0, "{report} is empty\n{}", merge.log);
+    }
+
+    let exprs = [("needs.plan.outputs.version", version), ("steps.merge.outputs.reference", reference.as_str())];
+    let gate = runner.run(&wf, Some("merge"), "diff", &co, &exprs, &[]);
+    assert_eq!(gate.code, 0, "the diff step records the code and goes on\n{}", gate.log);
+    let (expected, text) = diff(&co, reference, &merged);
+    assert_eq!(gate.outputs["code"], expected.to_string(), "{}", gate.log);
+    let summary = runner.summary();
+    assert!(summary.contains(&text), "the summary holds the diff\n{summary}");
+    let report = std::fs::read_to_string(co.join("report.md")).unwrap();
+    assert!(summary.contains(&report), "the summary holds the report");
+    for p in upload_paths(&wf, "merge", &exprs) {
+        assert!(co.join(&p).is_file(), "the merge job uploads {p}, which it did not write");
+    }
+
+    let code = expected.to_string();
+    let last = runner.run(&wf, Some("merge"), "gate", &co, &[("steps.diff.outputs.code", &code)], &[]);
+    assert_eq!(last.code, expected, "the job fails with the diff's code\n{}", last.log);
+    let last = runner.run(&wf, Some("merge"), "gate", &co, &[("steps.diff.outputs.code", "")], &[]);
+    assert_eq!(last.code, 1, "no diff code (the diff never ran) fails the job\n{}", last.log);
+}
+
+/// The plan runs the battery only for a version with no reference run, takes a
+/// requested version as given, and makes the shard matrix 1..SHARDS.
+#[test]
+fn regression_plan_runs_only_a_version_without_reference_results() {
+    let wf = Yaml::load(REGRESSION);
+    let (_d, co, runner) = checkout();
+    assert!(co.join(format!("results/claude-{PINNED}.csv")).is_file());
+    let needed = |v: &str| {
+        let r = runner.run(&wf, Some("plan"), "needed", &co, &[("steps.version.outputs.version", v)], &[]);
+        assert_eq!(r.code, 0, "{}", r.log);
+        r.outputs["needed"].clone()
+    };
+    assert_eq!(needed(PINNED), "false");
+    let unknown = "2.1.99999";
+    assert!(!co.join(format!("results/claude-{unknown}.csv")).exists());
+    assert_eq!(needed(unknown), "true");
+
+    let requested = runner.run(&wf, Some("plan"), "version", &co, &[("inputs.claude", "2.1.300")], &[]);
+    assert_eq!((requested.code, requested.outputs["version"].as_str()), (0, "2.1.300"), "{}", requested.log);
+
+    let shards = |over: &[(&str, &str)]| {
+        let r = runner.run(&wf, Some("plan"), "shards", &co, &[], over);
+        assert_eq!(r.code, 0, "{}", r.log);
+        serde_json::from_str::<Vec<u32>>(&r.outputs["shards"]).unwrap()
+    };
+    assert_eq!(shards(&[("SHARDS", "3")]), vec![1, 2, 3]);
+    let declared: u32 = scalar(&wf.doc["env"]["SHARDS"]).parse().unwrap();
+    assert_eq!(shards(&[]), (1..=declared).collect::<Vec<_>>());
+}
+
+/// The history plan turns `failopen claude versions RANGE --split N`'s lines
+/// into the matrix the history job reads (`matrix.part.index`, `.range`).
+/// `claude versions` is a stand-in script here: the real one asks the npm registry.
+#[test]
+fn history_plan_turns_the_split_into_a_matrix() {
+    let wf = Yaml::load(HISTORY);
+    let (d, co, _) = checkout();
+    let fake = d.path().join("fake-bin");
+    std::fs::create_dir(&fake).unwrap();
+    scripts::write(
+        &fake.join("failopen"),
+        "#!/bin/sh\n[ \"$*\" = 'claude versions 2.1.240..latest --split 2' ] || { echo \"unexpected: $*\" >&2; exit 1; }\n\
+         printf '2.1.240..2.1.290\\n2.1.291..2.1.328\\n'\n",
+    );
+    let runner = Runner::new(&d.path().join("runner"), &fake);
+    let exprs =
+        |parts: &'static str| [("inputs.range", "2.1.240..latest"), ("inputs.parts", parts), ("inputs.shards", "3")];
+    let r = runner.run(&wf, Some("plan"), "matrix", &co, &exprs("2"), &[]);
+    assert_eq!(r.code, 0, "{}", r.log);
+    let parts: serde_json::Value = serde_json::from_str(&r.outputs["parts"]).unwrap();
+    assert_eq!(
+        parts,
+        serde_json::json!([{"index": 1, "range": "2.1.240..2.1.290"}, {"index": 2, "range": "2.1.291..2.1.328"}])
+    );
+    assert_eq!(r.outputs["shards"], "[1,2,3]");
+    let fields = regex::Regex::new(r"matrix\.part\.(\w+)").unwrap();
+    for c in fields.captures_iter(&wf.text) {
+        assert!(
+            parts[0].get(&c[1]).is_some(),
+            "the history job reads matrix.part.{}, which the plan does not give",
+            &c[1]
+        );
+    }
+    let bad = runner.run(&wf, Some("plan"), "matrix", &co, &exprs("0"), &[]);
+    assert_eq!(bad.code, 1, "a count of 0 is refused\n{}", bad.log);
+}
+
+/// Every `run:` takes expressions through `env:` (nothing to inject into a
+/// script); every input action.yml uses is declared and every declared one
+/// used; its outputs name steps it has; each composite run step has a shell.
+#[test]
+fn scripts_take_expressions_through_env_and_action_inputs_are_declared() {
+    for file in [REGRESSION, HISTORY, ACTION] {
+        let y = Yaml::load(file);
+        let jobs: Vec<Option<String>> = match y.doc["jobs"].as_mapping() {
+            Some(m) => m.keys().map(|k| Some(scalar(k))).collect(),
+            None => vec![None],
+        };
+        for job in &jobs {
+            for step in y.steps(job.as_deref()) {
+                if let Some(run) = step["run"].as_str() {
+                    assert!(!run.contains("${{"), "{file} {job:?}: a run: holds an expression:\n{run}");
+                }
+            }
+        }
+    }
+
+    let action = Yaml::load(ACTION);
+    let declared: Vec<String> = action.doc["inputs"].as_mapping().unwrap().keys().map(scalar).collect();
+    let steps = yaml_serde::to_string(&action.doc["runs"]).unwrap();
+    let used_re = regex::Regex::new(r"inputs\.([A-Za-z0-9_-]+)").unwrap();
+    let mut used: Vec<String> = used_re.captures_iter(&steps).map(|c| c[1].to_string()).collect();
+    used.sort();
+    used.dedup();
+    let mut declared_sorted = declared.clone();
+    declared_sorted.sort();
+    assert_eq!(used, declared_sorted, "inputs used in action.yml's steps vs declared");
+    let ids: Vec<&str> = action.steps(None).iter().filter_map(|s| s["id"].as_str()).collect();
+    let outputs = yaml_serde::to_string(&action.doc["outputs"]).unwrap();
+    let step_re = regex::Regex::new(r"steps\.([A-Za-z0-9_-]+)\.outputs").unwrap();
+    for c in step_re.captures_iter(&format!("{steps}{outputs}")) {
+        assert!(ids.contains(&&c[1]), "action.yml reads steps.{}, which is no step id", &c[1]);
+    }
+    for step in action.steps(None).iter().filter(|s| s.get("run").is_some()) {
+        assert_eq!(step["shell"].as_str(), Some("bash"), "a composite run step needs a shell: {step:?}");
+    }
+}
+
+/// The action's audit step on the audit fixtures (static checks, no session):
+/// its report goes to the job summary, and it exits with the code `failopen
+/// audit` gives for the same files (or 0 with `fail-on-open: false`).
+#[test]
+fn the_action_audit_step_writes_the_summary_and_exits_with_the_audit_code() {
+    let action = Yaml::load(ACTION);
+    let fixtures = support::fixture("audit");
+    let d = tempfile::tempdir().unwrap();
+    let bin_dir = support::bin().parent().unwrap().to_path_buf();
+    let direct = support::failopen()
+        .current_dir(&fixtures)
+        .env("PATH", format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default()))
+        .args(["audit", "holes/unwrapped.json", "holes/missing.json", "--format", "md", "--static-only"])
+        .output()
+        .unwrap();
+    let expected = direct.status.code().unwrap();
+    let report = String::from_utf8(direct.stdout).unwrap();
+    assert!(report.starts_with("### failopen audit:"), "{report}");
+
+    let run = |name: &str, settings: &str, format: &str, fail_on_open: &str| {
+        let runner = Runner::new(&d.path().join(name), &bin_dir);
+        let exprs = [
+            ("inputs.settings", settings),
+            ("inputs.plugin-dirs", ""),
+            ("steps.install.outputs.version", ""),
+            ("inputs.format", format),
+            ("inputs.static-only", "true"),
+            ("inputs.fail-on-open", fail_on_open),
+            ("inputs.working-directory", "."),
+        ];
+        let r = runner.run(&action, None, "audit", &fixtures, &exprs, &[]);
+        (r, runner.summary())
+    };
+    let (r, summary) = run("gate", "holes/unwrapped.json\nholes/missing.json", "md", "true");
+    assert_eq!(r.code, expected, "{}", r.log);
+    assert_eq!(r.outputs["exit-code"], expected.to_string());
+    assert_eq!(summary, report, "the summary is the audit's Markdown");
+    assert_eq!(std::fs::read_to_string(&r.outputs["report"]).unwrap(), report);
+    assert_eq!((expected, r.outputs["result"].as_str()), (3, "open"), "the fixtures plant static holes");
+
+    let (r, _) = run("warn", "holes/unwrapped.json holes/missing.json", "md", "false");
+    assert_eq!((r.code, r.outputs["exit-code"].as_str()), (0, "3"), "fail-on-open: false\n{}", r.log);
+
+    let (r, summary) = run("text", "holes/unwrapped.json", "text", "true");
+    assert!(summary.contains("```\nfailopen audit: static checks only"), "{summary}\n{}", r.log);
+
+    let (r, summary) = run("bad", "no-such-settings.json", "md", "true");
+    assert_eq!((r.code, r.outputs["result"].as_str()), (1, "error"), "{}", r.log);
+    assert!(summary.contains("no report"), "{summary}");
+}
