@@ -98,6 +98,7 @@ impl Ledger {
         self.entries.push(entry);
         let dir = self.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| err(e.to_string()))?;
+        let mut perms = tmp.as_file().metadata().map_err(|e| err(e.to_string()))?.permissions();
         {
             let mut w = csv::Writer::from_writer(tmp.as_file());
             for e in &self.entries {
@@ -105,6 +106,9 @@ impl Ledger {
             }
             w.flush().map_err(|e| err(e.to_string()))?;
         }
+        // A temp file is private (0600); the ledger is a results file like the rows beside it.
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o644);
+        tmp.as_file().set_permissions(perms).map_err(|e| err(e.to_string()))?;
         tmp.as_file().sync_all().map_err(|e| err(e.to_string()))?;
         tmp.persist(&self.path).map_err(|e| err(e.to_string()))?;
         Ok(())
@@ -139,6 +143,8 @@ mod tests {
         ledger.record(entry("2.1.2", "bb")).unwrap();
         let reopened = Ledger::open(&path).unwrap();
         assert_eq!(reopened.entries(), ledger.entries());
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&path).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o644, "readable like the rows file");
         assert_eq!(reopened.same_binary("bb", "2.1.3").map(|e| e.version.as_str()), Some("2.1.2"));
         assert!(reopened.same_binary("bb", "2.1.2").is_none(), "a version is not identical to itself");
         assert!(reopened.same_binary("cc", "2.1.3").is_none());

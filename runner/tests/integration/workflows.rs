@@ -135,6 +135,12 @@ fn regression_plan_runs_only_a_version_without_reference_results() {
 
     let requested = runner.run(&wf, Some("plan"), "version", &co, &[("inputs.claude", "2.1.300")], &[]);
     assert_eq!((requested.code, requested.outputs["version"].as_str()), (0, "2.1.300"), "{}", requested.log);
+    // No version asked: the newest published, as `failopen claude versions latest` says it (the registry).
+    let newest = support::failopen().args(["claude", "versions", "latest"]).output().unwrap();
+    assert!(newest.status.success(), "{}", String::from_utf8_lossy(&newest.stderr));
+    let newest = String::from_utf8(newest.stdout).unwrap().trim().to_string();
+    let latest = runner.run(&wf, Some("plan"), "version", &co, &[("inputs.claude", "")], &[]);
+    assert_eq!((latest.code, latest.outputs["version"].as_str()), (0, newest.as_str()), "{}", latest.log);
 
     let shards = |over: &[(&str, &str)]| {
         let r = runner.run(&wf, Some("plan"), "shards", &co, &[], over);
