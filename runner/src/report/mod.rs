@@ -8,8 +8,10 @@
 //! - [`json::Json`], [`csv::SummaryCsv`]: machine-readable summaries.
 //! - [`svg::Svg`], [`html::Html`]: self-contained pictures of the grids.
 //! - [`timeline`]: many versions along one axis, arms along the other, and
-//!   the versions where an arm's verdict changed. Its own model,
-//!   [`timeline::Timeline`], orders arms as [`grid`] orders rows.
+//!   the versions where an arm's verdict changed ([`timeline::TimelineSvg`],
+//!   [`timeline::TimelineHtml`] with filters, [`timeline::TimelineMarkdown`]:
+//!   what changed when). Its own model, [`timeline::Timeline`], orders arms
+//!   as [`grid`] orders rows.
 
 pub mod article;
 pub mod csv;
