@@ -23,3 +23,4 @@ mod report;
 mod results;
 mod seal;
 mod surface;
+mod timeline_browser;
