@@ -9,3 +9,9 @@ csvs=(results/claude-2.1.240.csv results/claude-2.1.328.csv)
 "${fo[@]}" report "${csvs[@]}" --format svg --out results/grid.svg
 "${fo[@]}" report "${csvs[@]}" --format html --out results/grid.html
 "${fo[@]}" report "${csvs[@]}" --format json --out results/summary.json
+# The timeline over every version `failopen history` recorded, once it has.
+if [[ -f results/history.csv ]]; then
+  "${fo[@]}" report results/history.csv --format timeline-svg --out results/timeline.svg
+  "${fo[@]}" report results/history.csv --format timeline-html --out results/timeline.html
+  "${fo[@]}" report results/history.csv --format timeline-md --out results/TIMELINE.md
+fi

@@ -366,6 +366,12 @@ pub enum FormatArg {
     Csv,
     Svg,
     Html,
+    /// Every version along x, every arm along y, change points marked.
+    TimelineSvg,
+    /// The timeline as a page to scroll and filter by guard, wrapper and hook type.
+    TimelineHtml,
+    /// What changed when: one line per change point, by version.
+    TimelineMd,
 }
 
 #[derive(Debug, Args)]

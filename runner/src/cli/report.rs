@@ -1,7 +1,7 @@
 //! `failopen report`: render result CSVs in one format (one exporter per
 //! format, behind [`failopen::report::Exporter`]).
 
-use failopen::report::{csv, html, json, markdown, svg, Exporter};
+use failopen::report::{csv, html, json, markdown, svg, timeline, Exporter};
 
 use super::args::{FormatArg, ReportArgs};
 use super::output::{check_out, emit};
@@ -14,6 +14,9 @@ fn exporter(format: FormatArg) -> Box<dyn Exporter> {
         FormatArg::Csv => Box::new(csv::SummaryCsv),
         FormatArg::Svg => Box::new(svg::Svg),
         FormatArg::Html => Box::new(html::Html),
+        FormatArg::TimelineSvg => Box::new(timeline::TimelineSvg),
+        FormatArg::TimelineHtml => Box::new(timeline::TimelineHtml),
+        FormatArg::TimelineMd => Box::new(timeline::TimelineMarkdown),
     }
 }
 

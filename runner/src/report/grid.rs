@@ -67,8 +67,10 @@ pub struct Report {
     pub wrappers: Vec<String>,
 }
 
-/// Where a row sorts: the guard's place in the catalogue, then the wrapper's.
-fn canonical_position(r: &Row) -> (usize, usize) {
+/// Where a row sorts: the guard's place in the catalogue, then the wrapper's
+/// in [`WRAPPER_ORDER`] (`usize::MAX` for names failopen does not know).
+/// The timeline orders its arms by it too.
+pub(crate) fn canonical_position(r: &Row) -> (usize, usize) {
     let guard = crate::guards::catalog().iter().position(|g| g.name == r.guard).unwrap_or(usize::MAX);
     let wrapper = WRAPPER_ORDER.iter().position(|w| *w == r.wrapper).unwrap_or(usize::MAX);
     (guard, wrapper)

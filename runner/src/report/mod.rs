@@ -7,6 +7,11 @@
 //!   cross-version comparison that marks the cells whose verdict differs.
 //! - [`json::Json`], [`csv::SummaryCsv`]: machine-readable summaries.
 //! - [`svg::Svg`], [`html::Html`]: self-contained pictures of the grids.
+//! - [`timeline`]: many versions along one axis, arms along the other, and
+//!   the versions where an arm's verdict changed ([`timeline::TimelineSvg`],
+//!   [`timeline::TimelineHtml`] with filters, [`timeline::TimelineMarkdown`]:
+//!   what changed when). Its own model, [`timeline::Timeline`], orders arms
+//!   as [`grid`] orders rows.
 
 pub mod article;
 pub mod csv;
@@ -15,6 +20,7 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod svg;
+pub mod timeline;
 
 use crate::record::Row;
 

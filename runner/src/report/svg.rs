@@ -43,7 +43,7 @@ pub fn esc(s: &str) -> String {
 }
 
 /// Cut text to at most `max` characters, with an ellipsis.
-fn fit(s: &str, max: usize) -> String {
+pub(crate) fn fit(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         s.to_string()
     } else {

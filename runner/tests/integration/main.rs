@@ -24,4 +24,5 @@ mod report;
 mod results;
 mod seal;
 mod surface;
+mod timeline_browser;
 mod workflows;

@@ -74,6 +74,27 @@ fn html_two_versions() {
     insta::assert_snapshot!(html);
 }
 
+#[test]
+fn timeline_md_says_what_changed_when() {
+    let md = report(&["timeline.csv"], "timeline-md");
+    // See the fixture README: one change on 2.1.10, three on 2.1.100, none on the copy 2.1.101.
+    assert!(md.contains("4 versions from 2.1.9 to 2.1.101, 5 cells, 4 change points."), "{md}");
+    assert!(md.contains("## 2.1.10\n\n- `http-500/native`: wrote → mixed (after 2.1.9)\n\n## 2.1.100\n"), "{md}");
+    assert!(md.contains("- `hang/timed`: invalid → blocked (after 2.1.9)"), "the gap on 2.1.10 is skipped\n{md}");
+    assert!(md.contains("- 2.1.101: identical to 2.1.100") && !md.contains("## 2.1.101"), "{md}");
+    insta::assert_snapshot!(md);
+}
+
+#[test]
+fn timeline_svg() {
+    let svg = report(&["timeline.csv"], "timeline-svg");
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<title>").count(), 4, "one titled, outlined square per change point\n{svg}");
+    assert_eq!(svg, report(&["timeline.csv"], "timeline-svg"), "deterministic");
+    insta::assert_snapshot!(svg);
+}
+
 // --------------------------------------------------------- report errors
 
 #[test]

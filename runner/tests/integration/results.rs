@@ -70,3 +70,66 @@ fn committed_results_carry_no_machine_paths() {
         }
     }
 }
+
+/// The timeline reports regenerate identically from `results/history.csv`.
+#[test]
+fn committed_timeline_matches_the_history() {
+    let dir = results_dir();
+    for (format, file) in
+        [("timeline-md", "TIMELINE.md"), ("timeline-svg", "timeline.svg"), ("timeline-html", "timeline.html")]
+    {
+        let out = tempfile::NamedTempFile::new().unwrap();
+        crate::support::failopen()
+            .arg("report")
+            .arg(dir.join("history.csv"))
+            .args(["--format", format, "--out"])
+            .arg(out.path())
+            .assert()
+            .success();
+        let committed = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(
+            committed == std::fs::read_to_string(out.path()).unwrap(),
+            "results/{file} differs from what `failopen report --format {format}` makes of results/history.csv; run results/regenerate.sh"
+        );
+    }
+}
+
+/// `results/history.csv` covers every release its ledger lists, each with
+/// every arm of `full` and no invalid row, and its only change point for
+/// `crash/native` is the release `failopen bisect` found
+/// (`results/bisect-crash-native.txt`).
+#[test]
+fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect() {
+    let dir = results_dir();
+    let rows = crate::support::read_csv(&dir.join("history.csv"));
+    let mut ledger = csv::Reader::from_path(dir.join("history-versions.csv")).unwrap();
+    let versions: Vec<String> = ledger.records().map(|r| r.unwrap()[0].to_string()).collect();
+    assert!(versions.len() >= 80, "2.1.240..2.1.332 holds 80 releases: {}", versions.len());
+    let arms: Vec<String> = failopen::arms::load("full").unwrap().into_iter().map(|a| a.name).collect();
+    for v in &versions {
+        for arm in &arms {
+            let n = rows.iter().filter(|r| &r.claude_version == v && &r.arm == arm).count();
+            assert!(n >= 1, "{v} {arm}: no row");
+        }
+    }
+    let invalid: Vec<String> = rows
+        .iter()
+        .filter(|r| r.verdict == failopen::verdict::VerdictKind::Invalid)
+        .map(|r| format!("{} {} {}", r.claude_version, r.arm, r.reason))
+        .collect();
+    assert!(invalid.is_empty(), "invalid rows: {invalid:?}");
+
+    let bisect = std::fs::read_to_string(dir.join("bisect-crash-native.txt")).unwrap();
+    let found = bisect
+        .lines()
+        .find_map(|l| l.split_once("differs from 2.1.240: ").map(|(_, rest)| rest.split_whitespace().next().unwrap()))
+        .expect("the bisect's conclusion");
+    let mut ordered = versions.clone();
+    ordered.sort_by(|a, b| failopen::version::compare(a, b));
+    let verdict = |v: &str| rows.iter().find(|r| r.claude_version == v && r.arm == "crash/native").unwrap().verdict;
+    let changes: Vec<&str> =
+        ordered.windows(2).filter(|w| verdict(&w[0]) != verdict(&w[1])).map(|w| w[1].as_str()).collect();
+    assert_eq!(changes, [found], "crash/native changes exactly where bisect says");
+    let timeline = std::fs::read_to_string(dir.join("TIMELINE.md")).unwrap();
+    assert!(timeline.contains(&format!("## {found}\n")), "the timeline marks {found}:\n{timeline}");
+}

@@ -1,0 +1,266 @@
+//! The timeline page in a real browser: `failopen report --format
+//! timeline-html` on three versions (the two reference CSVs and a copy of
+//! the newer one marked as an identical binary), loaded in headless
+//! Chromium with a filter in the URL fragment. The DOM the page's script
+//! draws must hold every (arm, version) with the verdict failopen's tally
+//! gives the CSV's rows, mark exactly the cells where an arm's verdict
+//! changed, and hide exactly the rows the filter leaves out.
+//!
+//! Chromium is Debian's package (`/usr/bin/chromium`); `.ci/run` installs
+//! it. Without it the test fails, it does not skip.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Debug;
+use std::fs::File;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use failopen::record::{read_rows, Row, RowWriter};
+use failopen::tally::{Summary, Tally};
+use nix::sys::signal::{killpg, Signal};
+use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
+use nix::unistd::Pid;
+use regex::Regex;
+
+use crate::support::{self, failopen};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+/// Long enough for a loaded two-core machine; a hung browser is killed then.
+const BROWSER_TIMEOUT: Duration = Duration::from_secs(120);
+/// The synthetic version: not run, a byte-identical copy of 2.1.328.
+const COPY: &str = "2.1.329";
+
+/// The reference rows of 2.1.240 and 2.1.328, and 2.1.328's again as
+/// [`COPY`], flagged `identical-binary:2.1.328` as `failopen history` writes them.
+fn fixture_rows() -> Vec<Row> {
+    let results = support::repo().join("results");
+    let mut rows = Vec::new();
+    for f in ["claude-2.1.240.csv", "claude-2.1.328.csv"] {
+        rows.extend(read_rows(&results.join(f)).unwrap_or_else(|e| panic!("{f}: {e}")));
+    }
+    let copies: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.claude_version == "2.1.328")
+        .map(|r| {
+            let mut c = r.clone();
+            c.claude_version = COPY.into();
+            c.flags = if c.flags.is_empty() {
+                "identical-binary:2.1.328".into()
+            } else {
+                format!("{};identical-binary:2.1.328", c.flags)
+            };
+            c
+        })
+        .collect();
+    rows.extend(copies);
+    rows
+}
+
+/// What the page must show, computed here from the rows with failopen's tally.
+struct Expected {
+    /// (arm, version) → summary of that arm's rows on that version.
+    verdicts: BTreeMap<(String, String), Summary>,
+    /// (arm, version) where the summary differs from the arm's previous version.
+    changes: BTreeSet<(String, String)>,
+    /// arm → guard.
+    guards: BTreeMap<String, String>,
+}
+
+fn expected(rows: &[Row]) -> Expected {
+    let mut tallies: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    let mut guards = BTreeMap::new();
+    for r in rows {
+        tallies.entry((r.arm.clone(), r.claude_version.clone())).or_default().add(r);
+        guards.insert(r.arm.clone(), r.guard.clone());
+    }
+    let verdicts: BTreeMap<(String, String), Summary> = tallies.into_iter().map(|(k, t)| (k, t.summary())).collect();
+    let mut versions: Vec<String> = rows.iter().map(|r| r.claude_version.clone()).collect();
+    versions.sort_by(|a, b| failopen::version::compare(a, b));
+    versions.dedup();
+    let mut changes = BTreeSet::new();
+    for arm in guards.keys() {
+        let mut before: Option<Summary> = None;
+        for v in &versions {
+            if let Some(&now) = verdicts.get(&(arm.clone(), v.clone())) {
+                if before.is_some_and(|b| b != now) {
+                    changes.insert((arm.clone(), v.clone()));
+                }
+                before = Some(now);
+            }
+        }
+    }
+    Expected { verdicts, changes, guards }
+}
+
+/// `failopen report CSV --format timeline-html --out DIR/timeline.html`.
+fn render_page(dir: &Path, rows: &[Row]) -> PathBuf {
+    let csv = dir.join("history.csv");
+    let mut w = RowWriter::open(&csv).unwrap();
+    for r in rows {
+        w.append(r).unwrap();
+    }
+    let page = dir.join("timeline.html");
+    failopen().arg("report").arg(&csv).args(["--format", "timeline-html", "--out"]).arg(&page).assert().success();
+    page
+}
+
+/// The DOM Chromium holds after loading `url` (its scripts run), through
+/// `--dump-dom`. The browser runs in its own process group, with a fresh
+/// profile and HOME that are removed afterwards; the group is killed when
+/// it is done, and if it outlives [`BROWSER_TIMEOUT`].
+fn dump_dom(url: &str) -> String {
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "{CHROMIUM} is missing: this test loads the timeline page in Debian's headless Chromium. \
+         .ci/run installs it (apt-get install -y chromium); on this machine run `apt-get install -y chromium`"
+    );
+    let _cores = support::lock::sessions();
+    let scratch = tempfile::tempdir().unwrap();
+    let profile = scratch.path().join("profile");
+    let (out_path, err_path) = (scratch.path().join("dom.html"), scratch.path().join("stderr.txt"));
+    let mut child = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .env("HOME", scratch.path())
+        .env("XDG_CONFIG_HOME", scratch.path().join("config"))
+        .env("XDG_CACHE_HOME", scratch.path().join("cache"))
+        .stdin(Stdio::null())
+        .stdout(File::create(&out_path).unwrap())
+        .stderr(File::create(&err_path).unwrap())
+        .process_group(0)
+        .spawn()
+        .unwrap_or_else(|e| panic!("{CHROMIUM}: {e}"));
+    let pid = Pid::from_raw(child.id() as i32);
+    let started = Instant::now();
+    // Wait without reaping (WNOWAIT): while the leader is unreaped, its
+    // group id cannot be reused, so killing the group reaches only ours.
+    let finished = loop {
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        match waitid(Id::Pid(pid), flags).unwrap() {
+            WaitStatus::StillAlive if started.elapsed() < BROWSER_TIMEOUT => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            WaitStatus::StillAlive => break false,
+            _ => break true,
+        }
+    };
+    let _ = killpg(pid, Signal::SIGKILL);
+    let status = child.wait().unwrap();
+    let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+    let tail: String =
+        stderr.lines().rev().take(20).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
+    assert!(finished, "chromium did not finish within {BROWSER_TIMEOUT:?} and was killed; its stderr ends:\n{tail}");
+    assert!(status.success(), "chromium exited with {status}; its stderr ends:\n{tail}");
+    let dom = std::fs::read_to_string(&out_path).unwrap();
+    assert!(!dom.is_empty(), "chromium dumped no DOM; its stderr ends:\n{tail}");
+    dom
+}
+
+/// Undo the escaping Chromium applies to attribute values.
+fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// The attributes of every `<tag ...>` opening tag in `html`.
+fn tags(html: &str, tag: &str) -> Vec<HashMap<String, String>> {
+    let open = Regex::new(&format!(r#"<{tag}((?:\s+[^\s=>"/]+(?:="[^"]*")?)*)\s*/?>"#)).unwrap();
+    let attr = Regex::new(r#"([^\s=>"/]+)(?:="([^"]*)")?"#).unwrap();
+    open.captures_iter(html)
+        .map(|c| {
+            attr.captures_iter(&c[1])
+                .map(|a| (a[1].to_string(), a.get(2).map(|v| unescape(v.as_str())).unwrap_or_default()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Which items only `got` has, and which only `want` has (for failure messages).
+fn set_diff<T: Ord + Debug>(got: &BTreeSet<T>, want: &BTreeSet<T>) -> String {
+    let only = |a: &BTreeSet<T>, b: &BTreeSet<T>| a.difference(b).map(|t| format!("{t:?}")).collect::<Vec<_>>();
+    format!("drawn but not expected: {:?}\nexpected but not drawn: {:?}", only(got, want), only(want, got))
+}
+
+#[test]
+fn the_page_draws_the_tallied_verdicts_marks_changes_and_filters_from_the_fragment() {
+    let rows = fixture_rows();
+    let want = expected(&rows);
+    assert!(!want.changes.is_empty(), "the reference versions differ in several native cells");
+    assert!(want.changes.iter().all(|(_, v)| v != COPY), "a copy changes nothing");
+
+    let dir = tempfile::tempdir().unwrap();
+    let page = render_page(dir.path(), &rows);
+    let dom = dump_dom(&format!("file://{}#guard=crash", page.display()));
+
+    let start = dom.find("<table id=\"timeline\"").unwrap_or_else(|| panic!("no timeline table in the DOM:\n{dom}"));
+    let table = &dom[start..start + dom[start..].find("</table>").expect("the table ends")];
+
+    // Rows: one per arm, hidden exactly when its guard is not crash.
+    let trs: Vec<_> = tags(table, "tr").into_iter().filter(|t| t.contains_key("data-arm")).collect();
+    let drawn: BTreeSet<&str> = trs.iter().map(|t| t["data-arm"].as_str()).collect();
+    let arms: BTreeSet<&str> = want.guards.keys().map(String::as_str).collect();
+    assert!(drawn == arms, "one row per arm\n{}", set_diff(&drawn, &arms));
+    assert_eq!(trs.len(), want.guards.len(), "no arm twice");
+    let hidden: BTreeSet<&str> =
+        trs.iter().filter(|t| t.contains_key("hidden")).map(|t| t["data-arm"].as_str()).collect();
+    let not_crash: BTreeSet<&str> =
+        want.guards.iter().filter(|(_, g)| g.as_str() != "crash").map(|(a, _)| a.as_str()).collect();
+    assert!(!not_crash.is_empty() && not_crash.len() < want.guards.len(), "the filter has rows to hide and to keep");
+    assert!(
+        hidden == not_crash,
+        "#guard=crash hides exactly the rows of other guards\n{}",
+        set_diff(&hidden, &not_crash)
+    );
+    for t in &trs {
+        assert_eq!(t["data-guard"], want.guards[&t["data-arm"]], "{t:?}");
+    }
+    let shown = want.guards.len() - not_crash.len();
+    assert!(dom.contains(&format!("showing {shown} of {} cells", want.guards.len())), "the count follows the filter");
+
+    // Cells: the tallied verdict of every (arm, version), and nothing where the arm did not run.
+    let tds = tags(table, "td");
+    let versions = want.verdicts.keys().map(|(_, v)| v).collect::<BTreeSet<_>>().len();
+    assert_eq!(tds.len(), want.guards.len() * versions, "a cell per arm and version");
+    let mut verdicts = BTreeSet::new();
+    let mut changes = BTreeSet::new();
+    for td in &tds {
+        let key = (td["data-arm"].clone(), td["data-version"].clone());
+        if let Some(v) = td.get("data-verdict") {
+            verdicts.insert((key.0.clone(), key.1.clone(), v.clone()));
+        }
+        if td.get("data-change").map(String::as_str) == Some("1") {
+            changes.insert(key.clone());
+        }
+        if key.1 == COPY {
+            assert_eq!(td.get("data-identical-to").map(String::as_str), Some("2.1.328"), "{td:?}");
+        }
+    }
+    let want_verdicts: BTreeSet<(String, String, String)> =
+        want.verdicts.iter().map(|((a, v), s)| (a.clone(), v.clone(), s.as_str().to_string())).collect();
+    assert!(
+        verdicts == want_verdicts,
+        "the drawn (arm, version, verdict) are the tallies of the CSV's rows\n{}",
+        set_diff(&verdicts, &want_verdicts)
+    );
+    assert!(
+        changes == want.changes,
+        "change points exactly where an arm's verdict changed\n{}",
+        set_diff(&changes, &want.changes)
+    );
+}
