@@ -31,7 +31,8 @@ fn concurrent_installs_do_not_corrupt_the_cache() {
     }
     let list = failopen(cache.path()).args(["claude", "list"]).output().unwrap();
     let text = String::from_utf8_lossy(&list.stdout);
-    let versions: Vec<&str> = text.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())).collect();
+    let versions: Vec<&str> =
+        text.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit()) && l.contains('\t')).collect();
     assert_eq!(versions.len(), 1, "{text}");
     assert!(versions[0].starts_with("2.1.328\t"), "{text}");
     let entries: Vec<String> = std::fs::read_dir(cache.path().join("claude-code"))
