@@ -200,13 +200,18 @@ fn legend_items(several: bool) -> Vec<(&'static str, bool, String)> {
 
 /// (line, x) of each legend item, wrapping at the picture's width.
 fn legend_layout(items: &[(&'static str, bool, String)], width: u32) -> Vec<(u32, u32)> {
+    wrap(items.iter().map(|(_, _, text)| 22 + text.chars().count() as u32 * 7 + 24), PAD, width)
+}
+
+/// (line, x) of items of the given widths laid left to right from `pad`,
+/// starting a new line when the next would pass `width - pad`.
+pub(crate) fn wrap(widths: impl IntoIterator<Item = u32>, pad: u32, width: u32) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    let (mut line, mut x) = (0, PAD);
-    for (_, _, text) in items {
-        let w = 22 + text.chars().count() as u32 * 7 + 24;
-        if x > PAD && x + w > width - PAD {
+    let (mut line, mut x) = (0, pad);
+    for w in widths {
+        if x > pad && x + w > width - pad {
             line += 1;
-            x = PAD;
+            x = pad;
         }
         out.push((line, x));
         x += w;

@@ -237,18 +237,7 @@ fn square(s: &mut String, t: &Timeline, a: usize, v: usize, x: u32, y: u32) {
 
 /// (line, x) of each legend item, wrapping at the picture's width.
 fn legend_layout(items: &[(&'static str, bool, bool, String)], width: u32) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
-    let (mut line, mut x) = (0, PAD);
-    for (_, _, _, text) in items {
-        let w = SQUARE + 6 + chars(text) * CHAR_W + 18;
-        if x > PAD && x + w > width - PAD {
-            line += 1;
-            x = PAD;
-        }
-        out.push((line, x));
-        x += w;
-    }
-    out
+    crate::report::svg::wrap(items.iter().map(|(_, _, _, text)| SQUARE + 6 + chars(text) * CHAR_W + 18), PAD, width)
 }
 
 #[cfg(test)]
