@@ -52,7 +52,9 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         let arg = args.claude.as_deref().unwrap_or(PINNED_VERSION);
         let spec = ClaudeSpec::parse(arg).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
         if let ClaudeSpec::Range(r) = &spec {
-            anyhow::bail!("--claude: audit runs on one Claude Code, and {r} is a range; name one version, `latest` or a path");
+            anyhow::bail!(
+                "--claude: audit runs on one Claude Code, and {r} is a range; name one version, `latest` or a path"
+            );
         }
         Some(failopen::claude::spec::resolve(&spec, &Cache::from_env()).await?)
     };
