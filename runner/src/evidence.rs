@@ -11,7 +11,9 @@ use crate::attribution::{self, HookIdentity, Refuser};
 use crate::standin::Transcript;
 use crate::task::WRITE_TOOLS;
 
+pub mod prompt;
 pub mod trace;
+pub use prompt::{prompt_block, prompt_block_text, PromptBlock, PROMPT_BLOCKED};
 pub use trace::{traced_calls, TracedCall};
 
 /// How the `claude -p` process ended.
@@ -127,30 +129,6 @@ pub struct Evidence {
     pub unsupported: Option<&'static str>,
     /// The flag Claude Code's stderr called an unknown option, if it did.
     pub unknown_option: Option<&'static str>,
-}
-
-/// Claude Code's report that a UserPromptSubmit hook blocked the prompt
-/// (stream-json `system`/`informational`, and the final result, read
-/// `UserPromptSubmit operation blocked by hook:\n<refusal>\n\nOriginal
-/// prompt: ...` on 2.1.240 and 2.1.328).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PromptBlock {
-    /// Who blocked it: the hook under test only when the refusal names its
-    /// command in brackets (exit 2) or carries one of its reasons (JSON).
-    pub by: Refuser,
-    /// The refusal: `[<command>]: <stderr>` or the JSON `reason`.
-    pub text: String,
-}
-
-/// The header of Claude Code's report of a prompt blocked by a hook.
-pub const PROMPT_BLOCKED: &str = "UserPromptSubmit operation blocked by hook:";
-
-/// The refusal in a prompt-blocked report, if `text` is one: the part
-/// between the header and `Original prompt:`.
-pub fn prompt_block_text(text: &str) -> Option<&str> {
-    let rest = text.trim_start().strip_prefix(PROMPT_BLOCKED)?;
-    let end = rest.find("\n\nOriginal prompt:").unwrap_or(rest.len());
-    Some(rest[..end].trim())
 }
 
 impl Evidence {
@@ -479,16 +457,6 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
 /// outcomes a row records.
 fn is_refusing_event(hook_name: &str) -> bool {
     ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].iter().any(|e| hook_name.starts_with(e))
-}
-
-/// Who a prompt-blocked report's refusal belongs to.
-pub fn prompt_block(text: &str, hook: &HookIdentity) -> PromptBlock {
-    // The refusal reads like a PermissionRequest's: `[<command>]: <stderr>`, or the bare reason.
-    let by = match attribution::refuser(text, hook, &[]) {
-        Refuser::PermissionRule | Refuser::PermissionPrompt => Refuser::Unattributed,
-        by => by,
-    };
-    PromptBlock { by, text: text.to_string() }
 }
 
 fn is_api_error_text(text: &str) -> bool {
