@@ -123,6 +123,13 @@ fn is_reason(reason: &str, given: &str) -> bool {
     !given.is_empty() && (reason == given || reason.strip_suffix(given).is_some_and(|pre| pre.ends_with(": ")))
 }
 
+/// Whether a refusal's whole text (without Claude Code's
+/// `<tool_use_error>` wrapper) is exactly `reason`; an empty reason never is.
+pub fn is_exactly(text: &str, reason: &str) -> bool {
+    let reason = reason.trim();
+    !reason.is_empty() && unwrapped(text) == reason
+}
+
 /// The label between the brackets of `... hook error: [LABEL]: ...` (a
 /// PreToolUse refusal), or of `[LABEL]: ...` opening the text (a
 /// PermissionRequest hook's refusal under `onFailure: "block"`, 2.1.328):

@@ -73,7 +73,8 @@ pub fn summary(rows: &[Row]) -> String {
     let mut t = Tally::default();
     rows.iter().for_each(|r| t.add(r));
     let not_run = crate::verdict::InvalidReason::HookNotRun.as_str();
-    if !rows.is_empty() && rows.iter().all(|r| r.verdict == crate::verdict::VerdictKind::Invalid && r.reason == not_run)
+    if !rows.is_empty()
+        && rows.iter().all(|r| r.verdict == crate::verdict::VerdictKind::Invalid && r.reason == *not_run)
     {
         return HOOK_NOT_RUN.to_string();
     }

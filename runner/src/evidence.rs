@@ -11,6 +11,11 @@ use crate::attribution::{self, HookIdentity, Refuser};
 use crate::standin::Transcript;
 use crate::task::WRITE_TOOLS;
 
+pub mod prompt;
+pub mod trace;
+pub use prompt::{prompt_block, prompt_block_text, PromptBlock, PROMPT_BLOCKED};
+pub use trace::{traced_calls, TracedCall};
+
 /// How the `claude -p` process ended.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum SessionExit {
@@ -25,6 +30,8 @@ pub enum SessionExit {
     Interrupted,
     /// Could not be started.
     SpawnFailed(String),
+    /// Never started: this Claude Code cannot run the arm ([`Evidence::unsupported`]).
+    NotStarted,
 }
 
 impl SessionExit {
@@ -36,6 +43,7 @@ impl SessionExit {
             SessionExit::TimedOut => "timeout".into(),
             SessionExit::Interrupted => "interrupted".into(),
             SessionExit::SpawnFailed(_) => "spawn-failed".into(),
+            SessionExit::NotStarted => "not-started".into(),
         }
     }
 }
@@ -116,30 +124,11 @@ pub struct Evidence {
     /// mode, where no transcript is kept): 0 means the prompt never reached
     /// the model.
     pub main_requests: Option<u32>,
-}
-
-/// Claude Code's report that a UserPromptSubmit hook blocked the prompt
-/// (stream-json `system`/`informational`, and the final result, read
-/// `UserPromptSubmit operation blocked by hook:\n<refusal>\n\nOriginal
-/// prompt: ...` on 2.1.240 and 2.1.328).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PromptBlock {
-    /// Who blocked it: the hook under test only when the refusal names its
-    /// command in brackets (exit 2) or carries one of its reasons (JSON).
-    pub by: Refuser,
-    /// The refusal: `[<command>]: <stderr>` or the JSON `reason`.
-    pub text: String,
-}
-
-/// The header of Claude Code's report of a prompt blocked by a hook.
-pub const PROMPT_BLOCKED: &str = "UserPromptSubmit operation blocked by hook:";
-
-/// The refusal in a prompt-blocked report, if `text` is one: the part
-/// between the header and `Original prompt:`.
-pub fn prompt_block_text(text: &str) -> Option<&str> {
-    let rest = text.trim_start().strip_prefix(PROMPT_BLOCKED)?;
-    let end = rest.find("\n\nOriginal prompt:").unwrap_or(rest.len());
-    Some(rest[..end].trim())
+    /// What this Claude Code lacks to run the arm at all (a flag such as
+    /// `--settings`): no session was started.
+    pub unsupported: Option<&'static str>,
+    /// The flag Claude Code's stderr called an unknown option, if it did.
+    pub unknown_option: Option<&'static str>,
 }
 
 impl Evidence {
@@ -241,9 +230,10 @@ pub struct Attribution<'a> {
     pub decided_reasons: &'a [String],
 }
 
-/// Classify one tool result. `not_executed` is Claude Code's own word, from
-/// the stream's `tool_result_meta.non_execution_kind`, that the tool never
-/// ran (it was refused before execution). A refusal counts as the hook
+/// Classify one tool result. `not_executed` says the tool never ran (it was
+/// refused before execution): Claude Code's own word, from the stream's
+/// `tool_result_meta.non_execution_kind`, or the guard's trace
+/// ([`trace::guard_refused`]) on releases that give neither that nor hook events. A refusal counts as the hook
 /// under test's only when [`attribution::refuser`] ties it to that hook.
 pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution<'_>) -> AttemptResult {
     if !is_error {
@@ -299,7 +289,12 @@ fn write_calls<'a>(
                 .result_for(&u.id)
                 .map(|r| (r.is_error, r.text.as_str()))
                 .or_else(|| facts.results.get(&u.id).map(|(e, text)| (*e, text.as_str())))
-                .map(|(is_error, text)| classify(is_error, text, facts.not_executed.contains(&u.id), who))
+                .map(|(is_error, text)| {
+                    // Claude Code's word that the call never ran, or the guard's own trace.
+                    let refused_before = facts.not_executed.contains(&u.id)
+                        || trace::guard_refused(&facts.traced, &u.id, &u.name, &u.input, text, hook);
+                    classify(is_error, text, refused_before, who)
+                })
                 .unwrap_or(AttemptResult::NoResult),
         };
         (crate::task::side_file(&u.input), attempt)
@@ -351,6 +346,9 @@ pub struct StreamFacts {
     pub results: HashMap<String, (bool, String)>,
     /// The refusal of Claude Code's prompt-blocked report, if any.
     pub prompt_blocked: Option<String>,
+    /// The calls the guard's trace shows it ran for ([`trace`]); set by the
+    /// session after reading the stream.
+    pub traced: Vec<TracedCall>,
 }
 
 /// Read the stream-json lines Claude Code printed; attempts are attributed
@@ -459,16 +457,6 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
 /// outcomes a row records.
 fn is_refusing_event(hook_name: &str) -> bool {
     ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].iter().any(|e| hook_name.starts_with(e))
-}
-
-/// Who a prompt-blocked report's refusal belongs to.
-pub fn prompt_block(text: &str, hook: &HookIdentity) -> PromptBlock {
-    // The refusal reads like a PermissionRequest's: `[<command>]: <stderr>`, or the bare reason.
-    let by = match attribution::refuser(text, hook, &[]) {
-        Refuser::PermissionRule | Refuser::PermissionPrompt => Refuser::Unattributed,
-        by => by,
-    };
-    PromptBlock { by, text: text.to_string() }
 }
 
 fn is_api_error_text(text: &str) -> bool {

@@ -61,13 +61,20 @@ pub fn judge_prompt_guard(e: &Evidence) -> Verdict {
 /// The verdict of a session that did not end cleanly (interrupted, timed
 /// out, an API error, a non-zero exit), if it did not.
 fn session_failure(e: &Evidence) -> Option<Verdict> {
+    if let Some(what) = e.unsupported {
+        return Some(Verdict::Invalid(InvalidReason::Unsupported(what)));
+    }
     match &e.exit {
         SessionExit::Interrupted => Some(Verdict::Invalid(InvalidReason::Interrupted)),
         SessionExit::TimedOut => Some(Verdict::Invalid(InvalidReason::SessionTimeout)),
         // Claude Code exits 1 after an API error it gave up on: say which error.
         _ if e.api_error.is_some() => Some(Verdict::Invalid(InvalidReason::ApiError)),
         SessionExit::Code(0) => None,
-        SessionExit::Code(_) | SessionExit::Signal(_) | SessionExit::SpawnFailed(_) => {
+        // A flag this release does not know: never a silent session-error.
+        SessionExit::Code(_) if e.unknown_option.is_some() => {
+            e.unknown_option.map(|flag| Verdict::Invalid(InvalidReason::UnknownOption(flag)))
+        }
+        SessionExit::Code(_) | SessionExit::Signal(_) | SessionExit::SpawnFailed(_) | SessionExit::NotStarted => {
             Some(Verdict::Invalid(InvalidReason::SessionError))
         }
     }
@@ -82,8 +89,21 @@ fn session_failure(e: &Evidence) -> Option<Verdict> {
 /// not cover (an MCP tool under a matcher without it) is `invalid`
 /// (`unmatched-tool`): the route is not the guard's to stop.
 pub fn judge_battery(e: &Evidence) -> Verdict {
+    if let Some(what) = e.unsupported {
+        return Verdict::Invalid(InvalidReason::Unsupported(what));
+    }
     let matched_attempt = e.attempts.iter().any(|a| a.matched);
-    if matched_attempt && e.hook_outcomes.is_empty() && e.hook_invocations == 0 && e.hook_model_calls == 0 {
+    // A refusal tied to the hook under test (its command in the brackets, or
+    // its own reason, see `attribution`) is itself a sign that the hook ran:
+    // a release without hook events, whose wrapper's guard never started
+    // (so left no trace), still shows it.
+    let refused_by_hook = e.attempts.iter().any(|a| matches!(a.result, AttemptResult::Refused(_)));
+    if matched_attempt
+        && !refused_by_hook
+        && e.hook_outcomes.is_empty()
+        && e.hook_invocations == 0
+        && e.hook_model_calls == 0
+    {
         return Verdict::Invalid(InvalidReason::HookNotRun);
     }
     if e.file.is_some() && !e.attempts.is_empty() && !matched_attempt {
@@ -193,6 +213,34 @@ mod tests {
         let failed = Attempt { tool: "Write".into(), matched: true, result: AttemptResult::Failed("EACCES".into()) };
         let v = judge(&evidence(SessionExit::Code(0), vec![refused("Bash"), failed]));
         assert_eq!(v.reason(), Some(InvalidReason::ToolError));
+    }
+
+    #[test]
+    fn an_unsupported_arm_and_an_unknown_option_say_what() {
+        let mut e = evidence(SessionExit::NotStarted, vec![]);
+        e.unsupported = Some("--settings");
+        assert_eq!(judge_battery(&e).reason(), Some(InvalidReason::Unsupported("--settings")));
+        assert_eq!(judge_prompt_guard(&e).reason(), Some(InvalidReason::Unsupported("--settings")));
+        let mut e = evidence(SessionExit::Code(1), vec![]);
+        e.unknown_option = Some("--include-hook-events");
+        assert_eq!(judge_battery(&e).reason(), Some(InvalidReason::UnknownOption("--include-hook-events")));
+        e.unknown_option = None;
+        assert_eq!(judge_battery(&e).reason(), Some(InvalidReason::SessionError));
+    }
+
+    #[test]
+    fn a_refusal_tied_to_the_hook_shows_it_ran_without_events_or_trace() {
+        // 2.0.50 gives no hook events; a missing guard under the plain wrapper leaves no trace.
+        let e = evidence(SessionExit::Code(0), vec![refused("Bash")]);
+        assert_eq!(judge_battery(&e), Verdict::Blocked);
+        // Anything less than the hook's own refusal still needs a sign that a hook ran.
+        let foreign = Attempt {
+            tool: "Bash".into(),
+            matched: true,
+            result: AttemptResult::ForeignRefused { by: Refuser::Unattributed, text: "no".into() },
+        };
+        let e = evidence(SessionExit::Code(0), vec![foreign]);
+        assert_eq!(judge_battery(&e).reason(), Some(InvalidReason::HookNotRun));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::attribution::HookIdentity;
+use crate::claude::capabilities::{self, Capabilities};
 use crate::claude::ClaudeBin;
 use crate::evidence::{self, Evidence, SessionExit};
 use crate::pool::Pool;
@@ -126,11 +127,19 @@ pub struct SessionOutcome {
 pub const STAND_IN_ARGS: &[&str] = &["--strict-mcp-config", "--disable-slash-commands", "--setting-sources", "user"];
 
 /// [`STAND_IN_ARGS`], with `--setting-sources` set to `sources` when given,
-/// and without `--disable-slash-commands` when `skills` are kept on.
-pub fn stand_in_args(sources: Option<&str>, skills: bool) -> Vec<String> {
+/// without `--disable-slash-commands` when `skills` are kept on, and without
+/// any flag the binary (`caps`, when known) does not declare: they only cut
+/// start-up work (2.0.50 has no `--disable-slash-commands`).
+pub fn stand_in_args(sources: Option<&str>, skills: bool, caps: Option<&Capabilities>) -> Vec<String> {
     let mut args: Vec<String> = STAND_IN_ARGS.iter().map(|a| a.to_string()).collect();
     if skills {
         args.retain(|a| a != "--disable-slash-commands");
+    }
+    if let Some(caps) = caps {
+        if !caps.has("--setting-sources") {
+            args.retain(|a| a != "--setting-sources" && a != "user");
+        }
+        args.retain(|a| !a.starts_with("--") || caps.has(a));
     }
     if let (Some(sources), Some(i)) = (sources, args.iter().position(|a| a == "--setting-sources")) {
         args[i + 1] = sources.to_string();
@@ -155,8 +164,38 @@ pub const STAND_IN_ENV: &[(&str, &str)] = &[
 const LIVE_PASSTHROUGH: &[&str] =
     &["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL", "ANTHROPIC_CUSTOM_HEADERS"];
 
-/// Run one session to completion (or timeout, or a stop of its pool).
+/// What the binary (`caps`) lacks to run `spec` at all, if anything: the
+/// hook comes through `--settings`, the evidence through `--output-format
+/// stream-json --verbose`, the mode through `--permission-mode`, and the
+/// arm may need `--mcp-config`, `--setting-sources` (a hook in the project's
+/// settings) or `--plugin-dir` (a plugin's hook). `--include-hook-events`
+/// is not needed: the guard's trace stands in (see `evidence`).
+pub fn unsupported(spec: &SessionSpec<'_>, caps: &Capabilities) -> Option<&'static str> {
+    let mut needed = vec!["--settings", "--output-format", "--verbose", "--permission-mode"];
+    if spec.mcp_config.is_some() {
+        needed.push("--mcp-config");
+    }
+    if spec.setting_sources.is_some() {
+        needed.push("--setting-sources");
+    }
+    if spec.extra_args.iter().any(|a| a == "--plugin-dir") {
+        needed.push("--plugin-dir");
+    }
+    caps.first_missing(&needed)
+}
+
+/// Run one session to completion (or timeout, or a stop of its pool). A
+/// session this Claude Code cannot run ([`unsupported`]) is not started: its
+/// evidence says what is missing.
 pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
+    // Unknown capabilities (`--help` did not answer) leave the flags as they
+    // were; the session's stderr then tells an unknown option.
+    let caps = capabilities::probe(spec.claude).await.ok();
+    if let Some(what) = caps.as_ref().and_then(|c| unsupported(spec, c)) {
+        let evidence = Evidence { exit: SessionExit::NotStarted, unsupported: Some(what), ..Evidence::default() };
+        return Ok(SessionOutcome { evidence, secs: 0.0, kept_root: None, stragglers_killed: 0 });
+    }
+    let hook_events = caps.as_ref().is_none_or(|c| c.has("--include-hook-events"));
     let interrupt = spec.pool.interrupt();
     let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
     let dirs = Dirs::create(root.path())?;
@@ -175,7 +214,8 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         .arg(PROMPT)
         .args(["--permission-mode", spec.permission_mode.unwrap_or("bypassPermissions"), "--settings"])
         .arg(&settings_path)
-        .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
+        .args(["--output-format", "stream-json", "--verbose"])
+        .args(hook_events.then_some("--include-hook-events"))
         .args(&spec.extra_args)
         .args(
             spec.mcp_config
@@ -198,7 +238,8 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Backend::StandIn(standin) => {
             cmd.env("ANTHROPIC_BASE_URL", standin.session_url(&spec.id, &dirs.work.to_string_lossy()));
             cmd.env("ANTHROPIC_API_KEY", "failopen-stand-in-key");
-            cmd.args(stand_in_args(spec.setting_sources, spec.skills)).envs(STAND_IN_ENV.iter().copied());
+            cmd.args(stand_in_args(spec.setting_sources, spec.skills, caps.as_ref()))
+                .envs(STAND_IN_ENV.iter().copied());
         }
         Backend::Live => {
             for var in LIVE_PASSTHROUGH {
@@ -242,7 +283,10 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     }
 
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    let facts = evidence::parse_stream(&stdout, &spec.hook);
+    let mut facts = evidence::parse_stream(&stdout, &spec.hook);
+    facts.traced =
+        evidence::traced_calls(&std::fs::read_to_string(dirs.evidence.join("trace.jsonl")).unwrap_or_default());
+    let stderr = std::fs::read_to_string(dirs.evidence.join("stderr.txt")).unwrap_or_default();
     let mut hook_model_calls = 0;
     let mut side_attempts = Vec::new();
     let mut main_requests = None;
@@ -274,6 +318,8 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         side_landed: if spec.route == Route::Parallel { crate::landed::side_landed(&dirs.work) } else { Vec::new() },
         prompt_blocked: facts.prompt_blocked.as_deref().map(|t| evidence::prompt_block(t, &spec.hook)),
         main_requests,
+        unsupported: None,
+        unknown_option: capabilities::unknown_option(&stderr).map(crate::verdict::intern),
     };
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })
@@ -377,12 +423,22 @@ mod tests {
     /// whole process group (here a shell and its background child) dies.
     #[test]
     fn setting_sources_and_skills_change_only_their_flag() {
-        assert_eq!(stand_in_args(None, false), STAND_IN_ARGS);
-        let args = stand_in_args(Some("user,project,local"), false);
+        assert_eq!(stand_in_args(None, false, None), STAND_IN_ARGS);
+        let args = stand_in_args(Some("user,project,local"), false, None);
         assert_eq!(args.len(), STAND_IN_ARGS.len());
         assert_eq!(args.iter().skip_while(|a| *a != "--setting-sources").nth(1).unwrap(), "user,project,local");
-        let args = stand_in_args(None, true);
+        let args = stand_in_args(None, true, None);
         assert!(!args.iter().any(|a| a == "--disable-slash-commands") && args.len() == STAND_IN_ARGS.len() - 1);
+    }
+
+    #[test]
+    fn flags_a_release_lacks_are_left_out() {
+        let help = include_str!("../tests/fixtures/claude-help/2.0.50.txt");
+        let old = Capabilities::from_help("2.0.50", help);
+        assert_eq!(stand_in_args(None, false, Some(&old)), ["--strict-mcp-config", "--setting-sources", "user"]);
+        let mut none = old.clone();
+        none.flags.retain(|f| f != "--setting-sources" && f != "--settings");
+        assert_eq!(stand_in_args(None, false, Some(&none)), ["--strict-mcp-config"]);
     }
 
     #[test]

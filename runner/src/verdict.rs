@@ -78,10 +78,34 @@ pub enum InvalidReason {
     /// under test, yet the model received it (or, in live mode, nothing
     /// shows that it did not): the refusal did not hold.
     PromptReachedModel,
+    /// This Claude Code cannot run the arm at all (it lacks the named flag,
+    /// e.g. `--settings`, so the hook cannot be given): no session was
+    /// started. Written `unsupported:<what>`.
+    Unsupported(&'static str),
+    /// Claude Code refused a flag failopen passed (`unknown option '<flag>'`
+    /// in its stderr): the session never ran. Written `unknown-option:<flag>`.
+    UnknownOption(&'static str),
+}
+
+/// `what` as a `&'static str`: the details of [`InvalidReason::Unsupported`]
+/// and [`InvalidReason::UnknownOption`] are a handful of flag names, kept
+/// once each so that a verdict stays `Copy`.
+pub fn intern(what: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut seen = SEEN.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = seen.get(what) {
+        return s;
+    }
+    let s: &'static str = Box::leak(what.to_string().into_boxed_str());
+    seen.insert(s);
+    s
 }
 
 impl InvalidReason {
-    /// Every reason, in the order the CSV documentation lists them.
+    /// Every reason without a detail, in the order the CSV documentation
+    /// lists them; `unsupported:<what>` and `unknown-option:<flag>` follow.
     pub const ALL: [InvalidReason; 11] = [
         InvalidReason::SessionError,
         InvalidReason::SessionTimeout,
@@ -97,8 +121,10 @@ impl InvalidReason {
     ];
 
     /// The CSV spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
+    pub fn as_str(self) -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed(match self {
+            InvalidReason::Unsupported(what) => return format!("unsupported:{what}").into(),
+            InvalidReason::UnknownOption(flag) => return format!("unknown-option:{flag}").into(),
             InvalidReason::SessionError => "session-error",
             InvalidReason::SessionTimeout => "session-timeout",
             InvalidReason::Interrupted => "interrupted",
@@ -110,16 +136,22 @@ impl InvalidReason {
             InvalidReason::HookNotRun => "hook-not-run",
             InvalidReason::ForeignRefusal => "foreign-refusal",
             InvalidReason::PromptReachedModel => "prompt-reached-model",
-        }
+        })
     }
 }
 
 impl FromStr for InvalidReason {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
+        if let Some(what) = s.strip_prefix("unsupported:").filter(|w| !w.is_empty()) {
+            return Ok(InvalidReason::Unsupported(intern(what)));
+        }
+        if let Some(flag) = s.strip_prefix("unknown-option:").filter(|w| !w.is_empty()) {
+            return Ok(InvalidReason::UnknownOption(intern(flag)));
+        }
         InvalidReason::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| {
             format!(
-                "unknown invalid reason {s:?}; valid reasons: {}",
+                "unknown invalid reason {s:?}; valid reasons: {}, unsupported:<what>, unknown-option:<flag>",
                 InvalidReason::ALL.map(InvalidReason::as_str).join(", ")
             )
         })
@@ -156,8 +188,8 @@ impl Verdict {
     }
 
     /// The reason as the CSV `reason` column writes it (empty when none).
-    pub fn reason_str(self) -> &'static str {
-        self.reason().map(InvalidReason::as_str).unwrap_or("")
+    pub fn reason_str(self) -> std::borrow::Cow<'static, str> {
+        self.reason().map(InvalidReason::as_str).unwrap_or_default()
     }
 }
 
@@ -169,13 +201,26 @@ mod tests {
     fn kind_and_reason_spell_the_csv_columns() {
         assert_eq!(
             (Verdict::Wrote.kind(), Verdict::Wrote.reason(), Verdict::Wrote.reason_str()),
-            (VerdictKind::Wrote, None, "")
+            (VerdictKind::Wrote, None, "".into())
         );
-        assert_eq!((Verdict::Blocked.kind(), Verdict::Blocked.reason_str()), (VerdictKind::Blocked, ""));
+        assert_eq!((Verdict::Blocked.kind(), Verdict::Blocked.reason_str()), (VerdictKind::Blocked, "".into()));
         let v = Verdict::Invalid(InvalidReason::HookNotRun);
         assert_eq!(
             (v.kind(), v.reason(), v.reason_str()),
-            (VerdictKind::Invalid, Some(InvalidReason::HookNotRun), "hook-not-run")
+            (VerdictKind::Invalid, Some(InvalidReason::HookNotRun), "hook-not-run".into())
         );
+    }
+
+    #[test]
+    fn reasons_with_a_detail_read_back() {
+        for (r, s) in [
+            (InvalidReason::Unsupported("--settings"), "unsupported:--settings"),
+            (InvalidReason::UnknownOption("--include-hook-events"), "unknown-option:--include-hook-events"),
+        ] {
+            assert_eq!(r.as_str(), s);
+            assert_eq!(s.parse::<InvalidReason>(), Ok(r));
+        }
+        assert!("unsupported:".parse::<InvalidReason>().is_err());
+        assert!(std::ptr::eq(intern("--x"), intern("--x")));
     }
 }

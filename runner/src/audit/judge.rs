@@ -79,7 +79,7 @@ pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
         return match judge::judge(e) {
             Verdict::Wrote => CellResult::Wrote(how),
             Verdict::Blocked => CellResult::Blocked,
-            Verdict::Invalid(reason) => CellResult::Invalid(invalid_detail(reason.as_str(), tool, e)),
+            Verdict::Invalid(reason) => CellResult::Invalid(invalid_detail(&reason.as_str(), tool, e)),
         };
     }
     let changed = match tool {

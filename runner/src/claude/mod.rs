@@ -6,6 +6,7 @@
 //! back. What counts as a version number is [`crate::version::Version`]'s.
 
 pub mod cache;
+pub mod capabilities;
 pub mod install;
 pub mod prune;
 pub mod range;

@@ -32,6 +32,9 @@ pub async fn main(args: RunArgs, env: &Env) -> anyhow::Result<ExitCode> {
     eprintln!("failopen: writing rows to {}", opts.out.display());
     let summary = failopen::run::run(opts, interrupt).await?;
     emit_line(&failopen::report::article::ArticleTable.render(&summary.rows)?)?;
+    for note in failopen::report::article::unsupported_notes(&summary.rows) {
+        emit_line(&format!("{note}\n"))?;
+    }
     if model == Model::Live {
         for line in failopen::live::control_report(&summary.rows) {
             emit_line(&format!("{line}\n"))?;

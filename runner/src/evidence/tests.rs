@@ -178,3 +178,96 @@ fn file_reads_ready() {
     std::fs::write(&p, "nope").unwrap();
     assert_eq!(file_on_disk(&p), Some(FileFound { bytes: 4, reads_ready: false }));
 }
+
+/// A recorded stream (trimmed, paths redacted) with the transcript the
+/// stand-in kept: its calls, as the stream shows them.
+fn recorded(era: &str) -> (String, String, Transcript) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/streams/");
+    let stdout = std::fs::read_to_string(format!("{dir}{era}.stdout.jsonl")).unwrap();
+    let trace = std::fs::read_to_string(format!("{dir}{era}.trace.jsonl")).unwrap();
+    let mut t = Transcript::default();
+    for v in stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        for b in v["message"]["content"].as_array().into_iter().flatten().filter(|b| b["type"] == "tool_use") {
+            t.sent(b["id"].as_str().unwrap(), b["name"].as_str().unwrap(), &b["input"]);
+        }
+    }
+    (stdout, trace, t)
+}
+
+fn judged(stdout: &str, trace: &str, t: &Transcript, h: &HookIdentity) -> (Vec<Attempt>, crate::verdict::Verdict) {
+    let mut facts = parse_stream(stdout, h);
+    facts.traced = traced_calls(trace);
+    let attempts = attempts_from_transcript(t, &facts, h);
+    let e = Evidence {
+        exit: SessionExit::Code(0),
+        attempts: attempts.clone(),
+        hook_invocations: count_trace_text(trace),
+        hook_outcomes: facts.hook_outcomes,
+        ..Evidence::default()
+    };
+    (attempts, crate::judge::judge_battery(&e))
+}
+
+fn count_trace_text(trace: &str) -> u32 {
+    trace.lines().filter(|l| !l.trim().is_empty()).count() as u32
+}
+
+fn json_deny() -> HookIdentity {
+    let body = include_str!("../../../guards/json-deny.sh");
+    HookIdentity::new("/g/json-deny.sh", crate::attribution::reasons_in_script(body))
+}
+
+#[test]
+fn a_bare_json_deny_of_2_1_100_is_the_hooks_only_with_its_trace() {
+    use crate::verdict::{InvalidReason, Verdict};
+    // 2.1.100: the tool_result is exactly the reason, with no PreToolUse and no non_execution_kind.
+    let (stdout, trace, t) = recorded("2.1.100-json-deny");
+    let h = json_deny();
+    let facts = parse_stream(&stdout, &h);
+    assert!(facts.not_executed.is_empty(), "the era has no non_execution_kind");
+    let (attempts, verdict) = judged(&stdout, &trace, &t, &h);
+    assert_eq!(attempts.len(), 2);
+    assert!(attempts.iter().all(|a| matches!(a.result, AttemptResult::Refused(_))), "{attempts:?}");
+    assert_eq!(verdict, Verdict::Blocked);
+    // The same stream without a trace: nothing ties the bare text to the guard.
+    let (attempts, verdict) = judged(&stdout, "", &t, &h);
+    assert!(attempts.iter().all(|a| matches!(a.result, AttemptResult::Failed(_))), "{attempts:?}");
+    assert_eq!(verdict, Verdict::Invalid(InvalidReason::ToolError));
+    // A trace of other calls (another session's ids) is no trace of these.
+    let other = trace.replace("toolu_fo", "toolu_xx");
+    assert_ne!(judged(&stdout, &other, &t, &h).1, Verdict::Blocked);
+    // The trace, but a guard whose reasons are not this text: not ours either.
+    let stranger = HookIdentity::new("/g/json-deny.sh", vec!["another reason".into()]);
+    assert_ne!(judged(&stdout, &trace, &t, &stranger).1, Verdict::Blocked);
+}
+
+#[test]
+fn a_trace_without_ids_matches_by_tool_and_input() {
+    let input = serde_json::json!({"command": "printf 'ready\\n' > notes.txt"});
+    let line =
+        serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": input}).to_string();
+    let traced = traced_calls(&format!("{line}\nnot json\n"));
+    assert_eq!(traced.len(), 1);
+    assert!(traced[0].is_for("any", "Bash", &input));
+    assert!(!traced[0].is_for("any", "Write", &input));
+    assert!(!traced[0].is_for("any", "Bash", &serde_json::json!({"command": "true"})));
+    let reason = "this session may not write files (failopen json-deny guard)";
+    assert!(trace::guard_refused(&traced, "t1", "Bash", &input, reason, &json_deny()));
+    assert!(!trace::guard_refused(&traced, "t1", "Bash", &input, &format!("{reason}!"), &json_deny()));
+    assert!(!trace::guard_refused(&[], "t1", "Bash", &input, reason, &json_deny()));
+}
+
+#[test]
+fn a_json_deny_of_2_0_50_without_hook_events_is_the_hooks_only_with_its_trace() {
+    use crate::verdict::{InvalidReason, Verdict};
+    // 2.0.50 has no --include-hook-events: the stream shows no hook at all.
+    let (stdout, trace, t) = recorded("2.0.50-json-deny");
+    let h = json_deny();
+    assert!(parse_stream(&stdout, &h).hook_outcomes.is_empty());
+    let (attempts, verdict) = judged(&stdout, &trace, &t, &h);
+    assert_eq!(attempts.len(), 2);
+    assert_eq!(verdict, Verdict::Blocked);
+    // Without the trace nothing shows the hook ran, let alone refused.
+    let (_, verdict) = judged(&stdout, "", &t, &h);
+    assert_eq!(verdict, Verdict::Invalid(InvalidReason::HookNotRun));
+}

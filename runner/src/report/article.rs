@@ -45,7 +45,52 @@ pub fn verdict_text(c: &Tally) -> String {
     }
 }
 
+/// One sentence per Claude Code version and missing capability that kept
+/// arms from running (rows `invalid unsupported:<what>`), e.g. `Claude Code
+/// 2.0.50 cannot run 2 arms: it has no --plugin-dir (no session was started).`
+pub fn unsupported_notes(rows: &[Row]) -> Vec<String> {
+    let mut counts: std::collections::BTreeMap<(&str, &str), u32> = Default::default();
+    for r in rows {
+        if let Some(what) = r.reason.strip_prefix("unsupported:") {
+            *counts.entry((r.claude_version.as_str(), what)).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|((version, what), n)| {
+            let arms = if n == 1 { "1 arm".to_string() } else { format!("{n} arms") };
+            format!("Claude Code {version} cannot run {arms}: it has no {what} (no session was started).")
+        })
+        .collect()
+}
+
 /// Escape text for a Markdown table cell.
 pub fn md_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_helpers::row;
+    use crate::verdict::VerdictKind;
+
+    #[test]
+    fn an_unsupported_capability_is_said_once_per_version() {
+        let rows = [
+            row("2.0.50", "deny/bare", 1, VerdictKind::Invalid, "unsupported:--plugin-dir"),
+            row("2.0.50", "crash/bare", 1, VerdictKind::Invalid, "unsupported:--plugin-dir"),
+            row("2.0.50", "hang/bare", 1, VerdictKind::Invalid, "session-timeout"),
+            row("2.1.100", "deny/bare", 1, VerdictKind::Invalid, "unsupported:--settings"),
+            row("2.1.100", "crash/bare", 1, VerdictKind::Wrote, ""),
+        ];
+        assert_eq!(
+            unsupported_notes(&rows),
+            [
+                "Claude Code 2.0.50 cannot run 2 arms: it has no --plugin-dir (no session was started).",
+                "Claude Code 2.1.100 cannot run 1 arm: it has no --settings (no session was started).",
+            ]
+        );
+        assert!(unsupported_notes(&rows[2..3]).is_empty());
+    }
 }

@@ -18,6 +18,7 @@ mod history;
 mod live;
 mod mcp_fs;
 mod mcp_guard;
+mod old_releases;
 mod regression;
 mod reliability;
 mod report;

@@ -1,0 +1,66 @@
+//! The guard's own trace as evidence of a refusal, for releases whose
+//! stream cannot show it: 2.0.50 has no `--include-hook-events`, and 2.1.100
+//! returns a JSON deny as the bare reason with no `non_execution_kind`.
+//!
+//! Every script guard appends the hook payload it received to
+//! `$FAILOPEN_TRACE` before deciding, so the trace says the guard ran for a
+//! call (`tool_use_id`, else the tool's name and input). What the guard then
+//! printed is fixed by its script, which failopen wrote: the reasons of its
+//! JSON decisions ([`HookIdentity::reasons`]). A refusal counts for the hook
+//! only when both hold: the guard ran for that very call, and the result's
+//! text is exactly one of those reasons.
+
+use serde_json::Value;
+
+use crate::attribution::{self, HookIdentity};
+
+/// One PreToolUse payload the guard recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TracedCall {
+    /// The call's id, when the release puts it in the payload.
+    pub tool_use_id: Option<String>,
+    /// The tool's name.
+    pub tool_name: String,
+    /// The tool's input.
+    pub tool_input: Value,
+}
+
+impl TracedCall {
+    /// Whether this is the payload of the call `id` (`name` with `input`):
+    /// by id when the payload has one, else by name and identical input.
+    pub fn is_for(&self, id: &str, name: &str, input: &Value) -> bool {
+        match &self.tool_use_id {
+            Some(traced) => traced == id,
+            None => self.tool_name == name && &self.tool_input == input,
+        }
+    }
+}
+
+/// The PreToolUse payloads in a guard's trace (one JSON object a line;
+/// other lines are skipped).
+pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
+    trace
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["hook_event_name"].as_str() == Some("PreToolUse"))
+        .map(|v| TracedCall {
+            tool_use_id: v["tool_use_id"].as_str().map(String::from),
+            tool_name: v["tool_name"].as_str().unwrap_or_default().to_string(),
+            tool_input: v["tool_input"].clone(),
+        })
+        .collect()
+}
+
+/// Whether the hook under test's own guard refused the call `id` with
+/// `text`: it ran for that call (`traced`), and `text` is exactly one of the
+/// reasons it gives.
+pub fn guard_refused(
+    traced: &[TracedCall],
+    id: &str,
+    name: &str,
+    input: &Value,
+    text: &str,
+    hook: &HookIdentity,
+) -> bool {
+    traced.iter().any(|c| c.is_for(id, name, input)) && hook.reasons.iter().any(|r| attribution::is_exactly(text, r))
+}

@@ -1,0 +1,109 @@
+//! Releases older than the two pinned ones, on real Claude Code (installed
+//! by `.ci/run`): 2.1.100, whose JSON deny comes back as the bare reason
+//! with no `non_execution_kind`, and 2.0.50, a Node `cli.js` without
+//! `--include-hook-events`. Each must give a valid verdict on every article
+//! arm, from the capabilities failopen detects and the guard's own trace;
+//! a binary that lacks `--settings` gives `unsupported:--settings` without a
+//! session.
+
+use crate::support::{self, run_battery};
+
+/// The expected verdict of each article arm on both old releases, with why.
+const EXPECTED: [(&str, &str, &str); 9] = [
+    ("deny/bare", "blocked", "exit 2 blocks on every release; the refusal names the guard's command in brackets"),
+    ("crash/bare", "wrote", "exit 1 is a non-blocking error: the call runs"),
+    ("crash/plain", "blocked", "the plain wrapper turns exit 1 into exit 2, bracketed with the wrapper's command"),
+    (
+        "missing/plain",
+        "blocked",
+        "the plain wrapper turns 127 into exit 2; the guard never starts, so no trace: the bracket shows the hook ran",
+    ),
+    (
+        "json-deny/bare",
+        "blocked",
+        "the bare reason is tied to the guard by its trace (ran for that call) and its own reason, word for word",
+    ),
+    ("json-crash/bare", "wrote", "exit 1 before printing a decision: non-blocking, the call runs"),
+    ("hang/bare", "wrote", "a command hook that hits its 5 s timeout does not block"),
+    ("hang/plain", "wrote", "the plain wrapper waits for the guard, so the wrapper itself times out: no block"),
+    ("hang/timed", "blocked", "the timed wrapper's 3 s alarm ends the guard before the 5 s timeout and exits 2"),
+];
+
+fn article_on(version: &str) -> Vec<failopen::record::Row> {
+    let (rows, _dir) = run_battery(&["--arms", "article", "--claude", version]);
+    assert_eq!(rows.len(), EXPECTED.len(), "{version}: {rows:?}");
+    let mut wrong = Vec::new();
+    for (arm, want, why) in EXPECTED {
+        let r = rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("{version}: no row for {arm}"));
+        if r.verdict.as_str() != want {
+            wrong.push(format!("{arm}: got {} ({}), expected {want}: {why}", r.verdict, r.reason));
+        }
+    }
+    assert!(wrong.is_empty(), "{version}:\n{}", wrong.join("\n"));
+    rows
+}
+
+#[test]
+fn article_arms_give_valid_verdicts_on_2_1_100() {
+    let rows = article_on("2.1.100");
+    // The JSON deny was not worded as a PreToolUse refusal: the hook events
+    // saw the guard succeed, and the verdict still came from the trace.
+    let json = rows.iter().find(|r| r.arm == "json-deny/bare").unwrap();
+    assert_eq!((json.hook_outcomes.as_str(), json.hook_invocations), ("success:0;success:0", 2), "{json:?}");
+    assert!(!json.harness_said.contains("PreToolUse"), "{json:?}");
+}
+
+#[test]
+fn article_arms_give_valid_verdicts_on_2_0_50() {
+    let rows = article_on("2.0.50");
+    // No hook events on this release: every verdict stood on the file, the
+    // refusal texts and the guard's trace.
+    assert!(rows.iter().all(|r| r.hook_outcomes.is_empty()), "{rows:?}");
+    let home = std::env::var("FAILOPEN_CACHE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/failopen"));
+    let file = home.join("claude-code/2.0.50").join(failopen::claude::capabilities::FILE_NAME);
+    let caps: failopen::claude::capabilities::Capabilities =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert!(caps.js_entry && caps.node_version.as_deref().is_some_and(|v| v.starts_with('v')), "{caps:?}");
+    assert!(!caps.has("--include-hook-events") && caps.has("--settings"), "{caps:?}");
+}
+
+/// A binary whose `--help` declares no `--settings` cannot be given a hook:
+/// every row is `invalid unsupported:--settings`, no session starts, and the
+/// run says so once in words.
+#[test]
+fn a_release_without_settings_is_unsupported_and_said_once() {
+    let _lock = support::lock::sessions();
+    let d = tempfile::tempdir().unwrap();
+    let fake = d.path().join("claude");
+    let started = d.path().join("started");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in\n--version) echo '0.9.1 (Claude Code)';;\n--help) printf '  -p, --print  Print\\n  --output-format <format>  \"stream-json\"\\n  --verbose  Verbose\\n  --permission-mode <mode>  Mode\\n';;\n*) touch {};;\nesac\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = d.path().join("rows.csv");
+    let output = support::failopen()
+        .args(["run", "--arms", "article", "--only", "deny/bare", "--only", "json-deny/bare", "--claude"])
+        .arg(&fake)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows = support::read_csv(&out);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert_eq!((r.verdict.as_str(), r.reason.as_str()), ("invalid", "unsupported:--settings"), "{r:?}");
+        assert_eq!(r.session_exit, "not-started");
+    }
+    assert!(!started.exists(), "no session was started");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let note = "Claude Code 0.9.1 cannot run 2 arms: it has no --settings (no session was started).";
+    assert_eq!(stdout.matches(note).count(), 1, "{stdout}");
+}
