@@ -66,6 +66,9 @@ pub struct Arm {
     /// sibling entries after it in the same group (e.g. a crashing sibling),
     /// `matcher` replaces its matcher with any JSON value (e.g. a number).
     pub group_extra: Option<serde_json::Value>,
+    /// The workspace trust dialog, in interactive mode (print mode never
+    /// asks): accepted beforehand by default.
+    pub trust: crate::mode::Trust,
 }
 
 /// What an arm is expected to give, and where that expectation comes from.
@@ -183,6 +186,8 @@ struct ArmEntry {
     hook_extra: Option<serde_json::Value>,
     #[serde(default)]
     group_extra: Option<serde_json::Value>,
+    #[serde(default)]
+    trust: Option<String>,
 }
 
 /// Load an arm set from a path, or from a built-in set by name.
@@ -246,6 +251,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
         let event = parse_or_default::<HookEvent>(entry.event.as_deref()).map_err(|m| field("event", m))?;
         let source = parse_or_default::<HookSource>(entry.source.as_deref()).map_err(|m| field("source", m))?;
         let route = parse_or_default::<Route>(entry.route.as_deref()).map_err(|m| field("route", m))?;
+        let trust = parse_or_default(entry.trust.as_deref()).map_err(|m| field("trust", m))?;
         if entry.matcher.as_deref().is_some_and(str::is_empty) {
             return Err(field("matcher", "must not be empty (leave it out for the battery's matcher)".into()));
         }
@@ -272,6 +278,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
             matcher: entry.matcher,
             hook_extra: entry.hook_extra,
             group_extra: entry.group_extra,
+            trust,
         });
     }
     Ok(arms)

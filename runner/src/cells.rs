@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use crate::arms::Arm;
 use crate::claude::ClaudeBin;
+use crate::mode::Mode;
 use crate::record::Row;
 
 /// One session to run: an arm on one Claude Code version, one repeat.
@@ -21,9 +22,10 @@ pub struct Cell {
 }
 
 impl Cell {
-    /// What identifies this cell in a results file, run with `model`.
-    pub fn key(&self, model: &str) -> CellKey {
+    /// What identifies this cell in a results file, run with `model` in `mode`.
+    pub fn key(&self, model: &str, mode: Mode) -> CellKey {
         CellKey {
+            mode,
             claude_version: self.claude.version.clone(),
             model: model.to_string(),
             arm: self.arm.name.clone(),
@@ -42,6 +44,8 @@ impl Cell {
 /// an arm whose guard, wrapper, timeout or deadline has since been edited.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CellKey {
+    /// Print or interactive: a print row never stands in for an interactive one.
+    pub mode: Mode,
     /// Claude Code version.
     pub claude_version: String,
     /// `scripted` or `live`.
@@ -64,6 +68,7 @@ impl CellKey {
     /// The cell a results row belongs to.
     pub fn of(row: &Row) -> CellKey {
         CellKey {
+            mode: row.mode(),
             claude_version: row.claude_version.clone(),
             model: row.model.clone(),
             arm: row.arm.clone(),
@@ -119,11 +124,11 @@ impl Shard {
 /// Keep this shard's cells, drop the ones already done (run with `model`),
 /// and order the rest so long-running cells start first (they mostly wait,
 /// so they overlap with the short ones instead of trailing at the end).
-pub fn plan(cells: Vec<Cell>, shard: Option<Shard>, done: &HashSet<CellKey>, model: &str) -> Vec<Cell> {
+pub fn plan(cells: Vec<Cell>, shard: Option<Shard>, done: &HashSet<CellKey>, model: &str, mode: Mode) -> Vec<Cell> {
     let mut kept: Vec<Cell> = cells
         .into_iter()
         .filter(|c| shard.is_none_or(|s| s.owns(c.index)))
-        .filter(|c| !done.contains(&c.key(model)))
+        .filter(|c| !done.contains(&c.key(model, mode)))
         .collect();
     kept.sort_by_key(|c| (!c.arm.guard.long_running, c.index));
     kept
@@ -145,7 +150,7 @@ mod tests {
         let total = cells.len();
         let mut seen = vec![0; total];
         for k in 1..=4 {
-            for c in plan(cells.clone(), Some(Shard { k, n: 4 }), &HashSet::new(), "scripted") {
+            for c in plan(cells.clone(), Some(Shard { k, n: 4 }), &HashSet::new(), "scripted", Mode::Print) {
                 seen[c.index] += 1;
             }
         }
@@ -165,17 +170,19 @@ mod tests {
         let arms = crate::arms::load("article").unwrap();
         let cells = expand(&bins()[..1], &arms, 1);
         let deny = cells.iter().find(|c| c.arm.name == "deny/bare").unwrap().clone();
-        let done: HashSet<_> = [deny.key("scripted")].into();
-        let planned = plan(cells.clone(), None, &done, "scripted");
+        let done: HashSet<_> = [deny.key("scripted", Mode::Print)].into();
+        let planned = plan(cells.clone(), None, &done, "scripted", Mode::Print);
         assert_eq!(planned.len(), 8);
         assert!(planned[..3].iter().all(|c| c.arm.guard.name == "hang"));
         assert!(!planned.iter().any(|c| c.arm.name == "deny/bare"));
         // A scripted row does not stand in for a live session.
-        assert_eq!(plan(cells.clone(), None, &done, "live").len(), 9);
+        assert_eq!(plan(cells.clone(), None, &done, "live", Mode::Print).len(), 9);
+        // Nor a print row for an interactive session.
+        assert_eq!(plan(cells.clone(), None, &done, "scripted", Mode::Interactive).len(), 9);
         // Nor a row of the arm before its hook timeout was edited.
         let mut edited = deny.clone();
         edited.arm.hook_timeout_secs = 7.0;
-        let done: HashSet<_> = [edited.key("scripted")].into();
-        assert_eq!(plan(cells, None, &done, "scripted").len(), 9);
+        let done: HashSet<_> = [edited.key("scripted", Mode::Print)].into();
+        assert_eq!(plan(cells, None, &done, "scripted", Mode::Print).len(), 9);
     }
 }

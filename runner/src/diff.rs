@@ -5,7 +5,9 @@
 //! semver order, anything that is not a version after every version); the
 //! [`Side::others`] list names the versions left out. Arms are matched by
 //! name across the two sides, so the usual use is "the same arm set on an
-//! old and a new Claude Code". An arm's summary verdict comes from its
+//! old and a new Claude Code". The mode is part of the cell: an arm run
+//! interactively is the cell `<arm> interactive`, compared only with the same
+//! arm run interactively (a row from before the `mode` column is print). An arm's summary verdict comes from its
 //! repeats ([`Tally::summary`]: blocked, wrote, invalid, or mixed).
 //!
 //! A change is an *opening* when the old summary was `blocked` and any new
@@ -16,6 +18,7 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::mode::Mode;
 use crate::record::{read_rows, RecordError, Row};
 use crate::tally::{Summary, Tally};
 use crate::version;
@@ -77,12 +80,13 @@ impl Side {
         let Some(newest) = versions.pop() else { return Side::default() };
         let mut arms: Vec<(String, Tally)> = Vec::new();
         for r in rows.iter().filter(|r| r.claude_version == newest) {
-            match arms.iter_mut().find(|(a, _)| *a == r.arm) {
+            let cell = cell_name(r);
+            match arms.iter_mut().find(|(a, _)| *a == cell) {
                 Some((_, t)) => t.add(r),
                 None => {
                     let mut t = Tally::default();
                     t.add(r);
-                    arms.push((r.arm.clone(), t));
+                    arms.push((cell, t));
                 }
             }
         }
@@ -91,6 +95,14 @@ impl Side {
 
     fn get(&self, arm: &str) -> Option<&Tally> {
         self.arms.iter().find(|(a, _)| a == arm).map(|(_, t)| t)
+    }
+}
+
+/// A row's cell in a comparison: its arm, and its mode unless print.
+pub fn cell_name(row: &Row) -> String {
+    match row.mode() {
+        Mode::Print => row.arm.clone(),
+        mode => format!("{} {}", row.arm, mode.as_str()),
     }
 }
 
@@ -234,6 +246,27 @@ mod tests {
         assert!(text.contains("hang/timed: blocked 1/1 → invalid 1/1 (session-timeout)"), "{text}");
         assert!(text.contains("gone/bare: blocked 1/1 → (removed)"), "{text}");
         assert!(text.contains("new/bare: (added) → wrote 1/1"), "{text}");
+    }
+
+    #[test]
+    fn the_mode_is_part_of_the_cell() {
+        let interactive = |arm: &str, v| {
+            let mut r = row("1", arm, 1, v, "");
+            r.mode = "interactive".into();
+            r
+        };
+        let mut old_print = row("1", "crash/bare", 1, B, "");
+        old_print.mode = String::new(); // from before the mode column: print
+        let old = [old_print, interactive("crash/bare", W)];
+        // Print opened; interactive unchanged; never print compared with interactive.
+        let new = [row("1", "crash/bare", 1, W, ""), interactive("crash/bare", W)];
+        let d = diff_rows(&old, &new);
+        let kinds: Vec<_> = d.changes.iter().map(|c| (c.arm.as_str(), c.kind)).collect();
+        assert_eq!(kinds, [("crash/bare", ChangeKind::Opened)]);
+        assert_eq!(d.unchanged, 1);
+        let d = diff_rows(&[interactive("crash/bare", B)], &[interactive("crash/bare", W)]);
+        assert_eq!(d.changes[0].arm, "crash/bare interactive");
+        assert_eq!(d.outcome(), DiffOutcome::Opened);
     }
 
     #[test]

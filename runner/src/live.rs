@@ -121,6 +121,7 @@ pub fn control_arm() -> Option<Arm> {
         matcher: None,
         hook_extra: None,
         group_extra: None,
+        trust: Default::default(),
     })
 }
 

@@ -97,7 +97,8 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, MergeError> {
     w.write_record(HEADER).map_err(|e| werr(&e))?;
     for row in &rows {
         let hook_type = row.hook_type().to_string();
-        w.serialize(Row { hook_type, ..row.clone() }).map_err(|e| werr(&e))?;
+        let mode = row.mode().as_str().to_string();
+        w.serialize(Row { hook_type, mode, ..row.clone() }).map_err(|e| werr(&e))?;
     }
     let bytes = w.into_inner().map_err(|e| werr(&e))?;
     let mut tmp = tempfile::Builder::new().prefix(".failopen-merge").tempfile_in(dir).map_err(|e| werr(&e))?;
@@ -135,6 +136,23 @@ mod tests {
         assert_eq!(arms, ["hang/bare", "deny/bare", "crash/bare"]);
         let text = std::fs::read_to_string(&out).unwrap();
         assert_eq!(text.matches("claude_version,").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_file_from_before_the_mode_column_merges_with_an_interactive_one() {
+        let d = tempfile::tempdir().unwrap();
+        let old = d.path().join("old.csv");
+        let mut print = row("1", "deny/bare", 1, B, "");
+        print.mode = String::new();
+        let line = String::from_utf8(crate::record::encode(&print, crate::record::Format::V2).unwrap()).unwrap();
+        std::fs::write(&old, format!("{}\n{line}", HEADER[..20].join(","))).unwrap();
+        let mut inter = row("1", "deny/bare", 1, W, "");
+        inter.mode = "interactive".into();
+        let new = write(d.path(), "new.csv", &[inter]);
+        let out = d.path().join("m.csv");
+        merge(&[old, new], &out).expect("same arm and repeat, another mode: no duplicate");
+        let modes: Vec<String> = read_rows(&out).unwrap().into_iter().map(|r| r.mode).collect();
+        assert_eq!(modes, ["print", "interactive"], "the merged file says print where the old one was silent");
     }
 
     #[test]

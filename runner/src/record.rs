@@ -11,7 +11,7 @@ use crate::verdict::VerdictKind;
 /// The columns, in order. The first fifteen are the contract; the rest are
 /// extras, each added after the ones before it (files written before one
 /// was added still read, merge and diff: see [`Format`]).
-pub const HEADER: [&str; 20] = [
+pub const HEADER: [&str; 21] = [
     "claude_version",
     "model",
     "arm",
@@ -32,6 +32,7 @@ pub const HEADER: [&str; 20] = [
     "deadline",
     "flags",
     "hook_type",
+    "mode",
 ];
 
 /// The layouts a results file may have: the columns of [`HEADER`] up to one
@@ -41,8 +42,10 @@ pub const HEADER: [&str; 20] = [
 pub enum Format {
     /// Up to `flags` (before `hook_type`): every row is a command or HTTP hook.
     V1,
-    /// Up to `hook_type`.
+    /// Up to `hook_type` (before `mode`): every row is a `claude -p` session.
     V2,
+    /// Up to `mode`.
+    V3,
 }
 
 impl Format {
@@ -51,12 +54,13 @@ impl Format {
         match self {
             Format::V1 => 19,
             Format::V2 => 20,
+            Format::V3 => 21,
         }
     }
 
     /// The layout whose header line is `line`, if any.
     pub fn of_header(line: &str) -> Option<Format> {
-        [Format::V2, Format::V1].into_iter().find(|f| line == HEADER[..f.columns()].join(","))
+        [Format::V3, Format::V2, Format::V1].into_iter().find(|f| line == HEADER[..f.columns()].join(","))
     }
 }
 
@@ -105,6 +109,10 @@ pub struct Row {
     /// written before the column: [`Row::hook_type`] reads it from the guard).
     #[serde(default)]
     pub hook_type: String,
+    /// `print` or `interactive` (empty in files written before the column:
+    /// [`Row::mode`] reads it as print, the only mode there was).
+    #[serde(default)]
+    pub mode: String,
 }
 
 impl Row {
@@ -119,6 +127,14 @@ impl Row {
     }
 }
 
+impl Row {
+    /// How the session ran Claude Code; a row from before the `mode`
+    /// column (or with a spelling failopen never writes) is print.
+    pub fn mode(&self) -> crate::mode::Mode {
+        crate::mode::Mode::of_csv(&self.mode).unwrap_or_default()
+    }
+}
+
 /// Why a results file could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
@@ -128,6 +144,10 @@ pub enum RecordError {
     /// The header is not failopen's.
     #[error("{path}: not a failopen results file: header is {found:?}, expected {expected:?}")]
     Header { path: String, found: String, expected: String },
+    /// A row needs a column the file's layout lacks (an interactive row
+    /// appended to a file from before the `mode` column would read as print).
+    #[error("{path}: this file has no `{column}` column (written by an older failopen), so a {value} row cannot be appended to it; write to a new file, then `failopen merge` the two")]
+    Layout { path: String, column: &'static str, value: String },
     /// A row does not parse.
     #[error("{path}: line {line}: {message}")]
     Row { path: String, line: u64, message: String },
@@ -159,7 +179,7 @@ impl RowWriter {
                 .map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
             file.write_all(&w.into_inner().unwrap_or_default()).map_err(io_err(path))?;
             file.flush().map_err(io_err(path))?;
-            Format::V2
+            Format::V3
         } else {
             let format = check_header(path)?;
             repair_truncated_tail(path, &mut file)?;
@@ -172,6 +192,10 @@ impl RowWriter {
     /// full), the part of the row that got out is cut off again, so the file
     /// still ends with a whole row.
     pub fn append(&mut self, row: &Row) -> Result<(), RecordError> {
+        if self.format.columns() < Format::V3.columns() && row.mode() != crate::mode::Mode::Print {
+            let path = self.path.display().to_string();
+            return Err(RecordError::Layout { path, column: "mode", value: row.mode().as_str().to_string() });
+        }
         let bytes = encode(row, self.format)
             .map_err(|e| RecordError::Io { path: self.path.display().to_string(), source: e.into() })?;
         let before = self.file.metadata().map_err(io_err(&self.path))?.len();
@@ -193,7 +217,7 @@ pub fn encode(row: &Row, format: Format) -> Result<Vec<u8>, csv::Error> {
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
     w.serialize(row)?;
     let full = w.into_inner().map_err(|e| e.into_error())?;
-    if format == Format::V2 {
+    if format == Format::V3 {
         return Ok(full);
     }
     let mut record = csv::StringRecord::new();
@@ -277,6 +301,7 @@ mod tests {
             deadline: 3.0,
             flags: String::new(),
             hook_type: "command".into(),
+            mode: "print".into(),
         }
     }
 
@@ -327,6 +352,29 @@ mod tests {
         let text = std::fs::read_to_string(&p).unwrap();
         assert_eq!(fields(&text), [19, 19, 19], "{text}");
         assert_eq!(read_rows(&p).unwrap()[1].hook_type(), "command");
+    }
+
+    #[test]
+    fn files_from_before_the_mode_column_read_as_print_and_refuse_an_interactive_row() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("v2.csv");
+        let mut row = sample("deny/bare", VerdictKind::Blocked);
+        row.mode = String::new();
+        let line = String::from_utf8(encode(&row, Format::V2).unwrap()).unwrap();
+        std::fs::write(&p, format!("{}\n{line}", HEADER[..20].join(","))).unwrap();
+        let rows = read_rows(&p).unwrap();
+        assert_eq!(rows[0].mode(), crate::mode::Mode::Print);
+        let mut w = RowWriter::open(&p).unwrap();
+        w.append(&sample("crash/bare", VerdictKind::Wrote)).unwrap();
+        let mut inter = sample("crash/bare", VerdictKind::Wrote);
+        inter.mode = "interactive".into();
+        let e = w.append(&inter).unwrap_err();
+        assert!(matches!(e, RecordError::Layout { column: "mode", .. }), "{e}");
+        assert_eq!(read_rows(&p).unwrap().len(), 2, "the refused row is not written");
+        // A new file has the column, and the row reads back as written.
+        let q = d.path().join("v3.csv");
+        RowWriter::open(&q).unwrap().append(&inter).unwrap();
+        assert_eq!(read_rows(&q).unwrap(), vec![inter]);
     }
 
     #[test]

@@ -10,7 +10,11 @@
 //! stdout and stderr go straight to files, not pipes: an orphaned guard
 //! holding them open cannot make us wait.
 
-use std::path::{Path, PathBuf};
+mod args;
+mod dirs;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -20,11 +24,14 @@ use crate::attribution::HookIdentity;
 use crate::claude::capabilities::{self, Capabilities};
 use crate::claude::ClaudeBin;
 use crate::evidence::{self, Evidence, SessionExit};
+use crate::mode::{Mode, Trust};
 use crate::pool::Pool;
 use crate::reap;
 use crate::standin::StandIn;
 use crate::surface::Route;
 use crate::task::PROMPT;
+use args::{common_args, session_env};
+pub(crate) use dirs::Dirs;
 
 /// Which model the session talks to.
 #[derive(Debug, Clone, Copy)]
@@ -80,6 +87,10 @@ pub struct SessionSpec<'a> {
     /// Keep skills on in a stand-in session (no `--disable-slash-commands`),
     /// for a guard in a skill's frontmatter.
     pub skills: bool,
+    /// `claude -p` or an interactive session in a pseudo-terminal.
+    pub mode: Mode,
+    /// The workspace trust dialog (interactive mode only).
+    pub trust: Trust,
 }
 
 /// Which directory of a session's temp root a [`SessionFile`] goes under.
@@ -115,6 +126,9 @@ pub struct SessionOutcome {
     pub kept_root: Option<PathBuf>,
     /// Processes still tagged after the group kill, that had to be killed one by one.
     pub stragglers_killed: usize,
+    /// Marks for the row's `flags` from the session's driver (how an
+    /// interactive session ended: `exit-by:...`, `trust-dialog:...`).
+    pub flags: Vec<String>,
 }
 
 /// Claude Code arguments for a stand-in session: features the stand-in's
@@ -160,10 +174,6 @@ pub const STAND_IN_ENV: &[(&str, &str)] = &[
     ("CLAUDE_CODE_DISABLE_TERMINAL_TITLE", "1"),
 ];
 
-/// Environment variables passed through to a live session.
-const LIVE_PASSTHROUGH: &[&str] =
-    &["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL", "ANTHROPIC_CUSTOM_HEADERS"];
-
 /// What the binary (`caps`) lacks to run `spec` at all, if anything: the
 /// hook comes through `--settings`, the evidence through `--output-format
 /// stream-json --verbose`, the mode through `--permission-mode`, and the
@@ -191,12 +201,14 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     // Unknown capabilities (`--help` did not answer) leave the flags as they
     // were; the session's stderr then tells an unknown option.
     let caps = capabilities::probe(spec.claude).await.ok();
-    if let Some(what) = caps.as_ref().and_then(|c| unsupported(spec, c)) {
+    let missing = caps.as_ref().and_then(|c| match spec.mode {
+        Mode::Print => unsupported(spec, c),
+        Mode::Interactive => crate::interactive::unsupported(spec, c),
+    });
+    if let Some(what) = missing {
         let evidence = Evidence { exit: SessionExit::NotStarted, unsupported: Some(what), ..Evidence::default() };
-        return Ok(SessionOutcome { evidence, secs: 0.0, kept_root: None, stragglers_killed: 0 });
+        return Ok(SessionOutcome { evidence, secs: 0.0, kept_root: None, stragglers_killed: 0, flags: Vec::new() });
     }
-    let hook_events = caps.as_ref().is_none_or(|c| c.has("--include-hook-events"));
-    let interrupt = spec.pool.interrupt();
     let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
     let dirs = Dirs::create(root.path())?;
     let settings_path = dirs.evidence.join("settings.json");
@@ -208,48 +220,67 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     for file in &spec.files {
         dirs.place(file)?;
     }
+    let args = common_args(spec, &settings_path, &mcp_path, caps.as_ref());
+    let env = session_env(spec, &dirs);
+    let launched = match spec.mode {
+        Mode::Print => launch_print(spec, &dirs, args, env, caps.as_ref()).await?,
+        Mode::Interactive => crate::interactive::launch(spec, &dirs, args, env).await?,
+    };
+    let interrupt = spec.pool.interrupt();
+    let tag = spec.id.clone();
+    let pgid = launched.pgid;
+    let stragglers_killed = tokio::task::spawn_blocking(move || reap::reap_session(pgid, &tag)).await.unwrap_or(0);
+    if let Some(pgid) = pgid {
+        interrupt.groups().remove(pgid);
+    }
+    let evidence = collect(spec, &dirs, launched.exit, launched.facts);
+    let kept_root = if spec.keep { Some(root.keep()) } else { None };
+    Ok(SessionOutcome { evidence, secs: launched.secs, kept_root, stragglers_killed, flags: launched.flags })
+}
 
+/// How a launched session ended, before its evidence is read.
+#[derive(Debug)]
+pub(crate) struct Launched {
+    /// How Claude Code exited.
+    pub(crate) exit: SessionExit,
+    /// Its process group, still to be reaped.
+    pub(crate) pgid: Option<u32>,
+    /// Wall seconds.
+    pub(crate) secs: f64,
+    /// Facts from Claude Code's own output: the stream (print mode) or the
+    /// session's transcript file (interactive mode).
+    pub(crate) facts: evidence::StreamFacts,
+    /// Marks for the row's `flags` (how an interactive session was ended).
+    pub(crate) flags: Vec<String>,
+}
+
+/// The API key a stand-in session presents (the stand-in takes any).
+pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
+
+/// `claude -p PROMPT ... --output-format stream-json`, stdout and stderr to files.
+async fn launch_print(
+    spec: &SessionSpec<'_>,
+    dirs: &Dirs,
+    args: Vec<OsString>,
+    env: Vec<(String, String)>,
+    caps: Option<&Capabilities>,
+) -> std::io::Result<Launched> {
+    let hook_events = caps.is_none_or(|c| c.has("--include-hook-events"));
+    let interrupt = spec.pool.interrupt();
     let mut cmd = tokio::process::Command::new(&spec.claude.path);
     cmd.arg("-p")
         .arg(PROMPT)
-        .args(["--permission-mode", spec.permission_mode.unwrap_or("bypassPermissions"), "--settings"])
-        .arg(&settings_path)
         .args(["--output-format", "stream-json", "--verbose"])
         .args(hook_events.then_some("--include-hook-events"))
-        .args(&spec.extra_args)
-        .args(
-            spec.mcp_config
-                .as_ref()
-                .map(|_| [std::ffi::OsStr::new("--mcp-config"), mcp_path.as_os_str()])
-                .into_iter()
-                .flatten(),
-        )
+        .args(args)
         .current_dir(&dirs.work)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(dirs.evidence.join("stdout.jsonl"))?)
         .stderr(std::fs::File::create(dirs.evidence.join("stderr.txt"))?)
         .env_clear()
+        .envs(env)
         .process_group(0)
         .kill_on_drop(true);
-    for (k, v) in base_env(&dirs, &spec.id).into_iter().chain(spec.env.iter().cloned()) {
-        cmd.env(k, v);
-    }
-    match spec.backend {
-        Backend::StandIn(standin) => {
-            cmd.env("ANTHROPIC_BASE_URL", standin.session_url(&spec.id, &dirs.work.to_string_lossy()));
-            cmd.env("ANTHROPIC_API_KEY", "failopen-stand-in-key");
-            cmd.args(stand_in_args(spec.setting_sources, spec.skills, caps.as_ref()))
-                .envs(STAND_IN_ENV.iter().copied());
-        }
-        Backend::Live => {
-            for var in LIVE_PASSTHROUGH {
-                if let Ok(v) = std::env::var(var) {
-                    cmd.env(var, v);
-                }
-            }
-        }
-    }
-
     let started = Instant::now();
     let (exit, pgid) = match cmd.spawn() {
         Err(e) => (SessionExit::SpawnFailed(e.to_string()), None),
@@ -276,14 +307,15 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         }
     };
     let secs = started.elapsed().as_secs_f64();
-    let tag = spec.id.clone();
-    let stragglers_killed = tokio::task::spawn_blocking(move || reap::reap_session(pgid, &tag)).await.unwrap_or(0);
-    if let Some(pgid) = pgid {
-        interrupt.groups().remove(pgid);
-    }
-
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    let mut facts = evidence::parse_stream(&stdout, &spec.hook);
+    let facts = evidence::parse_stream(&stdout, &spec.hook);
+    Ok(Launched { exit, pgid, secs, facts, flags: Vec::new() })
+}
+
+/// The session's evidence: the file on disk, the stand-in's transcript
+/// (the write attempts and what came back), the guard's trace, and the
+/// facts Claude Code's own output gave.
+fn collect(spec: &SessionSpec<'_>, dirs: &Dirs, exit: SessionExit, mut facts: evidence::StreamFacts) -> Evidence {
     facts.traced =
         evidence::traced_calls(&std::fs::read_to_string(dirs.evidence.join("trace.jsonl")).unwrap_or_default());
     let stderr = std::fs::read_to_string(dirs.evidence.join("stderr.txt")).unwrap_or_default();
@@ -304,7 +336,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         }
         Backend::Live => facts.attempts.clone(),
     };
-    let evidence = Evidence {
+    Evidence {
         file: crate::landed::landed(&dirs.work, spec.route),
         exit,
         attempts,
@@ -320,13 +352,11 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         main_requests,
         unsupported: None,
         unknown_option: capabilities::unknown_option(&stderr).map(crate::verdict::intern),
-    };
-    let kept_root = if spec.keep { Some(root.keep()) } else { None };
-    Ok(SessionOutcome { evidence, secs, kept_root, stragglers_killed })
+    }
 }
 
 /// SIGKILLs a session's process group when dropped.
-struct GroupKill(Option<u32>);
+pub(crate) struct GroupKill(pub(crate) Option<u32>);
 
 impl Drop for GroupKill {
     fn drop(&mut self) {
@@ -336,76 +366,7 @@ impl Drop for GroupKill {
     }
 }
 
-struct Dirs {
-    work: PathBuf,
-    home: PathBuf,
-    tmp: PathBuf,
-    evidence: PathBuf,
-}
-
-impl Dirs {
-    /// Write `file` under its directory, refusing paths that leave it.
-    fn place(&self, file: &SessionFile) -> std::io::Result<()> {
-        use std::path::Component;
-        if !file.path.components().all(|c| matches!(c, Component::Normal(_))) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("session file {}: must be a relative path inside the session", file.path.display()),
-            ));
-        }
-        let base = match file.dir {
-            SessionDir::Work => &self.work,
-            SessionDir::Home => &self.home,
-            SessionDir::Evidence => &self.evidence,
-        };
-        let path = base.join(&file.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(path, &file.contents)
-    }
-
-    fn create(root: &Path) -> std::io::Result<Dirs> {
-        let d = Dirs {
-            work: root.join("work"),
-            home: root.join("home"),
-            tmp: root.join("tmp"),
-            evidence: root.join("evidence"),
-        };
-        for p in [&d.work, &d.home, &d.tmp, &d.evidence] {
-            std::fs::create_dir_all(p)?;
-        }
-        Ok(d)
-    }
-}
-
-fn base_env(dirs: &Dirs, tag: &str) -> Vec<(String, String)> {
-    let s = |p: &Path| p.to_string_lossy().into_owned();
-    let mut env = vec![
-        ("PATH".into(), std::env::var("PATH").unwrap_or_else(|_| "/usr/local/bin:/usr/bin:/bin".into())),
-        ("HOME".into(), s(&dirs.home)),
-        ("TMPDIR".into(), s(&dirs.tmp)),
-        ("SHELL".into(), "/bin/bash".into()),
-        ("LANG".into(), "C.UTF-8".into()),
-        ("TERM".into(), "dumb".into()),
-        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into()),
-        ("DISABLE_AUTOUPDATER".into(), "1".into()),
-        ("FAILOPEN_TRACE".into(), s(&dirs.evidence.join("trace.jsonl"))),
-        (reap::TAG_VAR.into(), tag.to_string()),
-    ];
-    for var in ["USER", "LOGNAME"] {
-        if let Ok(v) = std::env::var(var) {
-            env.push((var.into(), v));
-        }
-    }
-    if nix::unistd::geteuid().is_root() {
-        // Claude Code refuses bypassPermissions as root unless told it is sandboxed.
-        env.push(("IS_SANDBOX".into(), "1".into()));
-    }
-    env
-}
-
-fn exit_of(status: std::process::ExitStatus) -> SessionExit {
+pub(crate) fn exit_of(status: std::process::ExitStatus) -> SessionExit {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(c), _) => SessionExit::Code(c),

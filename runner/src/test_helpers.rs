@@ -27,5 +27,6 @@ pub fn row(version: &str, arm: &str, repeat: u32, verdict: VerdictKind, reason: 
         deadline: 3.0,
         flags: String::new(),
         hook_type: "command".into(),
+        mode: "print".into(),
     }
 }

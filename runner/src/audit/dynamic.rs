@@ -183,6 +183,8 @@ impl Runner<'_> {
             setting_sources: None,
             permission_mode: None,
             skills: false,
+            mode: crate::mode::Mode::Print,
+            trust: crate::mode::Trust::Accepted,
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();

@@ -197,6 +197,15 @@ pub enum ModelArg {
     Live,
 }
 
+/// How Claude Code is driven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// `claude -p` with stream-json output.
+    Print,
+    /// `claude` in a pseudo-terminal, ended with /exit when the turn is over.
+    Interactive,
+}
+
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Arm set: a JSON file, or a built-in name (article, full, extended, http, all). Repeatable.
@@ -216,6 +225,10 @@ pub struct RunArgs {
     /// The model behind the sessions.
     #[arg(long, value_enum, default_value_t = ModelArg::Scripted)]
     pub model: ModelArg,
+    /// How each session runs Claude Code: `print` (`claude -p`) or
+    /// `interactive` (a pseudo-terminal; with the scripted stand-in only).
+    #[arg(long, value_enum, default_value_t = ModeArg::Print)]
+    pub mode: ModeArg,
     /// Sessions per arm (default: 1 with the scripted stand-in, 3 live).
     #[arg(long)]
     pub repeats: Option<u32>,

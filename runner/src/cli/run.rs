@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use failopen::arms::ArmsError;
 use failopen::claude::{ClaudeSpec, PINNED_VERSION};
+use failopen::mode::Mode;
 use failopen::pool::Interrupt;
 use failopen::report::Exporter;
 use failopen::run::{Model, RunOptions};
 use failopen::verdict::VerdictKind;
 
-use super::args::{ModelArg, RunArgs};
+use super::args::{ModeArg, ModelArg, RunArgs};
 use super::output::{check_out, emit_line};
 use super::{Env, ExitCode};
 
@@ -101,13 +102,23 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
         ModelArg::Scripted => Model::Scripted,
         ModelArg::Live => Model::Live,
     };
+    let mode = match args.mode {
+        ModeArg::Print => Mode::Print,
+        ModeArg::Interactive => Mode::Interactive,
+    };
+    if mode == Mode::Interactive && model == Model::Live {
+        anyhow::bail!(
+            "--mode interactive works with --model scripted only: an interactive session is ended when the \
+             stand-in's script has ended, which a live model has not"
+        );
+    }
     let repeats = args.repeats.unwrap_or(if model == Model::Live { 3 } else { 1 });
     check_repeats_and_timeout(repeats, args.session_timeout)?;
     let shard = parse_shard(args.shard.as_deref())?;
     let (out, resume) = match (&args.resume, &args.out) {
         (Some(r), _) => (r.clone(), true),
         (None, Some(o)) => (o.clone(), false),
-        (None, None) => (default_out(claude_arg), false),
+        (None, None) => (default_out(claude_arg, mode), false),
     };
     // The default `results/` is made when missing; a directory the user names must exist.
     check_out(&out, args.out.is_none() && args.resume.is_none())?;
@@ -123,6 +134,7 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
         claude,
         include_pre: args.pre_releases,
         model,
+        mode,
         repeats,
         jobs: super::jobs(args.jobs)?,
         out,
@@ -168,8 +180,9 @@ pub fn parse_shard(shard: Option<&str>) -> anyhow::Result<Option<failopen::cells
     shard.map(failopen::cells::Shard::parse).transpose().map_err(|e| anyhow::anyhow!("--shard: {e}"))
 }
 
-fn default_out(claude: &str) -> PathBuf {
+fn default_out(claude: &str, mode: Mode) -> PathBuf {
     let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S");
     let label: String = claude.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
-    PathBuf::from("results").join(format!("{stamp}-{label}.csv"))
+    let mode = if mode == Mode::Print { String::new() } else { format!("-{}", mode.as_str()) };
+    PathBuf::from("results").join(format!("{stamp}-{label}{mode}.csv"))
 }

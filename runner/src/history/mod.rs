@@ -120,7 +120,10 @@ fn missing_cells(opts: &RunOptions, version: &str, done: &HashSet<CellKey>) -> H
     let bin = ClaudeBin { path: PathBuf::new(), version: version.to_string() };
     let all = cells::expand(&[bin], &opts.arms, opts.repeats);
     let model = opts.model.as_str();
-    cells::plan(all, opts.shard, done, model).iter().map(|c| c.key(model)).collect()
+    cells::plan(all, opts.shard, done, model, crate::mode::Mode::Print)
+        .iter()
+        .map(|c| c.key(model, crate::mode::Mode::Print))
+        .collect()
 }
 
 /// Run the history. `on_version` hears of each version as it is recorded.

@@ -10,6 +10,7 @@
 //! (2.1.40 < 2.1.328, a pre-release before its release, anything that is not
 //! a version last).
 
+use crate::mode::Mode;
 use crate::record::Row;
 use crate::tally::{Summary, Tally};
 
@@ -31,11 +32,16 @@ pub struct ArmTally {
     pub tally: Tally,
 }
 
-/// One Claude Code version's results.
+/// One Claude Code version's results in one mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grid {
-    /// Claude Code version.
+    /// The column's label: the Claude Code version, followed by
+    /// ` interactive` for interactive sessions (print is the version alone).
     pub version: String,
+    /// The Claude Code version.
+    pub claude_version: String,
+    /// How the sessions ran Claude Code.
+    pub mode: Mode,
     /// Arms in order of first appearance.
     pub arms: Vec<ArmTally>,
     /// Row labels present in this version, in the report's row order.
@@ -76,6 +82,15 @@ pub(crate) fn canonical_position(r: &Row) -> (usize, usize) {
     (guard, wrapper)
 }
 
+/// The column label of a version in a mode: print is the version alone
+/// (as in every report before the mode column), interactive is marked.
+pub fn column_label(version: &str, mode: Mode) -> String {
+    match mode {
+        Mode::Print => version.to_string(),
+        Mode::Interactive => format!("{version} interactive"),
+    }
+}
+
 /// The row label of an arm: its name without a trailing `/<wrapper>`.
 fn row_label(arm: &str, wrapper: &str) -> String {
     arm.strip_suffix(&format!("/{wrapper}")).filter(|s| !s.is_empty()).unwrap_or(arm).to_string()
@@ -92,11 +107,13 @@ impl Report {
         let mut row_order: Vec<String> = Vec::new();
         let mut other_wrappers: Vec<String> = Vec::new();
         for r in sorted {
-            let gi = match grids.iter().position(|g| g.version == r.claude_version) {
+            let gi = match grids.iter().position(|g| g.claude_version == r.claude_version && g.mode == r.mode()) {
                 Some(i) => i,
                 None => {
                     grids.push(Grid {
-                        version: r.claude_version.clone(),
+                        version: column_label(&r.claude_version, r.mode()),
+                        claude_version: r.claude_version.clone(),
+                        mode: r.mode(),
                         arms: vec![],
                         rows: vec![],
                         wrappers: vec![],
@@ -139,7 +156,8 @@ impl Report {
             g.rows = row_order.iter().filter(|r| g.arms.iter().any(|a| &a.row == *r)).cloned().collect();
             g.wrappers = wrappers.iter().filter(|w| g.arms.iter().any(|a| &a.wrapper == *w)).cloned().collect();
         }
-        grids.sort_by(|a, b| crate::version::compare(&a.version, &b.version));
+        // Oldest version first; each version's print grid beside its interactive one.
+        grids.sort_by(|a, b| crate::version::compare(&a.claude_version, &b.claude_version).then(a.mode.cmp(&b.mode)));
         Report { versions: grids, rows: row_order, wrappers }
     }
 
@@ -210,6 +228,21 @@ mod tests {
         let r = Report::from_rows(&[row("1", "hang/native", 1, W, ""), a]);
         assert_eq!(r.rows, ["hang", "hang-10s"]);
         assert_eq!(r.versions[0].cell("hang-10s", "native").unwrap().tally.blocked, 1);
+    }
+
+    #[test]
+    fn each_mode_gets_its_own_column_beside_the_other_and_differences_are_marked() {
+        let mut i240 = row("2.1.240", "crash/bare", 1, B, "");
+        i240.mode = "interactive".into();
+        let mut i328 = row("2.1.328", "crash/bare", 1, W, "");
+        i328.mode = "interactive".into();
+        let mut old = row("2.1.328", "crash/bare", 1, W, "");
+        old.mode = String::new(); // a file from before the mode column: print
+        let r = Report::from_rows(&[i328, old, i240, row("2.1.240", "crash/bare", 1, W, "")]);
+        let labels: Vec<&str> = r.versions.iter().map(|g| g.version.as_str()).collect();
+        assert_eq!(labels, ["2.1.240", "2.1.240 interactive", "2.1.328", "2.1.328 interactive"]);
+        assert_eq!(r.versions[1].claude_version, "2.1.240");
+        assert!(r.differs("crash", "bare"), "2.1.240 interactive blocked where the rest wrote");
     }
 
     #[test]

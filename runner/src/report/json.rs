@@ -34,7 +34,7 @@ pub fn value(report: &Report) -> Value {
                     })
                 })
                 .collect();
-            json!({ "claude_version": g.version, "arms": arms })
+            json!({ "claude_version": g.claude_version, "mode": g.mode.as_str(), "arms": arms })
         })
         .collect();
     let differs: Vec<Value> = report

@@ -94,6 +94,8 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         setting_sources: placed.setting_sources,
         permission_mode: permission_mode(arm.event),
         skills: placed.skill.is_some(),
+        mode: ctx.opts.mode,
+        trust: arm.trust,
     };
     if let Some(standin) = &ctx.standin {
         if arm.route != Route::Article || arm.source == HookSource::Subagent {
@@ -107,7 +109,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     if outcome.evidence.exit == SessionExit::Interrupted {
         return Ok(None);
     }
-    let mut row = to_row(cell, ctx.opts.model, &outcome, &ctx.redact);
+    let mut row = to_row(cell, ctx.opts.model, ctx.opts.mode, &outcome, &ctx.redact);
     if let Some(flag) = ctx.opts.managed.flag() {
         row.flags = if row.flags.is_empty() { flag } else { format!("{};{flag}", row.flags) };
     }

@@ -19,6 +19,7 @@ use crate::cells::{self, Shard};
 use crate::claude::{cache::Cache, spec, ClaudeBin, ClaudeSpec, PINNED_VERSION};
 use crate::guard_server::GuardServer;
 use crate::guards::GuardDir;
+use crate::mode::Mode;
 use crate::pool::{Interrupt, Pool, LONG_SLOTS_PER_JOB};
 use crate::progress::Progress;
 use crate::record::{self, Row, RowWriter};
@@ -60,6 +61,8 @@ pub struct RunOptions {
     pub include_pre: bool,
     /// Model.
     pub model: Model,
+    /// `claude -p` or an interactive session in a pseudo-terminal.
+    pub mode: Mode,
     /// Sessions per arm.
     pub repeats: u32,
     /// Sessions at once.
@@ -95,6 +98,7 @@ impl Default for RunOptions {
             claude: vec![ClaudeSpec::Version(PINNED_VERSION.to_string())],
             include_pre: false,
             model: Model::Scripted,
+            mode: Mode::Print,
             repeats: 1,
             jobs: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
             out: PathBuf::from("results.csv"),
@@ -155,7 +159,7 @@ pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSu
     let arms = if opts.model == Model::Live { crate::live::with_control(&opts.arms) } else { opts.arms.clone() };
     let all = cells::expand(&versions, &arms, opts.repeats);
     let owned = all.iter().filter(|c| opts.shard.is_none_or(|s| s.owns(c.index))).count();
-    let planned = cells::plan(all, opts.shard, &done, opts.model.as_str());
+    let planned = cells::plan(all, opts.shard, &done, opts.model.as_str(), opts.mode);
     let skipped = owned - planned.len();
     let gate = (opts.model == Model::Live).then(|| Arc::new(crate::live::ControlGate::new(&planned, &prior)));
 

@@ -5,6 +5,7 @@ use std::path::Path;
 use super::Model;
 use crate::cells::Cell;
 use crate::judge;
+use crate::mode::Mode;
 use crate::record::Row;
 use crate::session::SessionOutcome;
 
@@ -40,10 +41,10 @@ impl Redactions {
 
 /// Build the CSV row for a finished session; the refusal text and the
 /// refusers it quotes go through `redact`.
-pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome, redact: &Redactions) -> Row {
+pub fn to_row(cell: &Cell, model: Model, mode: Mode, outcome: &SessionOutcome, redact: &Redactions) -> Row {
     let e = &outcome.evidence;
     let v = judge::judge_event(cell.arm.event, e);
-    let mut flags = Vec::new();
+    let mut flags = outcome.flags.clone();
     if outcome.stragglers_killed > 0 {
         flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));
     }
@@ -90,6 +91,7 @@ pub fn to_row(cell: &Cell, model: Model, outcome: &SessionOutcome, redact: &Reda
         deadline: cell.arm.deadline_secs,
         flags: flags.join(";"),
         hook_type: cell.arm.guard.hook_type().into(),
+        mode: mode.as_str().into(),
     }
 }
 

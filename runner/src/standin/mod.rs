@@ -151,6 +151,13 @@ impl StandIn {
         sessions.entry(session.to_string()).or_default().skill = Some(name.to_string());
     }
 
+    /// Whether the session's script has ended: its last main-conversation
+    /// answer was a final text ([`Transcript::turn_over`]).
+    pub fn turn_over(&self, session: &str) -> bool {
+        let sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.get(session).is_some_and(|s| s.transcript.turn_over)
+    }
+
     /// Remove a session and return what the stand-in saw in it.
     pub fn take_transcript(&self, session: &str) -> Transcript {
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());

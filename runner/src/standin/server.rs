@@ -171,7 +171,11 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
             drop(sessions);
             return super::policy::flaky_response(stream, &format!("msg_fo{n:08}"), &model);
         }
+        let summary = super::compaction::is_summary_request(&request);
         let step = next_step(shared.policy, state, &request, &history);
+        if history.has_tools && !summary {
+            state.transcript.turn_over = matches!(step, Step::Text(_));
+        }
         match step {
             Step::Text(text) => Reply::Text(text),
             Step::Tool { name, input } => {

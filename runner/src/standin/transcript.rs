@@ -49,6 +49,11 @@ pub struct Transcript {
     /// policy, in order (kept apart from the main conversation above).
     #[serde(default)]
     pub hook_calls: Vec<super::hook_model::HookCall>,
+    /// The main conversation's last answer was a final text (no tool call):
+    /// the script has ended and the turn is over, until a later request
+    /// brings a tool call again. An interactive session waits for it.
+    #[serde(default)]
+    pub turn_over: bool,
 }
 
 impl Transcript {

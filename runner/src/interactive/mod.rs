@@ -1,0 +1,146 @@
+//! An interactive session: `claude PROMPT` in a pseudo-terminal, against
+//! the stand-in, ended with `/exit` once the stand-in's script has ended.
+//!
+//! The session's temp root, arguments, environment, wall timeout, process
+//! group and reaping are print mode's ([`crate::session`]); what differs:
+//! - the isolated HOME gets a `~/.claude.json` ([`home`]) so that no first-run
+//!   screen stands in the way, with the workspace trust as the arm says;
+//! - there is no stream-json: the evidence is the stand-in's transcript
+//!   (every tool_result it received, attributed to the hook under test as in
+//!   print mode), the guard's trace, and the session's own transcript file
+//!   ([`transcript`]), copied to `evidence/session.jsonl`;
+//! - the screen ([`screen`], through `vt100`) is read only to answer the trust
+//!   dialog, and kept in `evidence/screen.txt`;
+//! - when to type what is [`driver`]'s, a pure state machine.
+
+pub mod driver;
+pub mod home;
+pub mod pty;
+pub mod screen;
+pub mod transcript;
+
+use std::ffi::OsString;
+use std::time::{Duration, Instant};
+
+use crate::claude::capabilities::Capabilities;
+use crate::evidence::{SessionExit, StreamFacts};
+use crate::reap;
+use crate::session::{Backend, Dirs, GroupKill, Launched, SessionSpec, STAND_IN_API_KEY};
+use crate::task::PROMPT;
+use driver::{Action, Driver};
+use pty::Pty;
+
+/// How often the session's state is looked at.
+const TICK: Duration = Duration::from_millis(100);
+
+/// What the binary (`caps`) lacks to run `spec` interactively: the hook
+/// comes through `--settings` and the mode through `--permission-mode`;
+/// the arm may need `--mcp-config`, `--setting-sources` or `--plugin-dir`.
+pub fn unsupported(spec: &SessionSpec<'_>, caps: &Capabilities) -> Option<&'static str> {
+    let mut needed = vec!["--settings", "--permission-mode"];
+    if spec.mcp_config.is_some() {
+        needed.push("--mcp-config");
+    }
+    if spec.setting_sources.is_some() {
+        needed.push("--setting-sources");
+    }
+    if spec.extra_args.iter().any(|a| a == "--plugin-dir") {
+        needed.push("--plugin-dir");
+    }
+    caps.first_missing(&needed)
+}
+
+/// Run the session in a pseudo-terminal until it exits, its wall timeout,
+/// or a stop of its pool. The process group is killed however this ends.
+pub(crate) async fn launch(
+    spec: &SessionSpec<'_>,
+    dirs: &Dirs,
+    args: Vec<OsString>,
+    env: Vec<(String, String)>,
+) -> std::io::Result<Launched> {
+    let Backend::StandIn(standin) = spec.backend else {
+        return Err(std::io::Error::other("an interactive session needs the stand-in model (--model scripted)"));
+    };
+    home::seed(&dirs.home, &dirs.work, STAND_IN_API_KEY, spec.trust)?;
+    let env: Vec<(String, String)> =
+        env.into_iter().map(|(k, v)| if k == "TERM" { (k, "xterm-256color".to_string()) } else { (k, v) }).collect();
+    // The prompt first: `--mcp-config` takes every argument after it.
+    let argv: Vec<OsString> = std::iter::once(OsString::from(PROMPT)).chain(args).collect();
+    let interrupt = spec.pool.interrupt();
+    let started = Instant::now();
+    let mut pty = match Pty::spawn(&spec.claude.path, &argv, &env, &dirs.work) {
+        Ok(p) => p,
+        Err(e) => {
+            let exit = SessionExit::SpawnFailed(e.to_string());
+            return Ok(Launched { exit, pgid: None, secs: 0.0, facts: StreamFacts::default(), flags: Vec::new() });
+        }
+    };
+    let pgid = pty.pid;
+    // Kills the group however this future ends: done, dropped, or unwound by a panic.
+    let _group = GroupKill(Some(pgid));
+    interrupt.groups().insert(pgid);
+
+    let mut term = vt100::Parser::new(pty::ROWS, pty::COLS, 0);
+    let mut driver = Driver::new(spec.trust);
+    let mut kept_screen: Option<String> = None;
+    let mut last_output = Instant::now();
+    let mut open = true;
+    let deadline = tokio::time::Instant::now() + spec.wall_timeout;
+    let mut tick = tokio::time::interval(TICK);
+    let exit = loop {
+        tokio::select! {
+            chunk = pty.output.recv(), if open => match chunk {
+                Some(bytes) => {
+                    term.process(&bytes);
+                    last_output = Instant::now();
+                }
+                None => open = false,
+            },
+            _ = tick.tick() => {
+                if let Some(exit) = pty.try_exit() {
+                    break exit;
+                }
+                let text = term.screen().contents();
+                let over = standin.turn_over(&spec.id);
+                for action in driver.step(started.elapsed(), &text, over, last_output.elapsed()) {
+                    match action {
+                        Action::Type(bytes) => pty.type_bytes(bytes),
+                        Action::KeepScreen => kept_screen = Some(text.clone()),
+                        Action::HangUp => pty.hang_up(),
+                        Action::Kill => reap::kill_group(pgid),
+                    }
+                }
+            }
+            _ = tokio::time::sleep_until(deadline) => break SessionExit::TimedOut,
+            _ = interrupt.stopped() => break SessionExit::Interrupted,
+        }
+    };
+    reap::kill_group(pgid);
+    reap_child(pgid).await;
+    let secs = started.elapsed().as_secs_f64();
+    let last = term.screen().contents();
+    let screen = match kept_screen {
+        Some(kept) if kept != last => format!("{kept}\n\n--- at the end ---\n{last}\n"),
+        Some(kept) => kept,
+        None => last,
+    };
+    let _ = std::fs::write(dirs.evidence.join("screen.txt"), screen);
+    let jsonl: String = transcript::files(&dirs.home)
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect::<Vec<_>>()
+        .join("");
+    let _ = std::fs::write(dirs.evidence.join("session.jsonl"), &jsonl);
+    Ok(Launched { exit, pgid: Some(pgid), secs, facts: transcript::facts(&jsonl), flags: driver.flags() })
+}
+
+/// Wait (briefly, the group having been killed) for the child's exit, so
+/// that no zombie is left.
+async fn reap_child(pid: u32) {
+    for _ in 0..200 {
+        if pty::try_exit(pid).is_some() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}

@@ -1,0 +1,74 @@
+//! What the terminal's screen text says, as facts (pure: the text comes
+//! from `vt100`'s screen). Only the workspace trust dialog is read from
+//! the screen; the verdict's evidence never is.
+
+/// The workspace trust dialog, as shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustDialog {
+    /// The line of the "Yes" choice.
+    pub yes: usize,
+    /// The line of the "No" choice.
+    pub no: usize,
+    /// The line of the choice the cursor (`❯`) is on, if any.
+    pub selected: Option<usize>,
+}
+
+/// The labels of the two choices, on the releases measured (2.1.240 and 2.1.328).
+const YES_LABELS: &[&str] = &["Yes, I trust this folder", "Yes, proceed", "Yes, continue"];
+const NO_LABELS: &[&str] = &["No, exit", "No, quit"];
+
+/// The trust dialog, when the screen shows it: a question about trusting
+/// the folder with a "Yes" and a "No" choice.
+pub fn trust_dialog(screen: &str) -> Option<TrustDialog> {
+    if !screen.to_lowercase().contains("trust") {
+        return None;
+    }
+    let lines: Vec<&str> = screen.lines().collect();
+    let find = |labels: &[&str]| lines.iter().position(|l| labels.iter().any(|label| l.contains(label)));
+    let (yes, no) = (find(YES_LABELS)?, find(NO_LABELS)?);
+    let selected = [yes, no].into_iter().find(|&i| lines[i].contains('❯') || lines[i].trim_start().starts_with('>'));
+    Some(TrustDialog { yes, no, selected })
+}
+
+/// The keys that move the dialog's cursor one step toward `target`'s line,
+/// or Enter when it is there; `None` when the cursor cannot be seen.
+pub fn key_toward(dialog: &TrustDialog, target: usize) -> Option<&'static [u8]> {
+    let at = dialog.selected?;
+    Some(match at.cmp(&target) {
+        std::cmp::Ordering::Equal => b"\r",
+        std::cmp::Ordering::Less => b"\x1b[B",
+        std::cmp::Ordering::Greater => b"\x1b[A",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dialog as 2.1.328 draws it (from evidence/screen.txt of a session).
+    const DIALOG_328: &str = "Accessing workspace:\n\n/tmp/x/work\n\nQuick safety check: Is this a project you \
+        created or one you trust?\n\nTrusting this folder loads .claude/settings.json (runs commands).\n\n\
+        ❯ No, exit\n  Yes, I trust this folder\n\nEnter to confirm · Esc to cancel\n";
+
+    #[test]
+    fn finds_the_dialog_and_the_way_to_each_answer() {
+        let d = trust_dialog(DIALOG_328).unwrap();
+        assert_eq!(d.selected, Some(d.no));
+        assert_eq!(key_toward(&d, d.yes), Some(&b"\x1b[B"[..]), "down to Yes");
+        assert_eq!(key_toward(&d, d.no), Some(&b"\r"[..]), "already on No: confirm");
+        let moved = DIALOG_328.replace("❯ No, exit\n  Yes", "  No, exit\n❯ Yes");
+        let d = trust_dialog(&moved).unwrap();
+        assert_eq!(key_toward(&d, d.yes), Some(&b"\r"[..]));
+        assert_eq!(key_toward(&d, d.no), Some(&b"\x1b[A"[..]));
+    }
+
+    #[test]
+    fn other_screens_are_not_the_dialog() {
+        assert_eq!(trust_dialog("❯ Create notes.txt containing ready\n⏵⏵ bypass permissions on"), None);
+        // A refusal that quotes the word is not the dialog either.
+        assert_eq!(trust_dialog("Error: PreToolUse:Write hook error: trust no one\n❯ "), None);
+        let no_cursor = DIALOG_328.replace('❯', " ");
+        let d = trust_dialog(&no_cursor).unwrap();
+        assert_eq!((d.selected, key_toward(&d, d.yes)), (None, None));
+    }
+}
