@@ -30,6 +30,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("model", include_str!("../../arms/model.json")),
     ("trust", include_str!("../../arms/trust.json")),
     ("surface", include_str!("../../arms/surface.json")),
+    ("workspace-trust", include_str!("../../arms/workspace-trust.json")),
     ("all", include_str!("../../arms/all.json")),
 ];
 
@@ -85,6 +86,10 @@ pub struct Expectation {
     /// Versions from which the expectation differs, oldest first (a bisect's answer).
     #[serde(default)]
     pub changes: Vec<ExpectationChange>,
+    /// The expectation in an interactive session (`--mode interactive`),
+    /// with its own reasoning; without it, print mode's holds there too.
+    #[serde(default)]
+    pub interactive: Option<Box<Expectation>>,
 }
 
 /// From `since` on, an arm is expected to give another verdict.
@@ -114,6 +119,15 @@ pub struct ExpectedOn<'a> {
 }
 
 impl Expectation {
+    /// The expectation in `mode`: [`Expectation::interactive`] when the
+    /// session is interactive and it is given, else this one.
+    pub fn in_mode(&self, mode: crate::mode::Mode) -> &Expectation {
+        match (mode, &self.interactive) {
+            (crate::mode::Mode::Interactive, Some(i)) => i,
+            _ => self,
+        }
+    }
+
     /// The expectation on `version`: the latest change at or before it, else the base.
     pub fn on(&self, version: &str) -> ExpectedOn<'_> {
         let base = ExpectedOn { verdict: self.verdict, reason: self.reason.as_deref(), source: &self.source };
@@ -292,6 +306,12 @@ fn parse_or_default<T: std::str::FromStr<Err = String> + Default>(value: Option<
 /// and `wrote` take no reason. Changes name a version each, oldest first.
 fn check_expectation(exp: &Expectation) -> Result<(), String> {
     check_verdict(exp.verdict, exp.reason.as_deref())?;
+    if let Some(i) = &exp.interactive {
+        if i.interactive.is_some() {
+            return Err("interactive: must not hold another `interactive`".into());
+        }
+        check_expectation(i).map_err(|m| format!("interactive: {m}"))?;
+    }
     let mut last: Option<Version> = None;
     for change in &exp.changes {
         let since: Version = change.since.parse().map_err(|e| format!("changes: since {:?}: {e}", change.since))?;
@@ -443,6 +463,25 @@ mod tests {
         assert_eq!(exp.on("2.1.328").source, "bisect");
         let bad = text.replace("2.1.295", "2.1.x");
         assert!(parse(&bad, "x.json").unwrap_err().to_string().contains("changes: since \"2.1.x\""));
+    }
+
+    #[test]
+    fn expectations_and_trust_in_interactive_mode() {
+        use crate::mode::{Mode, Trust};
+        let text = r#"{"arms":[{"guard":"deny","wrapper":"bare","trust":"answer-no","expect":{"verdict":"blocked",
+            "source":"print","interactive":{"verdict":"invalid","reason":"session-error","source":"dialog"}}}]}"#;
+        let arms = parse(text, "x.json").unwrap();
+        assert_eq!(arms[0].trust, Trust::AnswerNo);
+        let exp = arms[0].expect.as_ref().unwrap();
+        assert_eq!(exp.in_mode(Mode::Print).on("2.1.328").verdict, VerdictKind::Blocked);
+        let i = exp.in_mode(Mode::Interactive).on("2.1.328");
+        assert_eq!((i.verdict, i.reason, i.source), (VerdictKind::Invalid, Some("session-error"), "dialog"));
+        let no_reason = text.replace(r#","reason":"session-error""#, "");
+        assert!(parse(&no_reason, "x.json").unwrap_err().to_string().contains("interactive:"));
+        let bad = text.replace("answer-no", "maybe");
+        let e = parse(&bad, "x.json").unwrap_err().to_string();
+        assert!(e.contains("field `trust`") && e.contains("accepted, answer-yes, answer-no"), "{e}");
+        assert_eq!(load("article").unwrap()[0].trust, Trust::Accepted, "the default");
     }
 
     #[test]

@@ -113,6 +113,7 @@ pub fn control_arm() -> Option<Arm> {
             reason: None,
             source: "positive control: a guard that allows everything must let the model write".to_string(),
             changes: Vec::new(),
+            interactive: None,
         }),
         extra_settings: None,
         event: Default::default(),

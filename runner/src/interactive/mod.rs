@@ -82,7 +82,7 @@ pub(crate) async fn launch(
 
     let mut term = vt100::Parser::new(pty::ROWS, pty::COLS, 0);
     let mut driver = Driver::new(spec.trust);
-    let mut kept_screen: Option<String> = None;
+    let mut kept: Vec<String> = Vec::new();
     let mut last_output = Instant::now();
     let mut open = true;
     let deadline = tokio::time::Instant::now() + spec.wall_timeout;
@@ -105,7 +105,7 @@ pub(crate) async fn launch(
                 for action in driver.step(started.elapsed(), &text, over, last_output.elapsed()) {
                     match action {
                         Action::Type(bytes) => pty.type_bytes(bytes),
-                        Action::KeepScreen => kept_screen = Some(text.clone()),
+                        Action::KeepScreen => kept.push(text.clone()),
                         Action::HangUp => pty.hang_up(),
                         Action::Kill => reap::kill_group(pgid),
                     }
@@ -118,12 +118,13 @@ pub(crate) async fn launch(
     reap::kill_group(pgid);
     reap_child(pgid).await;
     let secs = started.elapsed().as_secs_f64();
+    // The screens kept on the way (the trust dialog as answered, the turn's
+    // end), then the last one.
     let last = term.screen().contents();
-    let screen = match kept_screen {
-        Some(kept) if kept != last => format!("{kept}\n\n--- at the end ---\n{last}\n"),
-        Some(kept) => kept,
-        None => last,
-    };
+    if kept.last() != Some(&last) {
+        kept.push(last);
+    }
+    let screen = kept.join("\n\n--- later ---\n");
     let _ = std::fs::write(dirs.evidence.join("screen.txt"), screen);
     let jsonl: String = transcript::files(&dirs.home)
         .iter()

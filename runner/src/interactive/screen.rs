@@ -13,7 +13,8 @@ pub struct TrustDialog {
     pub selected: Option<usize>,
 }
 
-/// The labels of the two choices, on the releases measured (2.1.240 and 2.1.328).
+/// The labels of the two choices, on the releases measured: 2.1.328 shows
+/// "❯ No, exit" first and selected, 2.1.240 "❯ 1. Yes, I trust this folder".
 const YES_LABELS: &[&str] = &["Yes, I trust this folder", "Yes, proceed", "Yes, continue"];
 const NO_LABELS: &[&str] = &["No, exit", "No, quit"];
 
@@ -60,6 +61,18 @@ mod tests {
         let d = trust_dialog(&moved).unwrap();
         assert_eq!(key_toward(&d, d.yes), Some(&b"\r"[..]));
         assert_eq!(key_toward(&d, d.no), Some(&b"\x1b[A"[..]));
+    }
+
+    /// 2.1.240 numbers the choices and puts Yes first, selected.
+    const DIALOG_240: &str = " Quick safety check: Is this a project you created or one you trust?\n\n \
+        ❯ 1. Yes, I trust this folder\n   2. No, exit\n\n Enter to confirm · Esc to cancel\n";
+
+    #[test]
+    fn the_older_dialog_is_read_too() {
+        let d = trust_dialog(DIALOG_240).unwrap();
+        assert_eq!((d.yes, d.no, d.selected), (2, 3, Some(2)));
+        assert_eq!(key_toward(&d, d.yes), Some(&b"\r"[..]));
+        assert_eq!(key_toward(&d, d.no), Some(&b"\x1b[B"[..]));
     }
 
     #[test]
