@@ -15,6 +15,7 @@ mod claude_install;
 mod extended;
 mod fuzz_parsers;
 mod history;
+mod interactive;
 mod live;
 mod mcp_fs;
 mod mcp_guard;

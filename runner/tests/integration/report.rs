@@ -186,14 +186,16 @@ fn merge_writes_the_rows_in_input_order_with_one_header() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("m.csv");
     failopen().arg("merge").arg(fixture("v240.csv")).arg(fixture("v328.csv")).arg("--out").arg(&out).assert().success();
-    // The fixtures predate the hook_type column: the merge has every column, and
-    // each row's hook type comes from its guard; the rest is the rows as they were.
+    // The fixtures predate the hook_type and mode columns: the merge has every
+    // column, each row's hook type comes from its guard and its mode is print;
+    // the rest is the rows as they were.
     let text = std::fs::read_to_string(&out).unwrap();
     assert_eq!(text.lines().next(), Some(failopen::record::HEADER.join(",").as_str()));
     let merged = failopen::record::read_rows(&out).unwrap();
     let mut want = failopen::record::read_rows(&fixture("two_versions.csv")).unwrap();
     for r in &mut want {
         r.hook_type = r.hook_type().to_string();
+        r.mode = "print".to_string();
     }
     assert_eq!(merged, want);
     // And an old file diffs against a new one.
