@@ -75,7 +75,7 @@ mod tests {
     fn tool_results_and_compactions_are_read() {
         let f = facts(LINES);
         assert_eq!(f.results["toolu_fo00000000"], (true, "PreToolUse:Bash hook error: [/r/deny.sh]: no\n".to_string()));
-        assert_eq!(f.results["toolu_fo00000001"].0, false);
+        assert!(!f.results["toolu_fo00000001"].0);
         assert!(f.results["toolu_fo00000001"].1.starts_with("The file"));
         assert_eq!(f.compactions, 1);
         assert_eq!(f.results.len(), 2, "the prompt's plain text is no tool result");
