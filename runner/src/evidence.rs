@@ -455,7 +455,7 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
 /// The hook events whose hooks can refuse (`PreToolUse:Bash`,
 /// `PermissionRequest:Write`, `UserPromptSubmit`): their runs are the hook
 /// outcomes a row records.
-fn is_refusing_event(hook_name: &str) -> bool {
+pub(crate) fn is_refusing_event(hook_name: &str) -> bool {
     ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].iter().any(|e| hook_name.starts_with(e))
 }
 

@@ -24,12 +24,20 @@ pub fn files(home: &Path) -> Vec<PathBuf> {
 }
 
 /// Facts from the transcript's lines: every tool_result (by tool_use id:
-/// is_error and its text) and the compact boundaries.
+/// is_error and its text), the compact boundaries, and the outcomes of the
+/// PreToolUse hooks it records (`hook_*` attachments: a hook that failed
+/// without deciding, `error:<exit code>`, or was cancelled at its timeout;
+/// 2.1.240 and 2.1.328 record no attachment for a hook that succeeded or
+/// refused). As print mode's stream hook events, these are recorded and
+/// show that a hook ran; they are never a refusal.
 pub fn facts(jsonl: &str) -> StreamFacts {
     let mut facts = StreamFacts::default();
     for v in jsonl.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
         if v["type"] == "system" && v["subtype"] == "compact_boundary" {
             facts.compactions += 1;
+        }
+        if let Some(outcome) = hook_outcome(&v["attachment"]) {
+            facts.hook_outcomes.push(outcome);
         }
         if v["type"] != "user" {
             continue;
@@ -42,6 +50,22 @@ pub fn facts(jsonl: &str) -> StreamFacts {
         }
     }
     facts
+}
+
+/// `outcome[:exit code]` of a `hook_*` attachment of a refusing event.
+fn hook_outcome(a: &Value) -> Option<String> {
+    let kind = a["type"].as_str()?.strip_prefix("hook_")?;
+    if !a["hookName"].as_str().is_some_and(crate::evidence::is_refusing_event) {
+        return None;
+    }
+    let outcome = match kind {
+        "non_blocking_error" | "blocking_error" => "error",
+        other => other,
+    };
+    Some(match a["exitCode"].as_i64() {
+        Some(code) => format!("{outcome}:{code}"),
+        None => outcome.to_string(),
+    })
 }
 
 /// A tool_result's content as text: a string, or the text blocks joined.
@@ -68,6 +92,14 @@ mod tests {
         r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":[{"type":"text","text":"The file /r/work/notes.txt has been updated successfully."}],"tool_use_id":"toolu_fo00000001"}]}}"#,
         "\n",
         r#"{"type":"system","subtype":"compact_boundary"}"#,
+        "\n",
+        r#"{"type":"attachment","attachment":{"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","hookEvent":"PreToolUse","exitCode":127,"command":"/r/missing.sh"}}"#,
+        "\n",
+        r#"{"type":"attachment","attachment":{"type":"hook_cancelled","hookName":"PreToolUse:Write","timedOut":true}}"#,
+        "\n",
+        r#"{"type":"attachment","attachment":{"type":"hook_non_blocking_error","hookName":"PostToolUse:Bash","exitCode":1}}"#,
+        "\n",
+        r#"{"type":"attachment","attachment":{"type":"skill_listing","content":"hook"}}"#,
         "\nnot json\n"
     );
 
@@ -78,6 +110,7 @@ mod tests {
         assert!(!f.results["toolu_fo00000001"].0);
         assert!(f.results["toolu_fo00000001"].1.starts_with("The file"));
         assert_eq!(f.compactions, 1);
+        assert_eq!(f.hook_outcomes, ["error:127", "cancelled"], "PreToolUse hooks only");
         assert_eq!(f.results.len(), 2, "the prompt's plain text is no tool result");
     }
 
