@@ -255,6 +255,12 @@ fn a_trace_without_ids_matches_by_tool_and_input() {
     assert!(trace::guard_refused(&traced, "t1", "Bash", &input, reason, &json_deny()));
     assert!(!trace::guard_refused(&traced, "t1", "Bash", &input, &format!("{reason}!"), &json_deny()));
     assert!(!trace::guard_refused(&[], "t1", "Bash", &input, reason, &json_deny()));
+    // A PermissionRequest payload counts (its deny comes back as the bare reason);
+    // a payload of another event (PostToolUse, UserPromptSubmit) does not.
+    for (event, counts) in [("PermissionRequest", true), ("PostToolUse", false), ("UserPromptSubmit", false)] {
+        let line = serde_json::json!({"hook_event_name": event, "tool_name": "Bash", "tool_input": input}).to_string();
+        assert_eq!(traced_calls(&line).len(), usize::from(counts), "{event}");
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::attribution::{self, HookIdentity};
 
-/// One PreToolUse payload the guard recorded.
+/// One PreToolUse (or PermissionRequest) payload the guard recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TracedCall {
     /// The call's id, when the release puts it in the payload.
@@ -36,13 +36,15 @@ impl TracedCall {
     }
 }
 
-/// The PreToolUse payloads in a guard's trace (one JSON object a line;
-/// other lines are skipped).
+/// The payloads of the events that can refuse a tool call (PreToolUse, and
+/// PermissionRequest, whose JSON deny comes back as the bare reason in an
+/// interactive session) in a guard's trace (one JSON object a line; other
+/// lines are skipped).
 pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
     trace
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["hook_event_name"].as_str() == Some("PreToolUse"))
+        .filter(|v| matches!(v["hook_event_name"].as_str(), Some("PreToolUse" | "PermissionRequest")))
         .map(|v| TracedCall {
             tool_use_id: v["tool_use_id"].as_str().map(String::from),
             tool_name: v["tool_name"].as_str().unwrap_or_default().to_string(),

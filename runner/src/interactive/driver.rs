@@ -5,11 +5,13 @@
 //! The turn is over when the stand-in's script has ended (its last answer
 //! was a final text) and the terminal has been quiet for [`QUIET`]: then the
 //! screen is kept as evidence and the session is asked to end, gently first:
-//! `/exit` and Enter, then (after [`EXIT_GRACE`]) Ctrl-D twice, which ends
+//! Ctrl-U (the input box emptied), `/exit` and Enter, then (after [`EXIT_GRACE`]) Ctrl-D twice, which ends
 //! an idle prompt, then a hangup (our side of the terminal closed), then the
 //! process group is killed. A session whose script never ends (a refused
-//! prompt never reaches the model) is ended the same way once the terminal
-//! has been quiet for [`IDLE`], and says so in its flags.
+//! prompt never reaches the model; a permission question nobody answers) is
+//! hung up on once the terminal has been quiet for [`IDLE`], and says so in
+//! its flags: nothing is typed into it, since Enter on a question on screen
+//! would answer it (a permission prompt's first choice allows the call).
 
 use std::time::Duration;
 
@@ -60,6 +62,8 @@ pub struct Driver {
     trust_answered: Option<&'static str>,
     trust_seen: bool,
     idle_exit: bool,
+    idle_on_question: bool,
+    asking_since: Option<Duration>,
 }
 
 impl Driver {
@@ -72,6 +76,8 @@ impl Driver {
             trust_answered: None,
             trust_seen: false,
             idle_exit: false,
+            idle_on_question: false,
+            asking_since: None,
         }
     }
 
@@ -85,11 +91,23 @@ impl Driver {
                     self.trust_seen = true;
                     return self.answer_trust(now, &dialog);
                 }
-                let idle = quiet >= IDLE;
-                if (turn_over && quiet >= QUIET) || idle {
-                    self.idle_exit = idle && !turn_over;
+                if turn_over && quiet >= QUIET {
                     self.stage = Stage::ExitTyped(now);
-                    return vec![Action::KeepScreen, Action::Type(b"/exit")];
+                    // Ctrl-U first: a blocked prompt is put back in the input box.
+                    return vec![Action::KeepScreen, Action::Type(b"\x15"), Action::Type(b"/exit")];
+                }
+                // A question on screen (its cursor may blink: the terminal is
+                // never quiet) counts as idle once it has been there for IDLE.
+                let asking = screen::asks(screen_text);
+                let since = *self.asking_since.get_or_insert(now);
+                if !asking {
+                    self.asking_since = None;
+                }
+                if quiet >= IDLE || (asking && now >= since + IDLE) {
+                    self.idle_exit = true;
+                    self.idle_on_question = asking;
+                    self.stage = Stage::HungUp(now);
+                    return vec![Action::KeepScreen, Action::HangUp];
                 }
                 Vec::new()
             }
@@ -147,6 +165,10 @@ impl Driver {
         if self.idle_exit {
             flags.push("idle-exit".to_string());
         }
+        if self.idle_on_question {
+            // The session waited on a question (a permission prompt) nobody answered.
+            flags.push("unanswered-question".to_string());
+        }
         match (self.trust_seen, self.trust_answered) {
             (_, Some(answer)) => flags.push(format!("trust-dialog:answered-{answer}")),
             (true, None) => flags.push("trust-dialog:unanswered".to_string()),
@@ -170,7 +192,10 @@ mod tests {
         let mut d = Driver::new(Trust::Accepted);
         assert_eq!(d.step(S, "❯ ", false, 5 * S), vec![], "script not ended");
         assert_eq!(d.step(S, "❯ ", true, Duration::from_millis(100)), vec![], "still drawing");
-        assert_eq!(d.step(2 * S, "❯ ", true, 2 * S), vec![Action::KeepScreen, Action::Type(b"/exit")]);
+        assert_eq!(
+            d.step(2 * S, "❯ ", true, 2 * S),
+            vec![Action::KeepScreen, Action::Type(b"\x15"), Action::Type(b"/exit")]
+        );
         assert_eq!(d.step(2 * S + Duration::from_millis(100), "", true, S), vec![], "menu not open yet");
         assert_eq!(d.step(3 * S, "", true, S), vec![Action::Type(b"\r")]);
         assert_eq!(d.flags(), ["exit-by:slash-exit"]);
@@ -188,10 +213,28 @@ mod tests {
     }
 
     #[test]
-    fn an_idle_session_without_the_scripts_end_is_ended_and_flagged() {
+    fn an_idle_session_without_the_scripts_end_is_hung_up_on_without_a_key() {
         let mut d = Driver::new(Trust::Accepted);
-        assert_eq!(d.step(30 * S, "❯ ", false, IDLE), vec![Action::KeepScreen, Action::Type(b"/exit")]);
-        assert_eq!(d.flags(), ["exit-by:slash-exit", "idle-exit"]);
+        let question = "Do you want to proceed?\n❯ 1. Yes\n  2. No";
+        assert_eq!(d.step(30 * S, question, false, IDLE), vec![Action::KeepScreen, Action::HangUp]);
+        assert_eq!(d.step(32 * S, question, false, IDLE), vec![], "nothing typed, ever");
+        assert_eq!(d.step(36 * S, question, false, IDLE), vec![Action::Kill]);
+        assert_eq!(d.flags(), ["exit-by:kill", "idle-exit", "unanswered-question"]);
+    }
+
+    #[test]
+    fn a_question_left_on_screen_is_idle_even_if_the_terminal_never_quiets() {
+        let mut d = Driver::new(Trust::Accepted);
+        let question = "Do you want to proceed?\n❯ 1. Yes\n  2. No";
+        assert_eq!(d.step(5 * S, question, false, Duration::ZERO), vec![]);
+        assert_eq!(d.step(20 * S, question, false, Duration::ZERO), vec![], "asked 15 s ago");
+        assert_eq!(d.step(25 * S, question, false, Duration::ZERO), vec![Action::KeepScreen, Action::HangUp]);
+        assert_eq!(d.flags(), ["exit-by:hangup", "idle-exit", "unanswered-question"]);
+        // A question that went away starts the count again.
+        let mut d = Driver::new(Trust::Accepted);
+        d.step(5 * S, question, false, Duration::ZERO);
+        d.step(10 * S, "❯ ", false, Duration::ZERO);
+        assert_eq!(d.step(26 * S, question, false, Duration::ZERO), vec![]);
     }
 
     #[test]

@@ -101,7 +101,8 @@ pub(crate) async fn launch(
                     break exit;
                 }
                 let text = term.screen().contents();
-                let over = standin.turn_over(&spec.id);
+                // The script's end, or a prompt blocked before it began.
+                let over = standin.turn_over(&spec.id) || screen::prompt_blocked(&text);
                 for action in driver.step(started.elapsed(), &text, over, last_output.elapsed()) {
                     match action {
                         Action::Type(bytes) => pty.type_bytes(bytes),

@@ -31,6 +31,19 @@ pub fn trust_dialog(screen: &str) -> Option<TrustDialog> {
     Some(TrustDialog { yes, no, selected })
 }
 
+/// Whether the screen shows Claude Code's report that a UserPromptSubmit
+/// hook blocked the prompt: the turn is over before it began (the stand-in
+/// never hears of it), and the prompt is back in the input box.
+pub fn prompt_blocked(screen: &str) -> bool {
+    screen.contains(crate::evidence::PROMPT_BLOCKED)
+}
+
+/// Whether the screen asks the user a question (a permission prompt: "Do you
+/// want to proceed?", "Do you want to create notes.txt?").
+pub fn asks(screen: &str) -> bool {
+    screen.contains("Do you want to")
+}
+
 /// The keys that move the dialog's cursor one step toward `target`'s line,
 /// or Enter when it is there; `None` when the cursor cannot be seen.
 pub fn key_toward(dialog: &TrustDialog, target: usize) -> Option<&'static [u8]> {
@@ -73,6 +86,15 @@ mod tests {
         assert_eq!((d.yes, d.no, d.selected), (2, 3, Some(2)));
         assert_eq!(key_toward(&d, d.yes), Some(&b"\r"[..]));
         assert_eq!(key_toward(&d, d.no), Some(&b"\x1b[B"[..]));
+    }
+
+    #[test]
+    fn a_blocked_prompt_is_seen() {
+        let screen = "● UserPromptSubmit operation blocked by hook:\n  [/r/deny.sh]: no\n❯ Create a file";
+        assert!(prompt_blocked(screen));
+        assert!(!prompt_blocked("❯ Create a file"));
+        assert!(asks(" Do you want to create notes.txt?\n ❯ 1. Yes\n   2. No"));
+        assert!(!asks("❯ "));
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! under the isolated HOME (`~/.claude/projects/<dir>/<session id>.jsonl`),
 //! read as evidence in place of print mode's stream: the tool results
 //! Claude Code recorded (a stand-in that never received a result, because
-//! the turn ended right after it, still sees it here) and its compactions.
+//! the turn ended right after it, still sees it here), its compactions, the
+//! hook outcomes it records, the calls it says it rejected before they ran,
+//! and its report of a blocked prompt.
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +38,12 @@ pub fn facts(jsonl: &str) -> StreamFacts {
         if v["type"] == "system" && v["subtype"] == "compact_boundary" {
             facts.compactions += 1;
         }
+        // The report of a prompt a UserPromptSubmit hook blocked, as the stream's.
+        if v["type"] == "system" && v["subtype"] == "informational" {
+            if let Some(t) = v["content"].as_str().and_then(crate::evidence::prompt_block_text) {
+                facts.prompt_blocked.get_or_insert_with(|| t.to_string());
+            }
+        }
         if let Some(outcome) = hook_outcome(&v["attachment"]) {
             facts.hook_outcomes.push(outcome);
         }
@@ -43,8 +51,14 @@ pub fn facts(jsonl: &str) -> StreamFacts {
             continue;
         }
         let Some(blocks) = v["message"]["content"].as_array() else { continue };
+        // Claude Code's word that the call was rejected before it ran (as the
+        // stream's non_execution_kind): whose refusal it is stays attribution's.
+        let rejected = v["permissionDecision"]["decision"] == "reject";
         for b in blocks.iter().filter(|b| b["type"] == "tool_result") {
             let Some(id) = b["tool_use_id"].as_str() else { continue };
+            if rejected {
+                facts.not_executed.insert(id.to_string());
+            }
             let is_error = b["is_error"].as_bool().unwrap_or(false);
             facts.results.entry(id.to_string()).or_insert((is_error, content_text(&b["content"])));
         }
@@ -91,6 +105,8 @@ mod tests {
         "\n",
         r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":[{"type":"text","text":"The file /r/work/notes.txt has been updated successfully."}],"tool_use_id":"toolu_fo00000001"}]}}"#,
         "\n",
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"[/r/crash.sh]: failed; blocking because onFailure is \"block\"","is_error":true,"tool_use_id":"toolu_fo00000002"}]},"toolDenialKind":"permission-rule","permissionDecision":{"decision":"reject","source":"hook","reasonCode":"hook:PermissionRequest"}}"#,
+        "\n",
         r#"{"type":"system","subtype":"compact_boundary"}"#,
         "\n",
         r#"{"type":"attachment","attachment":{"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","hookEvent":"PreToolUse","exitCode":127,"command":"/r/missing.sh"}}"#,
@@ -100,6 +116,8 @@ mod tests {
         r#"{"type":"attachment","attachment":{"type":"hook_non_blocking_error","hookName":"PostToolUse:Bash","exitCode":1}}"#,
         "\n",
         r#"{"type":"attachment","attachment":{"type":"skill_listing","content":"hook"}}"#,
+        "\n",
+        r#"{"type":"system","subtype":"informational","content":"UserPromptSubmit operation blocked by hook:\n[/r/deny.sh]: no\n\n\nOriginal prompt: Create"}"#,
         "\nnot json\n"
     );
 
@@ -111,7 +129,10 @@ mod tests {
         assert!(f.results["toolu_fo00000001"].1.starts_with("The file"));
         assert_eq!(f.compactions, 1);
         assert_eq!(f.hook_outcomes, ["error:127", "cancelled"], "PreToolUse hooks only");
-        assert_eq!(f.results.len(), 2, "the prompt's plain text is no tool result");
+        assert_eq!(f.prompt_blocked.as_deref(), Some("[/r/deny.sh]: no"));
+        assert_eq!(f.results.len(), 3, "the prompt's plain text is no tool result");
+        let rejected: Vec<&String> = f.not_executed.iter().collect();
+        assert_eq!(rejected, ["toolu_fo00000002"], "only the call Claude Code says it rejected");
     }
 
     #[test]
