@@ -62,7 +62,7 @@ pub struct Driver {
     trust_answered: Option<&'static str>,
     trust_seen: bool,
     idle_exit: bool,
-    idle_on_question: bool,
+    idle_on_question: Option<&'static str>,
     asking_since: Option<Duration>,
 }
 
@@ -76,7 +76,7 @@ impl Driver {
             trust_answered: None,
             trust_seen: false,
             idle_exit: false,
-            idle_on_question: false,
+            idle_on_question: None,
             asking_since: None,
         }
     }
@@ -105,7 +105,7 @@ impl Driver {
                 }
                 if quiet >= IDLE || (asking && now >= since + IDLE) {
                     self.idle_exit = true;
-                    self.idle_on_question = asking;
+                    self.idle_on_question = screen::question(screen_text);
                     self.stage = Stage::HungUp(now);
                     return vec![Action::KeepScreen, Action::HangUp];
                 }
@@ -165,9 +165,10 @@ impl Driver {
         if self.idle_exit {
             flags.push("idle-exit".to_string());
         }
-        if self.idle_on_question {
-            // The session waited on a question (a permission prompt) nobody answered.
-            flags.push("unanswered-question".to_string());
+        if let Some(kind) = self.idle_on_question {
+            // The session waited on a question nobody answered (a permission
+            // prompt, the settings error dialog).
+            flags.push(format!("unanswered:{kind}"));
         }
         match (self.trust_seen, self.trust_answered) {
             (_, Some(answer)) => flags.push(format!("trust-dialog:answered-{answer}")),
@@ -219,7 +220,7 @@ mod tests {
         assert_eq!(d.step(30 * S, question, false, IDLE), vec![Action::KeepScreen, Action::HangUp]);
         assert_eq!(d.step(32 * S, question, false, IDLE), vec![], "nothing typed, ever");
         assert_eq!(d.step(36 * S, question, false, IDLE), vec![Action::Kill]);
-        assert_eq!(d.flags(), ["exit-by:kill", "idle-exit", "unanswered-question"]);
+        assert_eq!(d.flags(), ["exit-by:kill", "idle-exit", "unanswered:permission"]);
     }
 
     #[test]
@@ -229,7 +230,7 @@ mod tests {
         assert_eq!(d.step(5 * S, question, false, Duration::ZERO), vec![]);
         assert_eq!(d.step(20 * S, question, false, Duration::ZERO), vec![], "asked 15 s ago");
         assert_eq!(d.step(25 * S, question, false, Duration::ZERO), vec![Action::KeepScreen, Action::HangUp]);
-        assert_eq!(d.flags(), ["exit-by:hangup", "idle-exit", "unanswered-question"]);
+        assert_eq!(d.flags(), ["exit-by:hangup", "idle-exit", "unanswered:permission"]);
         // A question that went away starts the count again.
         let mut d = Driver::new(Trust::Accepted);
         d.step(5 * S, question, false, Duration::ZERO);

@@ -38,10 +38,23 @@ pub fn prompt_blocked(screen: &str) -> bool {
     screen.contains(crate::evidence::PROMPT_BLOCKED)
 }
 
-/// Whether the screen asks the user a question (a permission prompt: "Do you
-/// want to proceed?", "Do you want to create notes.txt?").
+/// The question the screen asks the user, if any: a permission prompt ("Do
+/// you want to proceed?", "Do you want to create notes.txt?"), or the
+/// "Settings Error" dialog interactive sessions show for a settings file
+/// they will skip (print mode skips it silently).
+pub fn question(screen: &str) -> Option<&'static str> {
+    if screen.contains("Settings Error") && screen.contains("Continue without these settings") {
+        Some("settings-error")
+    } else if screen.contains("Do you want to") {
+        Some("permission")
+    } else {
+        None
+    }
+}
+
+/// Whether the screen asks the user a question ([`question`]).
 pub fn asks(screen: &str) -> bool {
-    screen.contains("Do you want to")
+    question(screen).is_some()
 }
 
 /// The keys that move the dialog's cursor one step toward `target`'s line,
@@ -95,6 +108,11 @@ mod tests {
         assert!(!prompt_blocked("❯ Create a file"));
         assert!(asks(" Do you want to create notes.txt?\n ❯ 1. Yes\n   2. No"));
         assert!(!asks("❯ "));
+        let settings =
+            "  Settings Error\n  /r/settings.json\n  ❯ 1. Fix with Claude\n    2. Exit and fix manually\n    \
+            3. Continue without these settings";
+        assert_eq!(question(settings), Some("settings-error"));
+        assert_eq!(question(" Do you want to proceed?"), Some("permission"));
     }
 
     #[test]
