@@ -84,6 +84,16 @@ impl Capabilities {
         }
     }
 
+    /// What runs the binary: `native`, or `node <version>` for a JS entry
+    /// (`node` alone when `node --version` said nothing).
+    pub fn runtime(&self) -> String {
+        match (&self.js_entry, &self.node_version) {
+            (false, _) => "native".into(),
+            (true, Some(v)) => format!("node {v}"),
+            (true, None) => "node".into(),
+        }
+    }
+
     /// Whether the binary declares `flag`.
     pub fn has(&self, flag: &str) -> bool {
         self.flags.contains(flag)
@@ -224,6 +234,16 @@ mod tests {
     fn an_unknown_option_is_named() {
         assert_eq!(unknown_option("error: unknown option '--include-hook-events'\n"), Some("--include-hook-events"));
         assert_eq!(unknown_option("Error: Settings file not found"), None);
+    }
+
+    #[test]
+    fn the_runtime_names_node_for_a_js_entry() {
+        let mut c = fixture("2.0.50");
+        assert_eq!(c.runtime(), "native");
+        c.js_entry = true;
+        assert_eq!(c.runtime(), "node");
+        c.node_version = Some("v20.20.2".into());
+        assert_eq!(c.runtime(), "node v20.20.2");
     }
 
     #[test]
