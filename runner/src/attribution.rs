@@ -52,6 +52,13 @@ impl HookIdentity {
         HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false, matcher: None, aliases: Vec::new() }
     }
 
+    /// Whether `text` is Claude Code's generic JSON deny ([`GENERIC_HOOK_DENY`])
+    /// that only this hook could have asked for: it is the session's sole
+    /// PreToolUse hook and it decides in JSON.
+    pub fn may_have_denied_generically(&self, text: &str) -> bool {
+        self.sole_pretooluse_hook && !self.reasons.is_empty() && is_generic_hook_deny(text)
+    }
+
     /// Whether this hook's matcher covers `tool` (the battery's matcher when none was set).
     pub fn covers(&self, tool: &str) -> bool {
         match &self.matcher {
@@ -213,7 +220,7 @@ pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> R
     }
     // Claude Code's own words for a JSON deny, with no reason to tie it: only
     // a hook that gives JSON denies, and only when no other hook could have.
-    if hook.sole_pretooluse_hook && !hook.reasons.is_empty() && is_generic_hook_deny(text) {
+    if hook.may_have_denied_generically(text) {
         return Refuser::HookUnderTest;
     }
     // Before the rules: the don't-ask refusal is worded like a rule's.

@@ -63,7 +63,7 @@ pub fn guard_refused(
     text: &str,
     hook: &HookIdentity,
 ) -> bool {
-    let its_words = hook.reasons.iter().any(|r| attribution::is_exactly(text, r))
-        || (hook.sole_pretooluse_hook && !hook.reasons.is_empty() && attribution::is_generic_hook_deny(text));
+    let its_words =
+        hook.reasons.iter().any(|r| attribution::is_exactly(text, r)) || hook.may_have_denied_generically(text);
     traced.iter().any(|c| c.is_for(id, name, input)) && its_words
 }
