@@ -52,6 +52,13 @@ impl HookIdentity {
         HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false, matcher: None, aliases: Vec::new() }
     }
 
+    /// Whether `text` is Claude Code's generic JSON deny ([`GENERIC_HOOK_DENY`])
+    /// that only this hook could have asked for: it is the session's sole
+    /// PreToolUse hook and it decides in JSON.
+    pub fn may_have_denied_generically(&self, text: &str) -> bool {
+        self.sole_pretooluse_hook && !self.reasons.is_empty() && is_generic_hook_deny(text)
+    }
+
     /// Whether this hook's matcher covers `tool` (the battery's matcher when none was set).
     pub fn covers(&self, tool: &str) -> bool {
         match &self.matcher {
@@ -147,12 +154,56 @@ fn bracket_label<'a>(text: &'a str, ours: &[&str]) -> Option<Result<(), &'a str>
     Some(Err(&rest[..end]))
 }
 
+/// The header of Claude Code 1.0's PreToolUse refusal (seen on 1.0.61):
+/// `<Tool> operation blocked by hook:` then one `- ` item per refusing hook,
+/// `- [<command>]: <reason>` for an exit-2 refusal, `- <reason>` for a JSON
+/// deny. Later releases say `PreToolUse:<Tool> hook error: ...` instead.
+const BLOCKED_BY_HOOK: &str = " operation blocked by hook:";
+
+/// The items of a refusal in Claude Code 1.0's wording, if `text` is one:
+/// its first line is `<Tool> operation blocked by hook:` (a tool's name:
+/// letters, digits, `_`, `-`), and each item opens a line with `- ` (a multi-line reason
+/// stays in its item).
+pub fn blocked_by_hook_items(text: &str) -> Option<Vec<&str>> {
+    let text = unwrapped(text);
+    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let tool = first.trim_end().strip_suffix(BLOCKED_BY_HOOK)?;
+    if tool.is_empty() || !tool.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return None;
+    }
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return Some(Vec::new());
+    }
+    let items = rest.strip_prefix("- ")?;
+    Some(items.split("\n- ").map(str::trim).collect())
+}
+
+/// Claude Code's wording of a JSON deny on some 2.0 releases (seen on
+/// 2.0.20): no reason and no hook named, so it can be the hook under test's
+/// only when that is the session's sole PreToolUse hook.
+pub const GENERIC_HOOK_DENY: &str = "Hook requested permission behavior: deny";
+
+/// Whether a refusal is exactly [`GENERIC_HOOK_DENY`].
+pub fn is_generic_hook_deny(text: &str) -> bool {
+    unwrapped(text) == GENERIC_HOOK_DENY
+}
+
 /// Who refused a call whose error result reads `text`.
 ///
 /// `decided_reasons` are the reasons of the JSON decisions (deny or ask)
 /// seen in the session's PreToolUse hook events; they count only when the
 /// hook under test is the session's sole PreToolUse hook.
 pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> Refuser {
+    if let Some(items) = blocked_by_hook_items(text) {
+        // Every refusing hook has its item: the hook under test's alone, or it is someone else's.
+        let mut by = items.iter().map(|item| refuser(item, hook, decided_reasons));
+        return match by.find(|r| *r != Refuser::HookUnderTest) {
+            Some(other) => other,
+            None if items.is_empty() => Refuser::Unattributed,
+            None => Refuser::HookUnderTest,
+        };
+    }
     let labels: Vec<&str> =
         std::iter::once(hook.label.as_str()).chain(hook.aliases.iter().map(String::as_str)).collect();
     match bracket_label(text, &labels) {
@@ -165,6 +216,11 @@ pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> R
         return Refuser::HookUnderTest;
     }
     if hook.sole_pretooluse_hook && decided_reasons.iter().any(|r| is_reason(reason, r)) {
+        return Refuser::HookUnderTest;
+    }
+    // Claude Code's own words for a JSON deny, with no reason to tie it: only
+    // a hook that gives JSON denies, and only when no other hook could have.
+    if hook.may_have_denied_generically(text) {
         return Refuser::HookUnderTest;
     }
     // Before the rules: the don't-ask refusal is worded like a rule's.
@@ -243,6 +299,36 @@ mod tests {
 
     fn ours() -> HookIdentity {
         HookIdentity::new("/g/crash.sh", vec!["this session may not write files (failopen json-deny guard)".into()])
+    }
+
+    #[test]
+    fn the_generic_deny_is_ours_only_as_the_sole_hook_with_json_decisions() {
+        let mut h = ours();
+        assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::Unattributed);
+        h.sole_pretooluse_hook = true;
+        assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::HookUnderTest);
+        assert_eq!(refuser("Hook requested permission behavior: ask", &h, &[]), Refuser::Unattributed);
+        // A guard that never decides in JSON cannot have asked for this.
+        h.reasons.clear();
+        assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::Unattributed);
+    }
+
+    #[test]
+    fn claude_code_1_0_lists_the_refusing_hooks() {
+        let h = ours();
+        // Recorded on 1.0.61: an exit-2 refusal, then a JSON deny.
+        assert_eq!(refuser("Bash operation blocked by hook:\n- [/g/crash.sh]: no\n", &h, &[]), Refuser::HookUnderTest);
+        let json = "Write operation blocked by hook:\n- this session may not write files (failopen json-deny guard)";
+        assert_eq!(refuser(json, &h, &[]), Refuser::HookUnderTest);
+        // Another hook beside ours: not the hook under test's refusal alone.
+        let both = "Bash operation blocked by hook:\n- [/g/crash.sh]: no\n- [/etc/policy.sh]: company";
+        assert_eq!(refuser(both, &h, &[]), Refuser::OtherHook("/etc/policy.sh".into()));
+        // An unknown reason, or no item at all, ties to nobody.
+        assert_eq!(refuser("Bash operation blocked by hook:\n- go away", &h, &[]), Refuser::Unattributed);
+        assert_eq!(refuser("Bash operation blocked by hook:", &h, &[]), Refuser::Unattributed);
+        // The header must open the text, after a tool's name.
+        assert_eq!(blocked_by_hook_items("the Bash operation blocked by hook:\n- [/g/crash.sh]: no"), None);
+        assert_eq!(blocked_by_hook_items("note: operation blocked by hook:\n- x").map(|v| v.len()), None);
     }
 
     #[test]

@@ -213,11 +213,13 @@ pub fn is_matched_tool(tool: &str) -> bool {
 /// Whether an error tool_result names a PreToolUse hook.
 ///
 /// Claude Code words a hook refusal as `PreToolUse:<Tool> hook error: ...`
-/// (exit 2 on every version seen; JSON deny on 2.1.328). On 2.1.240 a JSON
+/// (exit 2 on every version seen since 2.0.50; JSON deny on 2.1.328), and
+/// 1.0 as `<Tool> operation blocked by hook:` with one item per refusing
+/// hook ([`attribution::blocked_by_hook_items`]). On 2.1.240 a JSON
 /// deny comes back as the bare reason, so the text alone is not enough:
 /// see [`classify`]'s `not_executed`.
 pub fn names_pretooluse_hook(text: &str) -> bool {
-    text.contains("PreToolUse")
+    text.contains("PreToolUse") || attribution::blocked_by_hook_items(text).is_some()
 }
 
 /// What the hook under test is, and what the session showed of hook

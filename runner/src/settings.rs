@@ -97,6 +97,19 @@ pub fn merge(settings: &mut Value, extra: &Value) {
     }
 }
 
+/// How many hooks a settings object registers under `PreToolUse`, over all
+/// its matcher groups (a malformed entry counts as one, so that it is never
+/// taken for "no other hook").
+pub fn pretooluse_hook_count(settings: &Value) -> usize {
+    match settings.pointer("/hooks/PreToolUse") {
+        None => 0,
+        Some(Value::Array(groups)) => {
+            groups.iter().map(|g| g.get("hooks").and_then(Value::as_array).map_or(1, Vec::len)).sum()
+        }
+        Some(_) => 1,
+    }
+}
+
 /// Whole seconds are written as integers, as people write them.
 fn timeout_value(secs: f64) -> Value {
     if secs.fract() == 0.0 && secs < u32::MAX as f64 {
@@ -109,6 +122,20 @@ fn timeout_value(secs: f64) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pretooluse_hooks_are_counted_over_groups() {
+        assert_eq!(pretooluse_hook_count(&json!({})), 0);
+        let one =
+            json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}]}]}});
+        assert_eq!(pretooluse_hook_count(&one), 1);
+        let mut two = one.clone();
+        merge(&mut two, &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "b"}]}]}}));
+        assert_eq!(pretooluse_hook_count(&two), 2);
+        assert_eq!(pretooluse_hook_count(&json!({"hooks": {"PreToolUse": [{"matcher": "x"}]}})), 1);
+        assert_eq!(pretooluse_hook_count(&json!({"hooks": {"PreToolUse": "odd"}})), 1);
+        assert_eq!(pretooluse_hook_count(&json!({"hooks": {"PostToolUse": [{"hooks": [{}]}]}})), 0);
+    }
 
     #[test]
     fn command_hook_matches_the_article_shape() {

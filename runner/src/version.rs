@@ -79,6 +79,14 @@ impl Version {
     }
 }
 
+/// The version in what `claude --version` printed: the first word of the
+/// last line that starts with a version (`2.1.328 (Claude Code)`). Lines
+/// before it are the binary's own warnings, e.g. 2.0.20's "Claude
+/// configuration file not found" when `~/.claude.json` is missing.
+pub fn reported_by_claude(output: &str) -> Option<&str> {
+    output.lines().rev().filter_map(|line| line.split_whitespace().next()).find(|word| word.parse::<Version>().is_ok())
+}
+
 impl FromStr for Version {
     type Err = VersionError;
 
@@ -222,6 +230,17 @@ mod tests {
 
     fn v(s: &str) -> Version {
         s.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_version_claude_reports_is_found_after_its_warnings() {
+        assert_eq!(reported_by_claude("2.1.328 (Claude Code)\n"), Some("2.1.328"));
+        // 2.0.20 with a backup of ~/.claude.json but no file (CI's HOME).
+        let warned = "Claude configuration file not found at: /root/.claude.json\n\
+                      A backup file exists at: /root/.claude.json.backup\n\n2.0.20 (Claude Code)\n";
+        assert_eq!(reported_by_claude(warned), Some("2.0.20"));
+        assert_eq!(reported_by_claude("Claude Code 2.1.328"), None);
+        assert_eq!(reported_by_claude(""), None);
     }
 
     #[test]

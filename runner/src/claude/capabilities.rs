@@ -11,12 +11,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tokio::process::Command;
 
 use super::{ClaudeBin, ClaudeError};
 
@@ -81,6 +78,16 @@ impl Capabilities {
             js_entry: false,
             node_version: None,
             stamp: (0, 0),
+        }
+    }
+
+    /// What runs the binary: `native`, or `node <version>` for a JS entry
+    /// (`node` alone when `node --version` said nothing).
+    pub fn runtime(&self) -> String {
+        match (&self.js_entry, &self.node_version) {
+            (false, _) => "native".into(),
+            (true, Some(v)) => format!("node {v}"),
+            (true, None) => "node".into(),
         }
     }
 
@@ -165,24 +172,14 @@ fn is_js_entry(bin: &Path) -> bool {
     first.starts_with("#!") && first.lines().next().is_some_and(|l| l.contains("node"))
 }
 
+/// `program args`'s stdout, asked in a throwaway HOME; an error unless it exits 0.
 async fn run(program: &Path, args: &[&str]) -> Result<String, ClaudeError> {
-    let not_runnable = |message: String| ClaudeError::NotRunnable { path: program.display().to_string(), message };
-    let child = Command::new(program)
-        .args(args)
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| not_runnable(e.to_string()))?;
-    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .map_err(|_| not_runnable(format!("`{}` did not answer within 60 s", args.join(" "))))?
-        .map_err(|e| not_runnable(e.to_string()))?;
+    let out = super::ask::ask(program, args).await?;
     if !out.status.success() {
-        return Err(not_runnable(format!("`{}` exited {:?}", args.join(" "), out.status.code())));
+        return Err(ClaudeError::NotRunnable {
+            path: program.display().to_string(),
+            message: format!("`{}` exited {:?}", args.join(" "), out.status.code()),
+        });
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -224,6 +221,16 @@ mod tests {
     fn an_unknown_option_is_named() {
         assert_eq!(unknown_option("error: unknown option '--include-hook-events'\n"), Some("--include-hook-events"));
         assert_eq!(unknown_option("Error: Settings file not found"), None);
+    }
+
+    #[test]
+    fn the_runtime_names_node_for_a_js_entry() {
+        let mut c = fixture("2.0.50");
+        assert_eq!(c.runtime(), "native");
+        c.js_entry = true;
+        assert_eq!(c.runtime(), "node");
+        c.node_version = Some("v20.20.2".into());
+        assert_eq!(c.runtime(), "node v20.20.2");
     }
 
     #[test]

@@ -5,7 +5,6 @@
 
 use std::path::Path;
 use std::process::Stdio;
-use std::time::Duration;
 
 use tokio::process::Command;
 
@@ -49,7 +48,7 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
             std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
             _ => io(e),
         })?;
-    let _group = child.id().map(GroupGuard);
+    let _group = child.id().map(super::ask::GroupGuard);
     let out = child.wait_with_output().await.map_err(io)?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
@@ -77,47 +76,27 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     Ok(())
 }
 
-/// Kills a process group when dropped: nothing an install started outlives it.
-struct GroupGuard(u32);
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        crate::reap::kill_group(self.0);
-    }
-}
-
-/// Run `claude --version` and return the version it reports.
+/// Run `claude --version` (in a throwaway HOME) and return the version it
+/// reports.
 pub async fn read_version(path: &Path) -> Result<String, ClaudeError> {
-    let not_runnable = |message: String| ClaudeError::NotRunnable { path: path.display().to_string(), message };
-    let child = Command::new(path)
-        .arg("--version")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| not_runnable(e.to_string()))?;
-    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .map_err(|_| not_runnable("`--version` did not answer within 60 s".into()))?
-        .map_err(|e| not_runnable(e.to_string()))?;
+    let out = super::ask::ask(path, &["--version"]).await?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let first = stdout.split_whitespace().next().unwrap_or("");
-    if !out.status.success() || first.parse::<Version>().is_err() {
-        return Err(not_runnable(format!(
-            "`--version` exited {} and printed {:?}{}",
-            out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into()),
-            tail(&stdout, 200),
-            if out.stderr.is_empty() {
-                String::new()
-            } else {
-                format!(", stderr {:?}", tail(&String::from_utf8_lossy(&out.stderr), 300))
-            }
-        )));
+    match crate::version::reported_by_claude(&stdout) {
+        Some(version) if out.status.success() => Ok(version.to_string()),
+        _ => Err(ClaudeError::NotRunnable {
+            path: path.display().to_string(),
+            message: format!(
+                "`--version` exited {} and printed {:?}{}",
+                out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into()),
+                tail(&stdout, 200),
+                if out.stderr.is_empty() {
+                    String::new()
+                } else {
+                    format!(", stderr {:?}", tail(&String::from_utf8_lossy(&out.stderr), 300))
+                }
+            ),
+        }),
     }
-    Ok(first.to_string())
 }
 
 /// The registry's `latest` version.

@@ -5,6 +5,7 @@
 //! through [`install`] (npm), which installs into [`cache`]; none imports
 //! back. What counts as a version number is [`crate::version::Version`]'s.
 
+pub mod ask;
 pub mod cache;
 pub mod capabilities;
 pub mod install;

@@ -94,7 +94,8 @@ fn version_line(e: &Entry) -> String {
     };
     let install = if e.install_secs > 0.0 { format!(", installed in {:.1} s", e.install_secs) } else { String::new() };
     let invalid = if e.invalid > 0 { format!(", {} invalid", e.invalid) } else { String::new() };
-    format!("{}: {what}{install}{invalid}", e.version)
+    let runtime = if e.runtime.starts_with("node") { format!(" (on {})", e.runtime) } else { String::new() };
+    format!("{}{runtime}: {what}{install}{invalid}", e.version)
 }
 
 fn summary_lines(s: &HistorySummary) -> Vec<String> {

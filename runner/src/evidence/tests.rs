@@ -277,3 +277,41 @@ fn a_json_deny_of_2_0_50_without_hook_events_is_the_hooks_only_with_its_trace() 
     let (_, verdict) = judged(&stdout, "", &t, &h);
     assert_eq!(verdict, Verdict::Invalid(InvalidReason::HookNotRun));
 }
+
+#[test]
+fn claude_code_1_0_refusals_list_the_hook_exit_2_and_json_alike() {
+    use crate::verdict::Verdict;
+    // 1.0.61: `<Tool> operation blocked by hook:` then `- [<command>]: <reason>` (exit 2) or `- <reason>` (JSON).
+    let (stdout, trace, t) = recorded("1.0.61-deny");
+    let deny = HookIdentity::new("/RUN/guards/deny.sh", vec![]);
+    let (attempts, verdict) = judged(&stdout, &trace, &t, &deny);
+    assert_eq!(attempts.len(), 2);
+    assert_eq!(verdict, Verdict::Blocked, "{attempts:?}");
+    // Another command in the item is another hook's refusal.
+    let other = HookIdentity::new("/RUN/guards/other.sh", vec![]);
+    let (attempts, _) = judged(&stdout, &trace, &t, &other);
+    assert!(attempts.iter().all(|a| matches!(a.result, AttemptResult::ForeignRefused { .. })), "{attempts:?}");
+    let (stdout, trace, t) = recorded("1.0.61-json-deny");
+    let (attempts, verdict) = judged(&stdout, &trace, &t, &json_deny());
+    assert_eq!(attempts.len(), 2);
+    assert_eq!(verdict, Verdict::Blocked, "{attempts:?}");
+}
+
+#[test]
+fn the_generic_deny_of_2_0_20_is_the_hooks_only_as_sole_hook_with_its_trace() {
+    use crate::verdict::Verdict;
+    // 2.0.20: a JSON deny comes back as `Hook requested permission behavior: deny`, nothing more.
+    let (stdout, trace, t) = recorded("2.0.20-json-deny");
+    let mut h = json_deny();
+    // Another hook may run beside it (a managed policy, another entry): not attributable.
+    assert_ne!(judged(&stdout, &trace, &t, &h).1, Verdict::Blocked);
+    h.sole_pretooluse_hook = true;
+    let (attempts, verdict) = judged(&stdout, &trace, &t, &h);
+    assert_eq!(attempts.len(), 2);
+    assert_eq!(verdict, Verdict::Blocked, "{attempts:?}");
+    // Without the guard's trace for these calls, the words alone prove nothing.
+    assert_ne!(judged(&stdout, "", &t, &h).1, Verdict::Blocked);
+    // A guard that never decides in JSON could not have asked for it.
+    let exit2 = HookIdentity { sole_pretooluse_hook: true, ..HookIdentity::new("/g/deny.sh", vec![]) };
+    assert_ne!(judged(&stdout, &trace, &t, &exit2).1, Verdict::Blocked);
+}

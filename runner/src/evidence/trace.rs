@@ -55,7 +55,8 @@ pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
 
 /// Whether the hook under test's own guard refused the call `id` with
 /// `text`: it ran for that call (`traced`), and `text` is exactly one of the
-/// reasons it gives.
+/// reasons it gives, or, when it is the session's sole PreToolUse hook and
+/// decides in JSON, Claude Code's generic wording of a deny (2.0.20).
 pub fn guard_refused(
     traced: &[TracedCall],
     id: &str,
@@ -64,5 +65,7 @@ pub fn guard_refused(
     text: &str,
     hook: &HookIdentity,
 ) -> bool {
-    traced.iter().any(|c| c.is_for(id, name, input)) && hook.reasons.iter().any(|r| attribution::is_exactly(text, r))
+    let its_words =
+        hook.reasons.iter().any(|r| attribution::is_exactly(text, r)) || hook.may_have_denied_generically(text);
+    traced.iter().any(|c| c.is_for(id, name, input)) && its_words
 }

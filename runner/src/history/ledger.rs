@@ -32,6 +32,11 @@ pub struct Entry {
     /// failopen's Claude Code cache, in bytes, at its largest while this
     /// version was handled (installs in flight included).
     pub cache_bytes: u64,
+    /// What ran the binary: `native`, or `node <version>` for a release that
+    /// ships a JavaScript entry point (empty in ledgers written before this
+    /// column).
+    #[serde(default)]
+    pub runtime: String,
 }
 
 /// The ledger file.
@@ -130,6 +135,7 @@ mod tests {
             invalid: 0,
             run_secs: 20.0,
             cache_bytes: 1 << 30,
+            runtime: "native".into(),
         }
     }
 
@@ -157,5 +163,22 @@ mod tests {
         std::fs::write(&path, "version,binary_sha256\n2.1.1\n").unwrap();
         let e = Ledger::open(&path).unwrap_err().to_string();
         assert!(e.contains("h-versions.csv") && e.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn a_ledger_from_before_the_runtime_column_still_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h-versions.csv");
+        let old =
+            "version,binary_sha256,binary_bytes,identical_to,install_secs,sessions,invalid,run_secs,cache_bytes\n\
+                   2.1.240,ab,10,,0.0,35,0,72.35,100\n";
+        std::fs::write(&path, old).unwrap();
+        let mut ledger = Ledger::open(&path).unwrap();
+        assert_eq!(ledger.get("2.1.240").map(|e| e.runtime.as_str()), Some(""));
+        // Written back, the column is there for every line.
+        ledger.record(entry("2.0.50", "cd")).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.lines().next().unwrap().ends_with(",runtime"), "{text}");
+        assert_eq!(Ledger::open(&path).unwrap().get("2.0.50").unwrap().runtime, "native");
     }
 }

@@ -89,6 +89,7 @@ struct Fetched {
     install_secs: f64,
     sha256: String,
     bytes: u64,
+    runtime: String,
 }
 
 /// A spawned task that is aborted when dropped, so that an error or an
@@ -111,7 +112,8 @@ fn spawn_fetch(cache: Cache, version: String) -> AbortOnDrop<anyhow::Result<Fetc
         let (sha256, bytes) = tokio::task::spawn_blocking(move || identical::hash_file(&real))
             .await?
             .with_context(|| format!("hashing Claude Code {version}'s binary"))?;
-        Ok(Fetched { bin, install_secs, sha256, bytes })
+        let runtime = crate::claude::capabilities::probe(&bin).await?.runtime();
+        Ok(Fetched { bin, install_secs, sha256, bytes, runtime })
     }))
 }
 
@@ -209,6 +211,7 @@ pub async fn run(
             invalid,
             run_secs: round2(run_secs),
             cache_bytes,
+            runtime: fetched.runtime,
         };
         ledger.record(entry.clone())?;
         on_version(&entry);

@@ -67,7 +67,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     }
     let mut extra_args = ctx.opts.extra_args.clone();
     extra_args.extend(placed.args);
-    let spec = SessionSpec {
+    let mut spec = SessionSpec {
         id,
         claude: &cell.claude,
         settings: placed.settings,
@@ -97,6 +97,11 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         mode: ctx.opts.mode,
         trust: arm.trust,
     };
+    spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()
+        && arm.source == HookSource::SettingsFlag
+        && arm.event == HookEvent::PreToolUse
+        && spec.files.is_empty()
+        && settings::pretooluse_hook_count(&spec.settings) == 1;
     if let Some(standin) = &ctx.standin {
         if arm.route != Route::Article || arm.source == HookSource::Subagent {
             standin.set_route(&spec.id, route::plan(arm));

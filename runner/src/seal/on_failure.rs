@@ -103,16 +103,13 @@ pub fn honours(version: &str) -> bool {
     version.parse::<Version>().is_ok_and(|v| FIRST_HONOURING.parse::<Version>().is_ok_and(|first| v >= first))
 }
 
-/// The version in `claude --version` output: the first word of the first
-/// line (e.g. `2.1.328 (Claude Code)`).
+/// The version in `claude --version` output (see
+/// [`crate::version::reported_by_claude`]).
 pub fn parse_version(output: &str) -> Result<String, String> {
-    let word = output.lines().next().unwrap_or("").split_whitespace().next().unwrap_or("");
-    if word.parse::<Version>().is_ok() {
-        Ok(word.to_string())
-    } else {
+    crate::version::reported_by_claude(output).map(str::to_string).ok_or_else(|| {
         let shown: String = output.trim().chars().take(80).collect();
-        Err(format!("`claude --version` printed {shown:?}, which does not start with a version"))
-    }
+        format!("`claude --version` printed {shown:?}, which has no line starting with a version")
+    })
 }
 
 /// The first executable file named `claude` in `path_var`.
@@ -190,7 +187,7 @@ mod tests {
     fn the_version_is_the_first_word() {
         assert_eq!(parse_version("2.1.328 (Claude Code)\n"), Ok("2.1.328".into()));
         assert_eq!(parse_version("2.1.240\n"), Ok("2.1.240".into()));
-        assert!(parse_version("Claude Code 2.1.328").unwrap_err().contains("does not start with a version"));
+        assert!(parse_version("Claude Code 2.1.328").unwrap_err().contains("no line starting with a version"));
         assert!(parse_version("").is_err());
     }
 

@@ -1,7 +1,9 @@
 //! Releases older than the two pinned ones, on real Claude Code (installed
 //! by `.ci/run`): 2.1.100, whose JSON deny comes back as the bare reason
-//! with no `non_execution_kind`, and 2.0.50, a Node `cli.js` without
-//! `--include-hook-events`. Each must give a valid verdict on every article
+//! with no `non_execution_kind`; 2.0.50, a Node `cli.js` without
+//! `--include-hook-events`; 2.0.20, whose JSON deny names neither hook nor
+//! reason; 1.0.61, the first release with `--settings`, in 1.0's wording;
+//! and 1.0.60, the last without. Each must give a valid verdict on every article
 //! arm, from the capabilities failopen detects and the guard's own trace;
 //! a binary that lacks `--settings` gives `unsupported:--settings` without a
 //! session.
@@ -67,6 +69,42 @@ fn article_arms_give_valid_verdicts_on_2_0_50() {
         serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     assert!(caps.js_entry && caps.node_version.as_deref().is_some_and(|v| v.starts_with('v')), "{caps:?}");
     assert!(!caps.has("--include-hook-events") && caps.has("--settings"), "{caps:?}");
+}
+
+#[test]
+fn article_arms_give_valid_verdicts_on_2_0_20() {
+    let rows = article_on("2.0.20");
+    // This release words a JSON deny as `Hook requested permission behavior:
+    // deny`, without the guard's reason: it counted only because the guard is
+    // the session's sole PreToolUse hook and its trace shows it ran for each call.
+    let json = rows.iter().find(|r| r.arm == "json-deny/bare").unwrap();
+    assert!(json.harness_said.contains(failopen::attribution::GENERIC_HOOK_DENY), "{json:?}");
+}
+
+/// 1.0.61, the first release whose `--help` declares `--settings`: its
+/// refusals read `<Tool> operation blocked by hook:` with one `- ` item per
+/// hook, and the article's verdicts are already those of 2.1.240.
+#[test]
+fn article_arms_give_valid_verdicts_on_1_0_61_the_first_with_settings() {
+    let rows = article_on("1.0.61");
+    for arm in ["deny/bare", "json-deny/bare", "crash/plain"] {
+        let r = rows.iter().find(|r| r.arm == arm).unwrap();
+        assert!(r.harness_said.contains("operation blocked by hook:"), "{r:?}");
+    }
+}
+
+/// 1.0.60, the release before: no `--settings`, so no arm can run.
+#[test]
+fn the_release_before_1_0_61_is_unsupported_without_a_session() {
+    let (rows, _dir) = run_battery(&["--arms", "article", "--claude", "1.0.60"]);
+    assert_eq!(rows.len(), EXPECTED.len());
+    for r in &rows {
+        assert_eq!(
+            (r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()),
+            ("invalid", "unsupported:--settings", "not-started"),
+            "{r:?}"
+        );
+    }
 }
 
 /// A binary whose `--help` declares no `--settings` cannot be given a hook:

@@ -1,0 +1,75 @@
+//! Asking a Claude Code binary a one-shot question (`--version`, `--help`)
+//! without touching the user's configuration.
+//!
+//! The binary runs with `HOME` in a fresh temporary directory: it reads no
+//! `~/.claude.json` and writes none (older releases print warnings about a
+//! missing or backed-up config file, or create one). It runs in its own
+//! process group, which is killed whether it answers, hangs or is dropped.
+
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use tokio::process::Command;
+
+use super::ClaudeError;
+
+/// How long a one-shot question may take (a cold JS entry point on a busy
+/// machine answers within a few seconds).
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Run `program args` in a throwaway HOME; return its output whatever its
+/// exit status. Errors only when it cannot start or does not answer in time.
+pub async fn ask(program: &Path, args: &[&str]) -> Result<Output, ClaudeError> {
+    let not_runnable = |message: String| ClaudeError::NotRunnable { path: program.display().to_string(), message };
+    let home = tempfile::Builder::new()
+        .prefix("failopen-ask-")
+        .tempdir()
+        .map_err(|e| not_runnable(format!("cannot create a temporary HOME: {e}")))?;
+    let child = Command::new(program)
+        .args(args)
+        .env("HOME", home.path())
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| not_runnable(e.to_string()))?;
+    let _group = child.id().map(GroupGuard);
+    tokio::time::timeout(WAIT, child.wait_with_output())
+        .await
+        .map_err(|_| not_runnable(format!("`{}` did not answer within {} s", args.join(" "), WAIT.as_secs())))?
+        .map_err(|e| not_runnable(e.to_string()))
+}
+
+/// Kills a process group when dropped: nothing a question started outlives it.
+pub(super) struct GroupGuard(pub(super) u32);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        crate::reap::kill_group(self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[tokio::test]
+    async fn the_binary_sees_a_throwaway_home_and_not_the_users() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("claude");
+        std::fs::write(&bin, "#!/bin/sh\necho \"$HOME\"; touch \"$HOME/.claude.json\"\n").unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = ask(&bin, &["--version"]).await.unwrap();
+        let home = String::from_utf8(out.stdout).unwrap();
+        let home = Path::new(home.trim());
+        assert_ne!(Some(home), std::env::var_os("HOME").as_deref().map(Path::new));
+        assert!(home.file_name().unwrap().to_string_lossy().starts_with("failopen-ask-"), "{home:?}");
+        assert!(!home.exists(), "the throwaway HOME is removed: {home:?}");
+    }
+}
