@@ -9,7 +9,7 @@
 //! [`history::History`] (the conversation as seen, with the compaction
 //! ledger read back) and records it in the session's [`Transcript`]; a
 //! script decides the next [`script::Step`] from the history alone:
-//! [`compaction`] for a summary ask, [`first_tool`] for an audit session,
+//! [`compaction`] for a summary ask, [`warmup`] for a subagent's warm-up, [`first_tool`] for an audit session,
 //! [`route`] for an arm's route to the file,
 //! else [`script`] or one of [`policy`]'s behaviours; [`sse`] encodes the
 //! reply. The experiment's constants (the file, its content, the Bash
@@ -27,6 +27,7 @@ pub mod server;
 pub mod skill;
 pub mod sse;
 pub mod transcript;
+pub mod warmup;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

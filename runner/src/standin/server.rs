@@ -165,6 +165,15 @@ fn answer(shared: &Shared, session: &str, body: &[u8]) -> Response {
         } else if state.cwd.is_none() {
             state.cwd = primary_working_directory(&request);
         }
+        if super::warmup::is_warmup(&request) {
+            // Not the conversation: neither observed nor scripted.
+            state.transcript.warmups_answered += 1;
+            drop(sessions);
+            return message_response(
+                Message { id: format!("msg_fo{n:08}"), model, reply: Reply::Text(super::warmup::REPLY.into()) },
+                stream,
+            );
+        }
         state.transcript.observe(&history);
         if shared.policy == Policy::Flaky && state.first_tool.is_none() {
             state.transcript.errors_sent += 1;

@@ -41,6 +41,10 @@ pub struct Transcript {
     /// Compaction requests answered with a summary.
     #[serde(default)]
     pub summaries_sent: u32,
+    /// Subagent warm-up requests answered with text ([`super::warmup`]),
+    /// counted in neither `requests` nor `main_requests`.
+    #[serde(default)]
+    pub warmups_answered: u32,
     /// Tool calls sent, in order.
     pub tool_uses: Vec<SentToolUse>,
     /// Tool results received, in order, each once.

@@ -1,6 +1,7 @@
 //! Releases older than the two pinned ones, on real Claude Code (installed
 //! by `.ci/run`): 2.1.100, whose JSON deny comes back as the bare reason
-//! with no `non_execution_kind`; 2.0.50, a Node `cli.js` without
+//! with no `non_execution_kind`; 2.1.3, which warms its subagents up with
+//! requests of their own; 2.0.50, a Node `cli.js` without
 //! `--include-hook-events`; 2.0.20, whose JSON deny names neither hook nor
 //! reason; 1.0.61, the first release with `--settings`, in 1.0's wording;
 //! and 1.0.60, the last without. Each must give a valid verdict on every article
@@ -79,6 +80,19 @@ fn article_arms_give_valid_verdicts_on_2_0_20() {
     // the session's sole PreToolUse hook and its trace shows it ran for each call.
     let json = rows.iter().find(|r| r.arm == "json-deny/bare").unwrap();
     assert!(json.harness_said.contains(failopen::attribution::GENERIC_HOOK_DENY), "{json:?}");
+}
+
+/// 2.1.3 sends one "Warmup" request per built-in subagent, with tools, at
+/// the start of a session, and discards the answers. The stand-in answers
+/// them with text: answered as the conversation, its tool calls never ran
+/// and read as attempts without a result (9 of 14 rows `invalid
+/// allowed-without-file` in the first backward history).
+#[test]
+fn article_arms_give_valid_verdicts_on_2_1_3_whose_subagents_warm_up() {
+    let rows = article_on("2.1.3");
+    for r in &rows {
+        assert!(!r.attempts.contains("no-result"), "a warm-up answered as the conversation: {r:?}");
+    }
 }
 
 /// 1.0.61, the first release whose `--help` declares `--settings`: its
