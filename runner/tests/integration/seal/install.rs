@@ -117,7 +117,7 @@ fn install_leaves_on_failure_out_for_an_older_missing_or_unreadable_claude() {
     for (version_line, says) in [
         (Some("2.1.294 (Claude Code)"), "Claude Code 2.1.294"),
         (None, "onFailure: no claude on PATH: "),
-        (Some("Claude Code, version unknown"), "does not start with a version"),
+        (Some("Claude Code, version unknown"), "has no line starting with a version"),
     ] {
         let f = Fixture::new();
         let bin = bin_with_claude(&f, version_line);
