@@ -175,13 +175,17 @@ pub const STAND_IN_ENV: &[(&str, &str)] = &[
 ];
 
 /// What the binary (`caps`) lacks to run `spec` at all, if anything: the
-/// hook comes through `--settings`, the evidence through `--output-format
-/// stream-json --verbose`, the mode through `--permission-mode`, and the
-/// arm may need `--mcp-config`, `--setting-sources` (a hook in the project's
-/// settings) or `--plugin-dir` (a plugin's hook). `--include-hook-events`
-/// is not needed: the guard's trace stands in (see `evidence`).
+/// hook comes through `--settings` and the mode through `--permission-mode`;
+/// print mode's evidence through `--output-format stream-json --verbose`
+/// (an interactive session's from its transcripts); and the arm may need
+/// `--mcp-config`, `--setting-sources` (a hook in the project's settings) or
+/// `--plugin-dir` (a plugin's hook). `--include-hook-events` is not needed:
+/// the guard's trace stands in (see `evidence`).
 pub fn unsupported(spec: &SessionSpec<'_>, caps: &Capabilities) -> Option<&'static str> {
-    let mut needed = vec!["--settings", "--output-format", "--verbose", "--permission-mode"];
+    let mut needed = vec!["--settings", "--permission-mode"];
+    if spec.mode == Mode::Print {
+        needed.extend(["--output-format", "--verbose"]);
+    }
     if spec.mcp_config.is_some() {
         needed.push("--mcp-config");
     }
@@ -201,10 +205,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     // Unknown capabilities (`--help` did not answer) leave the flags as they
     // were; the session's stderr then tells an unknown option.
     let caps = capabilities::probe(spec.claude).await.ok();
-    let missing = caps.as_ref().and_then(|c| match spec.mode {
-        Mode::Print => unsupported(spec, c),
-        Mode::Interactive => crate::interactive::unsupported(spec, c),
-    });
+    let missing = caps.as_ref().and_then(|c| unsupported(spec, c));
     if let Some(what) = missing {
         let evidence = Evidence { exit: SessionExit::NotStarted, unsupported: Some(what), ..Evidence::default() };
         return Ok(SessionOutcome { evidence, secs: 0.0, kept_root: None, stragglers_killed: 0, flags: Vec::new() });

@@ -120,6 +120,15 @@ pub async fn probe(bin: &ClaudeBin) -> Result<Capabilities, ClaudeError> {
     if let Some(c) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&bin.path) {
         return Ok(c.clone());
     }
+    // One probe at a time: the sessions a run starts together wait for the
+    // first one's answer instead of starting a `--help` each (on a loaded
+    // machine, 14 cold Node starts at once let one of them time out, and
+    // that session ran with flags its release lacks).
+    static PROBING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    let _one = PROBING.lock().await;
+    if let Some(c) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&bin.path) {
+        return Ok(c.clone());
+    }
     let stamp = stamp_of(&bin.path);
     let file = file_for(&bin.path);
     let cached = file

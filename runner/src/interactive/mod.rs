@@ -22,7 +22,6 @@ pub mod transcript;
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use crate::claude::capabilities::Capabilities;
 use crate::evidence::{SessionExit, StreamFacts};
 use crate::reap;
 use crate::session::{Backend, Dirs, GroupKill, Launched, SessionSpec, STAND_IN_API_KEY};
@@ -32,23 +31,6 @@ use pty::Pty;
 
 /// How often the session's state is looked at.
 const TICK: Duration = Duration::from_millis(100);
-
-/// What the binary (`caps`) lacks to run `spec` interactively: the hook
-/// comes through `--settings` and the mode through `--permission-mode`;
-/// the arm may need `--mcp-config`, `--setting-sources` or `--plugin-dir`.
-pub fn unsupported(spec: &SessionSpec<'_>, caps: &Capabilities) -> Option<&'static str> {
-    let mut needed = vec!["--settings", "--permission-mode"];
-    if spec.mcp_config.is_some() {
-        needed.push("--mcp-config");
-    }
-    if spec.setting_sources.is_some() {
-        needed.push("--setting-sources");
-    }
-    if spec.extra_args.iter().any(|a| a == "--plugin-dir") {
-        needed.push("--plugin-dir");
-    }
-    caps.first_missing(&needed)
-}
 
 /// Run the session in a pseudo-terminal until it exits, its wall timeout,
 /// or a stop of its pool. The process group is killed however this ends.
