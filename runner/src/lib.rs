@@ -24,7 +24,6 @@ pub mod evidence;
 pub mod guard_server;
 pub mod guards;
 pub mod history;
-pub mod interactive;
 pub mod json_error;
 pub mod judge;
 pub mod landed;

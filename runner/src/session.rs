@@ -12,6 +12,7 @@
 
 mod args;
 mod dirs;
+pub mod interactive;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -225,7 +226,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     let env = session_env(spec, &dirs);
     let launched = match spec.mode {
         Mode::Print => launch_print(spec, &dirs, args, env, caps.as_ref()).await?,
-        Mode::Interactive => crate::interactive::launch(spec, &dirs, args, env).await?,
+        Mode::Interactive => interactive::launch(spec, &dirs, args, env).await?,
     };
     let interrupt = spec.pool.interrupt();
     let tag = spec.id.clone();

@@ -94,9 +94,31 @@ fn committed_timeline_matches_the_history() {
     }
 }
 
-/// `results/history.csv` covers every release its ledger lists, each with
-/// every arm of `full` and no invalid row, and its only change point for
-/// `crash/native` is the release `failopen bisect` found
+/// The arms the backward history ran on the releases before 2.1.240 (one
+/// working session's worth): the article's 9, `crash/native`, and crash,
+/// missing, hang and json-crash under seal.
+const EARLY_ARMS: [&str; 14] = [
+    "deny/bare",
+    "crash/bare",
+    "crash/plain",
+    "missing/plain",
+    "json-deny/bare",
+    "json-crash/bare",
+    "hang/bare",
+    "hang/plain",
+    "hang/timed",
+    "crash/native",
+    "crash/sealed",
+    "missing/sealed",
+    "hang/sealed",
+    "json-crash/sealed",
+];
+
+/// `results/history.csv` covers every release its ledger lists, from 1.0.61
+/// (the first with `--settings`), each with every arm of `full` (from
+/// 2.1.240) or [`EARLY_ARMS`] (before) and no invalid row; the early
+/// releases give the verdicts of 2.1.240 on every early arm; and the only
+/// change point for `crash/native` is the release `failopen bisect` found
 /// (`results/bisect-crash-native.txt`).
 #[test]
 fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect() {
@@ -104,11 +126,13 @@ fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect(
     let rows = crate::support::read_csv(&dir.join("history.csv"));
     let mut ledger = csv::Reader::from_path(dir.join("history-versions.csv")).unwrap();
     let versions: Vec<String> = ledger.records().map(|r| r.unwrap()[0].to_string()).collect();
-    assert!(versions.len() >= 80, "2.1.240..2.1.332 holds 80 releases: {}", versions.len());
-    let arms: Vec<String> = failopen::arms::load("full").unwrap().into_iter().map(|a| a.name).collect();
+    assert!(versions.len() >= 80 + 324, "1.0.61..2.1.332 holds 404 releases: {}", versions.len());
+    let full: Vec<String> = failopen::arms::load("full").unwrap().into_iter().map(|a| a.name).collect();
+    let is_early = |v: &str| failopen::version::compare(v, "2.1.240").is_lt();
     for v in &versions {
-        for arm in &arms {
-            let n = rows.iter().filter(|r| &r.claude_version == v && &r.arm == arm).count();
+        let arms: Vec<&str> = if is_early(v) { EARLY_ARMS.to_vec() } else { full.iter().map(String::as_str).collect() };
+        for arm in arms {
+            let n = rows.iter().filter(|r| &r.claude_version == v && r.arm == arm).count();
             assert!(n >= 1, "{v} {arm}: no row");
         }
     }
@@ -126,6 +150,21 @@ fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect(
         .expect("the bisect's conclusion");
     let mut ordered = versions.clone();
     ordered.sort_by(|a, b| failopen::version::compare(a, b));
+    assert_eq!(
+        ordered.first().map(String::as_str),
+        Some("1.0.61"),
+        "the history starts at the first release with --settings"
+    );
+    let verdict_of =
+        |v: &str, arm: &str| rows.iter().find(|r| r.claude_version == v && r.arm == arm).map(|r| r.verdict);
+    let moved: Vec<String> = ordered
+        .iter()
+        .filter(|v| is_early(v))
+        .flat_map(|v| EARLY_ARMS.iter().map(move |arm| (v, *arm)))
+        .filter(|(v, arm)| verdict_of(v, arm) != verdict_of("2.1.240", arm))
+        .map(|(v, arm)| format!("{v} {arm}: {:?}", verdict_of(v, arm)))
+        .collect();
+    assert!(moved.is_empty(), "an early release differs from 2.1.240: {moved:?}");
     let verdict = |v: &str| rows.iter().find(|r| r.claude_version == v && r.arm == "crash/native").unwrap().verdict;
     let changes: Vec<&str> =
         ordered.windows(2).filter(|w| verdict(&w[0]) != verdict(&w[1])).map(|w| w[1].as_str()).collect();
