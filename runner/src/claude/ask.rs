@@ -26,27 +26,36 @@ pub async fn ask(program: &Path, args: &[&str]) -> Result<Output, ClaudeError> {
         .prefix("failopen-ask-")
         .tempdir()
         .map_err(|e| not_runnable(format!("cannot create a temporary HOME: {e}")))?;
-    let child = Command::new(program)
-        .args(args)
+    let mut cmd = Command::new(program);
+    cmd.args(args)
         .env("HOME", home.path())
         .env("DISABLE_AUTOUPDATER", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| not_runnable(e.to_string()))?;
-    let _group = child.id().map(GroupGuard);
-    tokio::time::timeout(WAIT, child.wait_with_output())
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    tokio::time::timeout(WAIT, output_in_own_group(cmd))
         .await
         .map_err(|_| not_runnable(format!("`{}` did not answer within {} s", args.join(" "), WAIT.as_secs())))?
         .map_err(|e| not_runnable(e.to_string()))
 }
 
+/// Run `cmd` with no stdin and its output captured, as the leader of its
+/// own process group, and return its output. The group is killed when the
+/// command ends or this future is dropped (a timeout, an interrupted
+/// history): nothing it started outlives it, npm's postinstall scripts
+/// included.
+pub(super) async fn output_in_own_group(mut cmd: Command) -> std::io::Result<Output> {
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()?;
+    let _group = child.id().map(GroupGuard);
+    child.wait_with_output().await
+}
+
 /// Kills a process group when dropped: nothing a question started outlives it.
-pub(super) struct GroupGuard(pub(super) u32);
+struct GroupGuard(u32);
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {

@@ -34,22 +34,14 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     // npm runs the package's postinstall script as a child of its own: the
     // whole install is one process group, killed as a group if we are
     // dropped mid-install (an interrupted history's prefetch).
-    let child = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
+    let mut npm = Command::new("npm");
+    npm.args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
         .arg(staging.path())
-        .arg(format!("{NPM_PACKAGE}@{version}"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
-            _ => io(e),
-        })?;
-    let _group = child.id().map(super::ask::GroupGuard);
-    let out = child.wait_with_output().await.map_err(io)?;
+        .arg(format!("{NPM_PACKAGE}@{version}"));
+    let out = super::ask::output_in_own_group(npm).await.map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
+        _ => io(e),
+    })?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         if stderr.contains("ETARGET") || stderr.contains("No matching version") || stderr.contains("E404") {
