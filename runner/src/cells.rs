@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use crate::arms::Arm;
-use crate::claude::ClaudeBin;
+use crate::claude::AgentBin;
 use crate::mode::Mode;
 use crate::record::Row;
 
@@ -14,7 +14,7 @@ pub struct Cell {
     /// Position in the full expansion (stable across shards and resumes).
     pub index: usize,
     /// The Claude Code binary.
-    pub claude: ClaudeBin,
+    pub claude: AgentBin,
     /// The arm.
     pub arm: Arm,
     /// Repeat number, from 1.
@@ -25,6 +25,7 @@ impl Cell {
     /// What identifies this cell in a results file, run with `model` in `mode`.
     pub fn key(&self, model: &str, mode: Mode) -> CellKey {
         CellKey {
+            agent: self.claude.agent,
             mode,
             claude_version: self.claude.version.clone(),
             model: model.to_string(),
@@ -44,9 +45,11 @@ impl Cell {
 /// an arm whose guard, wrapper, timeout or deadline has since been edited.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CellKey {
+    /// The agent: a Claude Code row never stands in for a Codex one.
+    pub agent: crate::agent::Agent,
     /// Print or interactive: a print row never stands in for an interactive one.
     pub mode: Mode,
-    /// Claude Code version.
+    /// The agent's version.
     pub claude_version: String,
     /// `scripted` or `live`.
     pub model: String,
@@ -68,6 +71,7 @@ impl CellKey {
     /// The cell a results row belongs to.
     pub fn of(row: &Row) -> CellKey {
         CellKey {
+            agent: row.agent(),
             mode: row.mode(),
             claude_version: row.claude_version.clone(),
             model: row.model.clone(),
@@ -82,7 +86,7 @@ impl CellKey {
 }
 
 /// Every (version, arm, repeat) in a fixed order.
-pub fn expand(versions: &[ClaudeBin], arms: &[Arm], repeats: u32) -> Vec<Cell> {
+pub fn expand(versions: &[AgentBin], arms: &[Arm], repeats: u32) -> Vec<Cell> {
     let mut cells = Vec::with_capacity(versions.len() * arms.len() * repeats as usize);
     for claude in versions {
         for arm in arms {
@@ -139,8 +143,8 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-    fn bins() -> Vec<ClaudeBin> {
-        ["2.1.240", "2.1.328"].map(|v| ClaudeBin { path: PathBuf::from("/x"), version: v.into() }).to_vec()
+    fn bins() -> Vec<AgentBin> {
+        ["2.1.240", "2.1.328"].map(|v| AgentBin::claude(PathBuf::from("/x"), v.into())).to_vec()
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! Compare two results files arm by arm: which summary verdicts changed.
 //!
-//! Each side is reduced to one Claude Code version: the file's only version,
-//! or, when a file holds several, its newest (by [`crate::version::compare`]:
-//! semver order, anything that is not a version after every version); the
-//! [`Side::others`] list names the versions left out. Arms are matched by
+//! Each side is reduced to one agent and one version of it: the agent of the
+//! file's first row (Claude Code for a file from before the `agent` column),
+//! and that agent's only version or, when the file holds several, its newest
+//! (by [`crate::version::compare`]: semver order, anything that is not a
+//! version after every version); the [`Side::others`] list names the
+//! versions (and other agents' versions) left out. Two sides of different
+//! agents compare like two versions: arm by arm. Arms are matched by
 //! name across the two sides, so the usual use is "the same arm set on an
 //! old and a new Claude Code". The mode is part of the cell: an arm run
 //! interactively is the cell `<arm> interactive`, compared only with the same
@@ -59,6 +62,8 @@ pub struct ArmChange {
 /// One side of the comparison.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Side {
+    /// The agent compared.
+    pub agent: crate::agent::Agent,
     /// The version compared (`None`: the file has no rows).
     pub version: Option<String>,
     /// Versions in the file that were left out (older than `version`).
@@ -70,16 +75,23 @@ pub struct Side {
 impl Side {
     /// Reduce rows to their newest version's arms.
     pub fn from_rows(rows: &[Row]) -> Side {
+        let Some(agent) = rows.first().map(Row::agent) else { return Side::default() };
         let mut versions: Vec<&str> = Vec::new();
+        let mut other_agents: Vec<String> = Vec::new();
         for r in rows {
-            if !versions.contains(&r.claude_version.as_str()) {
+            if r.agent() != agent {
+                let other = format!("{} {}", r.agent(), r.claude_version);
+                if !other_agents.contains(&other) {
+                    other_agents.push(other);
+                }
+            } else if !versions.contains(&r.claude_version.as_str()) {
                 versions.push(&r.claude_version);
             }
         }
         versions.sort_by(|a, b| version::compare(a, b));
         let Some(newest) = versions.pop() else { return Side::default() };
         let mut arms: Vec<(String, Tally)> = Vec::new();
-        for r in rows.iter().filter(|r| r.claude_version == newest) {
+        for r in rows.iter().filter(|r| r.agent() == agent && r.claude_version == newest) {
             let cell = cell_name(r);
             match arms.iter_mut().find(|(a, _)| *a == cell) {
                 Some((_, t)) => t.add(r),
@@ -90,7 +102,8 @@ impl Side {
                 }
             }
         }
-        Side { version: Some(newest.to_string()), others: versions.iter().map(|v| v.to_string()).collect(), arms }
+        let others = versions.iter().map(|v| v.to_string()).chain(other_agents).collect();
+        Side { agent, version: Some(newest.to_string()), others, arms }
     }
 
     fn get(&self, arm: &str) -> Option<&Tally> {
@@ -167,8 +180,8 @@ pub fn diff_files(old: &Path, new: &Path) -> Result<Diff, RecordError> {
 fn side_text(s: &Side) -> String {
     match &s.version {
         None => "no rows".to_string(),
-        Some(v) if s.others.is_empty() => format!("Claude Code {v}"),
-        Some(v) => format!("Claude Code {v} (newest; left out: {})", s.others.join(", ")),
+        Some(v) if s.others.is_empty() => format!("{} {v}", s.agent.display_name()),
+        Some(v) => format!("{} {v} (newest; left out: {})", s.agent.display_name(), s.others.join(", ")),
     }
 }
 
@@ -267,6 +280,32 @@ mod tests {
         let d = diff_rows(&[interactive("crash/bare", B)], &[interactive("crash/bare", W)]);
         assert_eq!(d.changes[0].arm, "crash/bare interactive");
         assert_eq!(d.outcome(), DiffOutcome::Opened);
+    }
+
+    #[test]
+    fn a_side_is_one_agent_and_two_agents_compare_arm_by_arm() {
+        let codex = |version: &str, arm: &str, v| {
+            let mut r = row(version, arm, 1, v, "");
+            r.agent = "codex".into();
+            r
+        };
+        let mut old_claude = row("2.1.328", "crash/bare", 1, W, "");
+        old_claude.agent = String::new(); // from before the agent column: Claude Code
+        let new = [codex("0.171.0", "crash/bare", B), codex("0.149.0", "crash/bare", W)];
+        let d = diff_rows(&[old_claude], &new);
+        assert_eq!(d.new.agent, crate::agent::Agent::Codex);
+        assert_eq!(
+            (d.new.version.as_deref(), d.new.others.as_slice()),
+            (Some("0.171.0"), ["0.149.0".to_string()].as_slice())
+        );
+        let text = d.to_string();
+        assert!(text.contains("old: Claude Code 2.1.328") && text.contains("new: Codex CLI 0.171.0"), "{text}");
+        assert!(text.contains("crash/bare: wrote 1/1 → blocked 1/1"), "{text}");
+        // A file holding both agents is read as its first row's agent.
+        let mixed = [codex("0.171.0", "crash/bare", B), row("2.1.328", "crash/bare", 1, W, "")];
+        let side = Side::from_rows(&mixed);
+        assert_eq!(side.others, ["claude-code 2.1.328"]);
+        assert_eq!(side.arms.len(), 1);
     }
 
     #[test]

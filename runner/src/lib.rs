@@ -13,6 +13,7 @@
 //! the write tools a hook must cover; version numbers are parsed and
 //! ordered by [`version`] alone ([`claude`] resolves and installs them).
 
+pub mod agent;
 pub mod arms;
 pub mod attribution;
 pub mod audit;

@@ -23,10 +23,10 @@ pub enum MergeError {
     Input(#[from] RecordError),
     /// The same cell is in two places.
     #[error(
-        "duplicate cell (version {version}, arm {arm}, repeat {repeat}): in {first} and in {second}; \
+        "duplicate cell ({agent} version {version}, arm {arm}, repeat {repeat}): in {first} and in {second}; \
          merge takes disjoint files (e.g. the shards of one run)"
     )]
-    Duplicate { version: String, arm: String, repeat: u32, first: String, second: String },
+    Duplicate { agent: &'static str, version: String, arm: String, repeat: u32, first: String, second: String },
     /// The output is one of the inputs.
     #[error("output {0} is one of the input files; refusing to overwrite an input")]
     OutIsInput(String),
@@ -67,6 +67,7 @@ pub fn collect(inputs: &[PathBuf]) -> Result<Vec<Row>, MergeError> {
             let key = crate::cells::CellKey::of(&row);
             if let Some(first) = seen.get(&key) {
                 return Err(MergeError::Duplicate {
+                    agent: key.agent.as_str(),
                     version: key.claude_version,
                     arm: key.arm,
                     repeat: key.repeat,
@@ -98,7 +99,8 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, MergeError> {
     for row in &rows {
         let hook_type = row.hook_type().to_string();
         let mode = row.mode().as_str().to_string();
-        w.serialize(Row { hook_type, mode, ..row.clone() }).map_err(|e| werr(&e))?;
+        let agent = row.agent().as_str().to_string();
+        w.serialize(Row { hook_type, mode, agent, ..row.clone() }).map_err(|e| werr(&e))?;
     }
     let bytes = w.into_inner().map_err(|e| werr(&e))?;
     let mut tmp = tempfile::Builder::new().prefix(".failopen-merge").tempfile_in(dir).map_err(|e| werr(&e))?;
@@ -153,6 +155,23 @@ mod tests {
         merge(&[old, new], &out).expect("same arm and repeat, another mode: no duplicate");
         let modes: Vec<String> = read_rows(&out).unwrap().into_iter().map(|r| r.mode).collect();
         assert_eq!(modes, ["print", "interactive"], "the merged file says print where the old one was silent");
+    }
+
+    #[test]
+    fn a_file_from_before_the_agent_column_merges_with_a_codex_one() {
+        let d = tempfile::tempdir().unwrap();
+        let old = d.path().join("old.csv");
+        let mut claude = row("1", "deny/bare", 1, B, "");
+        claude.agent = String::new();
+        let line = String::from_utf8(crate::record::encode(&claude, crate::record::Format::V3).unwrap()).unwrap();
+        std::fs::write(&old, format!("{}\n{line}", HEADER[..21].join(","))).unwrap();
+        let mut codex = row("1", "deny/bare", 1, W, "");
+        codex.agent = "codex".into();
+        let new = write(d.path(), "new.csv", &[codex]);
+        let out = d.path().join("m.csv");
+        merge(&[old, new], &out).expect("same version, arm and repeat, another agent: no duplicate");
+        let agents: Vec<String> = read_rows(&out).unwrap().into_iter().map(|r| r.agent).collect();
+        assert_eq!(agents, ["claude-code", "codex"], "the merged file names Claude Code where the old one was silent");
     }
 
     #[test]

@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::verdict::VerdictKind;
 
-/// The columns, in order. The first fifteen are the contract; the rest are
+/// The columns, in order. The first fifteen are the contract (its
+/// `claude_version` holds the version of whichever agent ran: see `agent`);
+/// the rest are
 /// extras, each added after the ones before it (files written before one
 /// was added still read, merge and diff: see [`Format`]).
-pub const HEADER: [&str; 21] = [
+pub const HEADER: [&str; 22] = [
     "claude_version",
     "model",
     "arm",
@@ -33,6 +35,7 @@ pub const HEADER: [&str; 21] = [
     "flags",
     "hook_type",
     "mode",
+    "agent",
 ];
 
 /// The layouts a results file may have: the columns of [`HEADER`] up to one
@@ -44,8 +47,10 @@ pub enum Format {
     V1,
     /// Up to `hook_type` (before `mode`): every row is a `claude -p` session.
     V2,
-    /// Up to `mode`.
+    /// Up to `mode` (before `agent`): every row is a Claude Code session.
     V3,
+    /// Up to `agent`.
+    V4,
 }
 
 impl Format {
@@ -55,12 +60,13 @@ impl Format {
             Format::V1 => 19,
             Format::V2 => 20,
             Format::V3 => 21,
+            Format::V4 => 22,
         }
     }
 
     /// The layout whose header line is `line`, if any.
     pub fn of_header(line: &str) -> Option<Format> {
-        [Format::V3, Format::V2, Format::V1].into_iter().find(|f| line == HEADER[..f.columns()].join(","))
+        [Format::V4, Format::V3, Format::V2, Format::V1].into_iter().find(|f| line == HEADER[..f.columns()].join(","))
     }
 }
 
@@ -113,6 +119,10 @@ pub struct Row {
     /// [`Row::mode`] reads it as print, the only mode there was).
     #[serde(default)]
     pub mode: String,
+    /// `claude-code`, `codex` or `gemini` (empty in files written before the
+    /// column: [`Row::agent`] reads it as Claude Code, the only agent there was).
+    #[serde(default)]
+    pub agent: String,
 }
 
 impl Row {
@@ -133,6 +143,12 @@ impl Row {
     pub fn mode(&self) -> crate::mode::Mode {
         crate::mode::Mode::of_csv(&self.mode).unwrap_or_default()
     }
+
+    /// Which agent ran the session; a row from before the `agent` column (or
+    /// with a spelling failopen never writes) is Claude Code.
+    pub fn agent(&self) -> crate::agent::Agent {
+        crate::agent::Agent::of_csv(&self.agent).unwrap_or_default()
+    }
 }
 
 /// Why a results file could not be read or written.
@@ -145,7 +161,8 @@ pub enum RecordError {
     #[error("{path}: not a failopen results file: header is {found:?}, expected {expected:?}")]
     Header { path: String, found: String, expected: String },
     /// A row needs a column the file's layout lacks (an interactive row
-    /// appended to a file from before the `mode` column would read as print).
+    /// appended to a file from before the `mode` column would read as print,
+    /// a Codex row to one from before `agent` as Claude Code).
     #[error("{path}: this file has no `{column}` column (written by an older failopen), so a {value} row cannot be appended to it; write to a new file, then `failopen merge` the two")]
     Layout { path: String, column: &'static str, value: String },
     /// A row does not parse.
@@ -179,7 +196,7 @@ impl RowWriter {
                 .map_err(|e| RecordError::Io { path: path.display().to_string(), source: e.into() })?;
             file.write_all(&w.into_inner().unwrap_or_default()).map_err(io_err(path))?;
             file.flush().map_err(io_err(path))?;
-            Format::V3
+            Format::V4
         } else {
             let format = check_header(path)?;
             repair_truncated_tail(path, &mut file)?;
@@ -195,6 +212,10 @@ impl RowWriter {
         if self.format.columns() < Format::V3.columns() && row.mode() != crate::mode::Mode::Print {
             let path = self.path.display().to_string();
             return Err(RecordError::Layout { path, column: "mode", value: row.mode().as_str().to_string() });
+        }
+        if self.format.columns() < Format::V4.columns() && row.agent() != crate::agent::Agent::ClaudeCode {
+            let path = self.path.display().to_string();
+            return Err(RecordError::Layout { path, column: "agent", value: row.agent().as_str().to_string() });
         }
         let bytes = encode(row, self.format)
             .map_err(|e| RecordError::Io { path: self.path.display().to_string(), source: e.into() })?;
@@ -217,7 +238,7 @@ pub fn encode(row: &Row, format: Format) -> Result<Vec<u8>, csv::Error> {
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
     w.serialize(row)?;
     let full = w.into_inner().map_err(|e| e.into_error())?;
-    if format == Format::V3 {
+    if format == Format::V4 {
         return Ok(full);
     }
     let mut record = csv::StringRecord::new();
@@ -302,6 +323,7 @@ mod tests {
             flags: String::new(),
             hook_type: "command".into(),
             mode: "print".into(),
+            agent: "claude-code".into(),
         }
     }
 
@@ -375,6 +397,28 @@ mod tests {
         let q = d.path().join("v3.csv");
         RowWriter::open(&q).unwrap().append(&inter).unwrap();
         assert_eq!(read_rows(&q).unwrap(), vec![inter]);
+    }
+
+    #[test]
+    fn files_from_before_the_agent_column_read_as_claude_code_and_refuse_a_codex_row() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("v3.csv");
+        let mut row = sample("deny/bare", VerdictKind::Blocked);
+        row.agent = String::new();
+        let line = String::from_utf8(encode(&row, Format::V3).unwrap()).unwrap();
+        std::fs::write(&p, format!("{}\n{line}", HEADER[..21].join(","))).unwrap();
+        let rows = read_rows(&p).unwrap();
+        assert_eq!(rows[0].agent(), crate::agent::Agent::ClaudeCode);
+        let mut w = RowWriter::open(&p).unwrap();
+        w.append(&sample("crash/bare", VerdictKind::Wrote)).unwrap();
+        let mut codex = sample("crash/bare", VerdictKind::Wrote);
+        codex.agent = "codex".into();
+        let e = w.append(&codex).unwrap_err();
+        assert!(matches!(e, RecordError::Layout { column: "agent", .. }), "{e}");
+        assert_eq!(read_rows(&p).unwrap().len(), 2, "the refused row is not written");
+        let q = d.path().join("v4.csv");
+        RowWriter::open(&q).unwrap().append(&codex).unwrap();
+        assert_eq!(read_rows(&q).unwrap(), vec![codex]);
     }
 
     #[test]

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::attribution::HookIdentity;
 use crate::claude::capabilities::{self, Capabilities};
-use crate::claude::ClaudeBin;
+use crate::claude::AgentBin;
 use crate::evidence::{self, Evidence, SessionExit};
 use crate::mode::{Mode, Trust};
 use crate::pool::Pool;
@@ -50,7 +50,7 @@ pub struct SessionSpec<'a> {
     /// [`Pool::next_id`] or [`crate::pool::session_id`]: it starts with our pid.
     pub id: String,
     /// The Claude Code binary.
-    pub claude: &'a ClaudeBin,
+    pub claude: &'a AgentBin,
     /// The settings JSON.
     pub settings: Value,
     /// The hook under test, to tell its refusals from anyone else's.

@@ -28,5 +28,6 @@ pub fn row(version: &str, arm: &str, repeat: u32, verdict: VerdictKind, reason: 
         flags: String::new(),
         hook_type: "command".into(),
         mode: "print".into(),
+        agent: "claude-code".into(),
     }
 }

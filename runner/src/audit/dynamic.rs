@@ -14,7 +14,7 @@ use super::faults::{self, Fault, FaultScripts};
 use super::judge::{self, CellResult, WroteHow};
 use super::OnFailure;
 use crate::attribution::HookIdentity;
-use crate::claude::ClaudeBin;
+use crate::claude::AgentBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
 use crate::standin::hook_model::HookPolicy;
@@ -46,7 +46,7 @@ pub struct AuditCell {
 #[derive(Debug)]
 pub struct Runner<'a> {
     /// Claude Code to run.
-    pub claude: &'a ClaudeBin,
+    pub claude: &'a AgentBin,
     /// The stand-in model.
     pub standin: &'a StandIn,
     /// The session pool (slots, temp root, interrupt); hangs take its long slots.

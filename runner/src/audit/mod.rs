@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::claude::ClaudeBin;
+use crate::claude::AgentBin;
 use crate::pool::Pool;
 use crate::standin::{Policy, StandIn};
 use advice::{Advice, Hole, HoleKind};
@@ -105,7 +105,7 @@ pub struct AuditOptions {
     /// `$PATH`.
     pub path_var: String,
     /// Claude Code for the dynamic checks; `None`: static checks only.
-    pub claude: Option<ClaudeBin>,
+    pub claude: Option<AgentBin>,
     /// Sessions at once.
     pub jobs: usize,
     /// The `failopen` executable seal advice and the sealed re-check use.
@@ -267,7 +267,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     Ok(report)
 }
 
-async fn dynamic_checks(opts: &AuditOptions, claude: &ClaudeBin, report: &mut AuditReport) -> anyhow::Result<()> {
+async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut AuditReport) -> anyhow::Result<()> {
     let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
     let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
     let standin = StandIn::start(Policy::Scripted, None).await?;

@@ -15,7 +15,7 @@ use std::sync::{Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ClaudeBin, ClaudeError};
+use super::{AgentBin, ClaudeError};
 
 /// The flags failopen's sessions may pass, each checked against `--help`.
 pub const FLAGS: [&str; 10] = [
@@ -114,7 +114,7 @@ pub fn unknown_option(stderr: &str) -> Option<&str> {
 /// The binary's capabilities: from this run's memory, else from the file
 /// beside its cached install when it still describes the binary, else by
 /// running `--help` (and `node --version` for a JS entry).
-pub async fn probe(bin: &ClaudeBin) -> Result<Capabilities, ClaudeError> {
+pub async fn probe(bin: &AgentBin) -> Result<Capabilities, ClaudeError> {
     static SEEN: OnceLock<Mutex<HashMap<PathBuf, Capabilities>>> = OnceLock::new();
     let seen = SEEN.get_or_init(Default::default);
     if let Some(c) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&bin.path) {

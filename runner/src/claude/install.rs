@@ -8,11 +8,11 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
-use super::{cache::Cache, ClaudeBin, ClaudeError, NPM_PACKAGE};
+use super::{cache::Cache, AgentBin, ClaudeError, NPM_PACKAGE};
 use crate::version::Version;
 
 /// Make sure `version` is installed in `cache` and runs; return it.
-pub async fn ensure(cache: &Cache, version: &str) -> Result<ClaudeBin, ClaudeError> {
+pub async fn ensure(cache: &Cache, version: &str) -> Result<AgentBin, ClaudeError> {
     let bin = cache.binary(version);
     if !bin.exists() {
         install(cache, version).await?;
@@ -21,7 +21,7 @@ pub async fn ensure(cache: &Cache, version: &str) -> Result<ClaudeBin, ClaudeErr
         .map_err(|e| ClaudeError::NotRunnable { path: bin.display().to_string(), message: e.to_string() })?;
     let reported = read_version(&path).await?;
     cache.touch(version);
-    Ok(ClaudeBin { path: bin, version: reported })
+    Ok(AgentBin::claude(bin, reported))
 }
 
 /// Install one version into the cache (no-op if another process got there first).

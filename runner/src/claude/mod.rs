@@ -13,8 +13,7 @@ pub mod prune;
 pub mod range;
 pub mod spec;
 
-use std::path::PathBuf;
-
+pub use crate::agent::AgentBin;
 pub use spec::ClaudeSpec;
 
 /// The version failopen runs when `--claude` is not given.
@@ -29,15 +28,6 @@ pub const PINNED_VERSIONS: [&str; 2] = [PINNED_VERSION, ARTICLE_VERSION];
 
 /// The npm package Claude Code ships in.
 pub const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
-
-/// A runnable Claude Code binary and the version it reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClaudeBin {
-    /// Absolute path of the `claude` binary.
-    pub path: PathBuf,
-    /// The version from `claude --version`, e.g. `2.1.328`.
-    pub version: String,
-}
 
 /// Why a Claude Code binary could not be had.
 #[derive(Debug, thiserror::Error)]

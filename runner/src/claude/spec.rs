@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::range::VersionRange;
-use super::{cache::Cache, install, ClaudeBin, ClaudeError};
+use super::{cache::Cache, install, AgentBin, ClaudeError};
 use crate::version::Version;
 
 /// What the user asked for.
@@ -88,13 +88,13 @@ fn dedup(specs: Vec<ClaudeSpec>) -> Vec<ClaudeSpec> {
 }
 
 /// Resolve a spec to a runnable binary, installing into the cache if needed.
-pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<ClaudeBin, ClaudeError> {
+pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<AgentBin, ClaudeError> {
     match spec {
         ClaudeSpec::Path(p) => {
             let path = std::fs::canonicalize(p)
                 .map_err(|e| ClaudeError::NotRunnable { path: p.display().to_string(), message: e.to_string() })?;
             let version = install::read_version(&path).await?;
-            Ok(ClaudeBin { path, version })
+            Ok(AgentBin::claude(path, version))
         }
         ClaudeSpec::Version(v) => install::ensure(cache, v).await,
         ClaudeSpec::Latest => {

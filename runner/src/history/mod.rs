@@ -25,7 +25,7 @@ use anyhow::Context;
 
 use crate::cells::{self, CellKey};
 use crate::claude::prune::{self, CacheLimit};
-use crate::claude::{cache::Cache, install, ClaudeBin, ClaudeSpec, PINNED_VERSIONS};
+use crate::claude::{cache::Cache, install, AgentBin, ClaudeSpec, PINNED_VERSIONS};
 use crate::pool::Interrupt;
 use crate::record::{self, RowWriter};
 use crate::run::RunOptions;
@@ -85,7 +85,7 @@ pub struct HistorySummary {
 
 /// An installed, hashed version, ready to run.
 struct Fetched {
-    bin: ClaudeBin,
+    bin: AgentBin,
     install_secs: f64,
     sha256: String,
     bytes: u64,
@@ -119,7 +119,7 @@ fn spawn_fetch(cache: Cache, version: String) -> AbortOnDrop<anyhow::Result<Fetc
 
 /// The cells of `version` this history still has to fill, as keys.
 fn missing_cells(opts: &RunOptions, version: &str, done: &HashSet<CellKey>) -> HashSet<CellKey> {
-    let bin = ClaudeBin { path: PathBuf::new(), version: version.to_string() };
+    let bin = AgentBin::claude(PathBuf::new(), version.to_string());
     let all = cells::expand(&[bin], &opts.arms, opts.repeats);
     let model = opts.model.as_str();
     cells::plan(all, opts.shard, done, model, crate::mode::Mode::Print)

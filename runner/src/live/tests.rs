@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::*;
-use crate::claude::ClaudeBin;
+use crate::claude::AgentBin;
 use crate::evidence::{Attempt, AttemptResult, FileFound};
 
 #[test]
@@ -59,8 +59,7 @@ fn row(version: &str, arm: &str, verdict: VerdictKind) -> Row {
 }
 
 fn cells(versions: &[&str], repeats: u32) -> Vec<Cell> {
-    let bins: Vec<ClaudeBin> =
-        versions.iter().map(|v| ClaudeBin { path: PathBuf::from("/x"), version: v.to_string() }).collect();
+    let bins: Vec<AgentBin> = versions.iter().map(|v| AgentBin::claude(PathBuf::from("/x"), v.to_string())).collect();
     let arms =
         with_control(&crate::arms::filter(crate::arms::load("article").unwrap(), &["deny/bare".into()]).unwrap());
     crate::cells::expand(&bins, &arms, repeats)

@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 
 use crate::arms::Arm;
 use crate::cells::{self, Shard};
-use crate::claude::{cache::Cache, spec, ClaudeBin, ClaudeSpec, PINNED_VERSION};
+use crate::claude::{cache::Cache, spec, AgentBin, ClaudeSpec, PINNED_VERSION};
 use crate::guard_server::GuardServer;
 use crate::guards::GuardDir;
 use crate::mode::Mode;
@@ -132,12 +132,8 @@ pub struct RunSummary {
 }
 
 /// Resolve every `--claude` spec (ranges expanded), installing versions as needed.
-pub async fn resolve_versions(
-    specs: &[ClaudeSpec],
-    include_pre: bool,
-    cache: &Cache,
-) -> anyhow::Result<Vec<ClaudeBin>> {
-    let mut bins: Vec<ClaudeBin> = Vec::new();
+pub async fn resolve_versions(specs: &[ClaudeSpec], include_pre: bool, cache: &Cache) -> anyhow::Result<Vec<AgentBin>> {
+    let mut bins: Vec<AgentBin> = Vec::new();
     for s in &spec::expand(specs, include_pre).await? {
         let bin = spec::resolve(s, cache).await?;
         if !bins.iter().any(|b| b.version == bin.version) {

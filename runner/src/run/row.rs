@@ -92,6 +92,7 @@ pub fn to_row(cell: &Cell, model: Model, mode: Mode, outcome: &SessionOutcome, r
         flags: flags.join(";"),
         hook_type: cell.arm.guard.hook_type().into(),
         mode: mode.as_str().into(),
+        agent: cell.claude.agent.as_str().into(),
     }
 }
 

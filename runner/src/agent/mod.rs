@@ -1,0 +1,106 @@
+//! The agents failopen measures: Claude Code, OpenAI's Codex CLI and
+//! Google's Gemini CLI. Each is installed from the npm registry by version
+//! into failopen's cache, given an arm's hook in its own config format, run
+//! headless against the stand-in (which speaks its model protocol), and its
+//! session read into the same [`crate::evidence::Evidence`]; the runner,
+//! verdict rule, CSV, reports, diff and bisect do not know which agent ran.
+//!
+//! Claude Code's own parts are in [`crate::claude`] (the first agent, and
+//! the one with the widest battery); the others' are in [`codex`] and
+//! [`gemini`].
+
+pub mod codex;
+
+use std::path::PathBuf;
+
+/// Which agent CLI a session runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum Agent {
+    /// Anthropic's Claude Code (`claude`), the default and the only agent of
+    /// files written before the `agent` column.
+    #[default]
+    ClaudeCode,
+    /// OpenAI's Codex CLI (`codex exec`).
+    Codex,
+    /// Google's Gemini CLI (`gemini -p`).
+    Gemini,
+}
+
+impl Agent {
+    /// Every agent, by its CSV and command-line spelling.
+    pub const ALL: [(&'static str, Agent); 3] =
+        [("claude-code", Agent::ClaudeCode), ("codex", Agent::Codex), ("gemini", Agent::Gemini)];
+
+    /// The CSV and command-line spelling.
+    pub fn as_str(self) -> &'static str {
+        Agent::ALL.iter().find(|(_, a)| *a == self).map(|(n, _)| *n).unwrap_or("claude-code")
+    }
+
+    /// The agent a CSV cell names: empty (a file from before the column) is Claude Code.
+    pub fn of_csv(s: &str) -> Option<Agent> {
+        if s.is_empty() {
+            return Some(Agent::ClaudeCode);
+        }
+        Agent::ALL.iter().find(|(n, _)| *n == s).map(|(_, a)| *a)
+    }
+
+    /// The name people know it by, for messages and reports.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex CLI",
+            Agent::Gemini => "Gemini CLI",
+        }
+    }
+}
+
+impl std::fmt::Display for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Agent {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Agent, String> {
+        Agent::ALL.iter().find(|(n, _)| *n == s).map(|(_, a)| *a).ok_or_else(|| {
+            let names: Vec<&str> = Agent::ALL.iter().map(|(n, _)| *n).collect();
+            format!("unknown agent {s:?}: valid agents are {}", names.join(", "))
+        })
+    }
+}
+
+/// A runnable agent binary and the version it reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentBin {
+    /// Which agent it is.
+    pub agent: Agent,
+    /// Absolute path of the binary (`claude`, or Codex's native `codex`).
+    pub path: PathBuf,
+    /// The version it reports, e.g. `2.1.328` or `0.171.0`.
+    pub version: String,
+}
+
+impl AgentBin {
+    /// A Claude Code binary.
+    pub fn claude(path: PathBuf, version: String) -> AgentBin {
+        AgentBin { agent: Agent::ClaudeCode, path, version }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_parse_and_name_the_choices_when_wrong() {
+        assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
+        assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
+        let e = "cursor".parse::<Agent>().unwrap_err();
+        assert!(e.contains("claude-code, codex, gemini"), "{e}");
+        assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
+        assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
+        assert_eq!(Agent::of_csv("x"), None);
+    }
+}
