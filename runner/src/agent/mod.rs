@@ -44,6 +44,38 @@ impl Agent {
         Agent::ALL.iter().find(|(n, _)| *n == s).map(|(_, a)| *a)
     }
 
+    /// The npm package the agent ships in.
+    pub const fn npm_package(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "@anthropic-ai/claude-code",
+            Agent::Codex => "@openai/codex",
+            Agent::Gemini => "@google/gemini-cli",
+        }
+    }
+
+    /// The command its npm package installs (`node_modules/.bin/<name>`).
+    pub fn bin_name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+
+    /// The version in what the binary prints for `--version`: the last line
+    /// that starts with a version (Claude Code: `2.1.328 (Claude Code)`,
+    /// after any warnings; Gemini CLI: `0.61.0`), or Codex's `codex-cli 0.171.0`.
+    pub fn reported_version(self, output: &str) -> Option<&str> {
+        let is_version = |word: &&str| word.parse::<crate::version::Version>().is_ok();
+        output.lines().rev().find_map(|line| {
+            let mut words = line.split_whitespace();
+            match (self, words.next()) {
+                (Agent::Codex, Some("codex-cli")) => words.next().filter(is_version),
+                (_, first) => first.filter(is_version),
+            }
+        })
+    }
+
     /// The name people know it by, for messages and reports.
     pub fn display_name(self) -> &'static str {
         match self {
@@ -102,5 +134,15 @@ mod tests {
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);
+    }
+
+    #[test]
+    fn versions_are_read_from_each_agents_words() {
+        assert_eq!(Agent::Codex.reported_version("codex-cli 0.171.0\n"), Some("0.171.0"));
+        assert_eq!(Agent::Codex.reported_version("0.171.0\n"), Some("0.171.0"));
+        assert_eq!(Agent::Codex.reported_version("codex-cli dev\n"), None);
+        assert_eq!(Agent::Gemini.reported_version("0.61.0\n"), Some("0.61.0"));
+        let warned = "Claude configuration file not found at: /h/.claude.json\nA backup exists\n2.0.20 (Claude Code)\n";
+        assert_eq!(Agent::ClaudeCode.reported_version(warned), Some("2.0.20"));
     }
 }

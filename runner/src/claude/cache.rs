@@ -1,17 +1,20 @@
-//! failopen's cache of Claude Code installs: `$FAILOPEN_CACHE` (default
-//! `~/.cache/failopen`), one directory per version under `claude-code/`.
+//! failopen's cache of agent installs: `$FAILOPEN_CACHE` (default
+//! `~/.cache/failopen`), one directory per version under the agent's own
+//! (`claude-code/`, `codex/`, `gemini/`).
 
 use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::agent::Agent;
 use crate::version::{self, Version};
 
 /// The cache root.
 #[derive(Debug, Clone)]
 pub struct Cache {
     root: PathBuf,
+    agent: Agent,
 }
 
 impl Cache {
@@ -21,17 +24,27 @@ impl Cache {
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/failopen")))
             .unwrap_or_else(|| PathBuf::from(".failopen-cache"));
-        Cache { root }
+        Cache { root, agent: Agent::ClaudeCode }
     }
 
     /// A cache at an explicit root.
     pub fn at(root: &Path) -> Cache {
-        Cache { root: root.to_path_buf() }
+        Cache { root: root.to_path_buf(), agent: Agent::ClaudeCode }
     }
 
-    /// Where Claude Code versions live.
+    /// The same cache root, for `agent`'s installs.
+    pub fn for_agent(&self, agent: Agent) -> Cache {
+        Cache { root: self.root.clone(), agent }
+    }
+
+    /// Whose installs this cache holds.
+    pub fn agent(&self) -> Agent {
+        self.agent
+    }
+
+    /// Where the agent's versions live (Claude Code's: `claude-code/`).
     pub fn versions_dir(&self) -> PathBuf {
-        self.root.join("claude-code")
+        self.root.join(self.agent.as_str())
     }
 
     /// The install directory of one version.
@@ -41,7 +54,7 @@ impl Cache {
 
     /// The binary of one installed version.
     pub fn binary(&self, version: &str) -> PathBuf {
-        self.version_dir(version).join("node_modules/.bin/claude")
+        self.version_dir(version).join("node_modules/.bin").join(self.agent.bin_name())
     }
 
     /// Record that `version` was just used (its marker file's mtime is the

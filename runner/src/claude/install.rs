@@ -8,7 +8,8 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
-use super::{cache::Cache, AgentBin, ClaudeError, NPM_PACKAGE};
+use super::{cache::Cache, AgentBin, ClaudeError};
+use crate::agent::Agent;
 use crate::version::Version;
 
 /// Make sure `version` is installed in `cache` and runs; return it.
@@ -19,13 +20,14 @@ pub async fn ensure(cache: &Cache, version: &str) -> Result<AgentBin, ClaudeErro
     }
     let path = std::fs::canonicalize(&bin)
         .map_err(|e| ClaudeError::NotRunnable { path: bin.display().to_string(), message: e.to_string() })?;
-    let reported = read_version(&path).await?;
+    let reported = read_version(cache.agent(), &path).await?;
     cache.touch(version);
-    Ok(AgentBin::claude(bin, reported))
+    Ok(AgentBin { agent: cache.agent(), path: bin, version: reported })
 }
 
 /// Install one version into the cache (no-op if another process got there first).
 pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
+    let package = cache.agent().npm_package();
     let versions = cache.versions_dir();
     let io = |source| ClaudeError::Io { path: versions.display().to_string(), source };
     std::fs::create_dir_all(&versions).map_err(io)?;
@@ -37,7 +39,7 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     let mut npm = Command::new("npm");
     npm.args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
         .arg(staging.path())
-        .arg(format!("{NPM_PACKAGE}@{version}"));
+        .arg(format!("{package}@{version}"));
     let out = super::ask::output_in_own_group(npm).await.map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
         _ => io(e),
@@ -45,10 +47,10 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         if stderr.contains("ETARGET") || stderr.contains("No matching version") || stderr.contains("E404") {
-            return Err(ClaudeError::NoSuchVersion { package: NPM_PACKAGE, version: version.to_string() });
+            return Err(ClaudeError::NoSuchVersion { package, version: version.to_string() });
         }
         return Err(ClaudeError::NpmFailed {
-            package: NPM_PACKAGE,
+            package,
             version: version.to_string(),
             code: out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "signal".into()),
             stderr: tail(&stderr, 2000),
@@ -68,12 +70,12 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     Ok(())
 }
 
-/// Run `claude --version` (in a throwaway HOME) and return the version it
-/// reports.
-pub async fn read_version(path: &Path) -> Result<String, ClaudeError> {
+/// Run `<agent binary> --version` (in a throwaway HOME) and return the
+/// version it reports.
+pub async fn read_version(agent: Agent, path: &Path) -> Result<String, ClaudeError> {
     let out = super::ask::ask(path, &["--version"]).await?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    match crate::version::reported_by_claude(&stdout) {
+    match agent.reported_version(&stdout) {
         Some(version) if out.status.success() => Ok(version.to_string()),
         _ => Err(ClaudeError::NotRunnable {
             path: path.display().to_string(),
@@ -91,32 +93,44 @@ pub async fn read_version(path: &Path) -> Result<String, ClaudeError> {
     }
 }
 
-/// The registry's `latest` version.
-pub async fn latest_version() -> Result<String, ClaudeError> {
-    let out = npm_view(&["version"]).await?;
+/// The registry's `latest` version of `agent`.
+pub async fn latest_version(agent: Agent) -> Result<String, ClaudeError> {
+    let package = agent.npm_package();
+    let out = npm_view(package, &["version"]).await?;
     let v = out.trim().to_string();
     if v.parse::<Version>().is_ok() {
         Ok(v)
     } else {
-        Err(ClaudeError::NpmFailed { package: NPM_PACKAGE, version: "latest".into(), code: "0".into(), stderr: v })
+        Err(ClaudeError::NpmFailed { package, version: "latest".into(), code: "0".into(), stderr: v })
     }
 }
 
-/// Every published version, in the registry's order.
-pub async fn published_versions() -> Result<Vec<String>, ClaudeError> {
-    let out = npm_view(&["versions", "--json"]).await?;
-    serde_json::from_str(&out).map_err(|e| ClaudeError::NpmFailed {
-        package: NPM_PACKAGE,
+/// Every published version of `agent`, in the registry's order (Codex's
+/// per-platform builds, `0.171.0-linux-x64`, are not versions of their own
+/// and are left out).
+pub async fn published_versions(agent: Agent) -> Result<Vec<String>, ClaudeError> {
+    let package = agent.npm_package();
+    let out = npm_view(package, &["versions", "--json"]).await?;
+    let all: Vec<String> = serde_json::from_str(&out).map_err(|e| ClaudeError::NpmFailed {
+        package,
         version: "versions".into(),
         code: "0".into(),
         stderr: format!("unreadable version list: {e}"),
-    })
+    })?;
+    Ok(all.into_iter().filter(|v| !is_platform_build(agent, v)).collect())
 }
 
-async fn npm_view(args: &[&str]) -> Result<String, ClaudeError> {
+/// Codex publishes each release's native binaries as versions of their own
+/// (`0.171.0-linux-x64`), which `npm install @openai/codex@0.171.0` pulls in.
+fn is_platform_build(agent: Agent, version: &str) -> bool {
+    const PLATFORMS: [&str; 3] = ["-linux-", "-darwin-", "-win32-"];
+    agent == Agent::Codex && PLATFORMS.iter().any(|p| version.contains(p))
+}
+
+async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, ClaudeError> {
     let out = Command::new("npm")
         .arg("view")
-        .arg(NPM_PACKAGE)
+        .arg(package)
         .args(args)
         .stdin(Stdio::null())
         .kill_on_drop(true)
@@ -128,7 +142,7 @@ async fn npm_view(args: &[&str]) -> Result<String, ClaudeError> {
         })?;
     if !out.status.success() {
         return Err(ClaudeError::NpmFailed {
-            package: NPM_PACKAGE,
+            package,
             version: args.join(" "),
             code: out.status.code().map(|c| c.to_string()).unwrap_or_default(),
             stderr: tail(&String::from_utf8_lossy(&out.stderr), 2000),

@@ -27,7 +27,7 @@ pub const ARTICLE_VERSION: &str = "2.1.240";
 pub const PINNED_VERSIONS: [&str; 2] = [PINNED_VERSION, ARTICLE_VERSION];
 
 /// The npm package Claude Code ships in.
-pub const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
+pub const NPM_PACKAGE: &str = crate::agent::Agent::ClaudeCode.npm_package();
 
 /// Why a Claude Code binary could not be had.
 #[derive(Debug, thiserror::Error)]

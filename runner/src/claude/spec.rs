@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::range::VersionRange;
 use super::{cache::Cache, install, AgentBin, ClaudeError};
+use crate::agent::Agent;
 use crate::version::Version;
 
 /// What the user asked for.
@@ -49,12 +50,12 @@ impl ClaudeSpec {
 /// Replace every range by the published versions it holds (oldest first)
 /// and drop repeated versions, keeping the first place each appears. The
 /// registry is asked only when there is a range to expand.
-pub async fn expand(specs: &[ClaudeSpec], include_pre: bool) -> Result<Vec<ClaudeSpec>, ClaudeError> {
+pub async fn expand(specs: &[ClaudeSpec], agent: Agent, include_pre: bool) -> Result<Vec<ClaudeSpec>, ClaudeError> {
     if !specs.iter().any(|s| matches!(s, ClaudeSpec::Range(_))) {
         return Ok(dedup(specs.to_vec()));
     }
-    let published = install::published_versions().await?;
-    let latest = install::latest_version().await?;
+    let published = install::published_versions(agent).await?;
+    let latest = install::latest_version(agent).await?;
     expand_with(specs, &published, &latest, include_pre)
 }
 
@@ -87,18 +88,19 @@ fn dedup(specs: Vec<ClaudeSpec>) -> Vec<ClaudeSpec> {
     out
 }
 
-/// Resolve a spec to a runnable binary, installing into the cache if needed.
+/// Resolve a spec to a runnable binary of the cache's agent, installing
+/// into the cache if needed.
 pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<AgentBin, ClaudeError> {
     match spec {
         ClaudeSpec::Path(p) => {
             let path = std::fs::canonicalize(p)
                 .map_err(|e| ClaudeError::NotRunnable { path: p.display().to_string(), message: e.to_string() })?;
-            let version = install::read_version(&path).await?;
-            Ok(AgentBin::claude(path, version))
+            let version = install::read_version(cache.agent(), &path).await?;
+            Ok(AgentBin { agent: cache.agent(), path, version })
         }
         ClaudeSpec::Version(v) => install::ensure(cache, v).await,
         ClaudeSpec::Latest => {
-            let v = install::latest_version().await?;
+            let v = install::latest_version(cache.agent()).await?;
             install::ensure(cache, &v).await
         }
         ClaudeSpec::Range(r) => {

@@ -14,10 +14,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run experiment arms as real `claude -p` sessions and record one CSV row per session.
+    /// Run experiment arms as real agent sessions (`claude -p` by default) and record one CSV row per session.
     Run(RunArgs),
-    /// Manage the Claude Code versions in failopen's cache.
+    /// Manage the agent versions in failopen's cache (Claude Code's unless `--agent` names another).
     Claude {
+        /// Whose versions: claude-code, codex or gemini.
+        #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+        agent: failopen::agent::Agent,
         #[command(subcommand)]
         command: ClaudeCommand,
     },
@@ -411,4 +414,9 @@ pub struct MergeArgs {
     pub files: Vec<PathBuf>,
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+}
+
+/// `--agent NAME`, with the valid names in the error.
+pub fn parse_agent(s: &str) -> Result<failopen::agent::Agent, String> {
+    s.parse()
 }

@@ -3,6 +3,7 @@
 
 use std::time::SystemTime;
 
+use failopen::agent::Agent;
 use failopen::claude::prune::{self, Installed};
 use failopen::claude::{cache::Cache, range, spec, ClaudeSpec, PINNED_VERSIONS};
 
@@ -10,8 +11,8 @@ use super::args::ClaudeCommand;
 use super::output::emit_line;
 use super::ExitCode;
 
-pub async fn main(command: ClaudeCommand) -> anyhow::Result<ExitCode> {
-    let cache = Cache::from_env();
+pub async fn main(agent: Agent, command: ClaudeCommand) -> anyhow::Result<ExitCode> {
+    let cache = Cache::from_env().for_agent(agent);
     match command {
         ClaudeCommand::List => list(&cache)?,
         ClaudeCommand::Install { versions, pre_releases } => {
@@ -23,13 +24,13 @@ pub async fn main(command: ClaudeCommand) -> anyhow::Result<ExitCode> {
                 }
                 specs.push(spec);
             }
-            for spec in spec::expand(&specs, pre_releases).await? {
+            for spec in spec::expand(&specs, agent, pre_releases).await? {
                 let bin = spec::resolve(&spec, &cache).await?;
                 emit_line(&format!("{}\t{}", bin.version, bin.path.display()))?;
             }
         }
         ClaudeCommand::Versions { spec, split, pre_releases } => {
-            let versions = published(&spec, pre_releases).await?;
+            let versions = published(agent, &spec, pre_releases).await?;
             let lines = match split {
                 Some(0) => anyhow::bail!("--split must be at least 1"),
                 Some(n) => range::split(&versions, n),
@@ -41,7 +42,7 @@ pub async fn main(command: ClaudeCommand) -> anyhow::Result<ExitCode> {
         }
         ClaudeCommand::Prune { keep, dry_run } => {
             let keep = match keep {
-                Some(spec) => published(&spec, true).await.map_err(|e| anyhow::anyhow!("--keep: {e}"))?,
+                Some(spec) => published(agent, &spec, true).await.map_err(|e| anyhow::anyhow!("--keep: {e}"))?,
                 None => Vec::new(),
             };
             let installed = prune::inventory(&cache);
@@ -69,13 +70,13 @@ pub async fn main(command: ClaudeCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// The published versions `text` names, oldest first (`latest` looked up).
-async fn published(text: &str, pre_releases: bool) -> anyhow::Result<Vec<String>> {
+async fn published(agent: Agent, text: &str, pre_releases: bool) -> anyhow::Result<Vec<String>> {
     let specs = ClaudeSpec::parse_list(text)?;
     let mut out = Vec::new();
-    for s in spec::expand(&specs, pre_releases).await? {
+    for s in spec::expand(&specs, agent, pre_releases).await? {
         match s {
             ClaudeSpec::Version(v) => out.push(v),
-            ClaudeSpec::Latest => out.push(failopen::claude::install::latest_version().await?),
+            ClaudeSpec::Latest => out.push(failopen::claude::install::latest_version(agent).await?),
             ClaudeSpec::Path(p) => anyhow::bail!("{}: a path names no published version", p.display()),
             ClaudeSpec::Range(r) => anyhow::bail!("{r} was not expanded"),
         }

@@ -123,7 +123,7 @@ async fn run_async(command: Command, env: Env) -> anyhow::Result<ExitCode> {
         Command::Seal(_) => unreachable!("seal is dispatched without a runtime"),
         Command::McpGuard(_) | Command::McpFs(_) => unreachable!("MCP servers run on their own runtime"),
         Command::Run(args) => run::main(args, &env).await,
-        Command::Claude { command } => claude::main(command).await,
+        Command::Claude { agent, command } => claude::main(agent, command).await,
         Command::Report(args) => report::main(args),
         Command::Diff(args) => diff::main(args),
         Command::Merge(args) => merge::main(args),

@@ -14,6 +14,7 @@ use std::time::Duration;
 use anyhow::Context;
 use tokio::sync::mpsc;
 
+use crate::agent::Agent;
 use crate::arms::Arm;
 use crate::cells::{self, Shard};
 use crate::claude::{cache::Cache, spec, AgentBin, ClaudeSpec, PINNED_VERSION};
@@ -55,7 +56,9 @@ impl Model {
 pub struct RunOptions {
     /// The arms to run.
     pub arms: Vec<Arm>,
-    /// Claude Code versions (ranges are expanded against the npm registry).
+    /// The agent under test.
+    pub agent: Agent,
+    /// The agent's versions (ranges are expanded against the npm registry).
     pub claude: Vec<ClaudeSpec>,
     /// Keep pre-releases that fall inside a `--claude` range.
     pub include_pre: bool,
@@ -95,6 +98,7 @@ impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             arms: crate::arms::load("article").unwrap_or_default(),
+            agent: Agent::ClaudeCode,
             claude: vec![ClaudeSpec::Version(PINNED_VERSION.to_string())],
             include_pre: false,
             model: Model::Scripted,
@@ -131,10 +135,11 @@ pub struct RunSummary {
     pub skipped: usize,
 }
 
-/// Resolve every `--claude` spec (ranges expanded), installing versions as needed.
+/// Resolve every version spec of the cache's agent (ranges expanded),
+/// installing versions as needed.
 pub async fn resolve_versions(specs: &[ClaudeSpec], include_pre: bool, cache: &Cache) -> anyhow::Result<Vec<AgentBin>> {
     let mut bins: Vec<AgentBin> = Vec::new();
-    for s in &spec::expand(specs, include_pre).await? {
+    for s in &spec::expand(specs, cache.agent(), include_pre).await? {
         let bin = spec::resolve(s, cache).await?;
         if !bins.iter().any(|b| b.version == bin.version) {
             bins.push(bin);
@@ -146,7 +151,7 @@ pub async fn resolve_versions(specs: &[ClaudeSpec], include_pre: bool, cache: &C
 /// Run the battery. Rows are appended to `opts.out` as sessions end;
 /// `interrupt` stops it (see [`crate::pool`]).
 pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSummary> {
-    let versions = resolve_versions(&opts.claude, opts.include_pre, &opts.cache).await?;
+    let versions = resolve_versions(&opts.claude, opts.include_pre, &opts.cache.for_agent(opts.agent)).await?;
     // Open first: a truncated last line (a writer killed mid-row) is cut before the rows are read.
     let mut writer = RowWriter::open(&opts.out)?;
     let prior: Vec<Row> = if opts.resume { record::read_rows(&opts.out)? } else { Vec::new() };

@@ -21,6 +21,7 @@ pub mod first_tool;
 pub mod history;
 pub mod hook_model;
 pub mod policy;
+pub mod responses;
 pub mod route;
 pub mod script;
 pub mod server;

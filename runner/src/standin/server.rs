@@ -33,6 +33,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/s/{session}/v1/messages/count_tokens", post(count_tokens))
         .route("/v1/messages", post(messages_default))
         .route("/v1/messages/count_tokens", post(count_tokens_default))
+        // Codex CLI's custom provider (the Responses API): see `super::responses`.
+        .route("/s/{session}/v1/responses", post(responses_in_session))
         // HEAD /api/hello and any other probe: a harmless 200.
         .fallback(|| async { (StatusCode::OK, axum::Json(json!({}))) })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
@@ -55,6 +57,49 @@ async fn messages_default(State(shared): State<Arc<Shared>>, body: Result<Bytes,
         Ok(body) => respond(&shared, DEFAULT_SESSION, &body).await,
         Err(rejection) => unreadable_body(&shared, DEFAULT_SESSION, rejection),
     }
+}
+
+/// Answer one Responses API request (Codex CLI) for `session`, by the
+/// script in [`super::responses`]: the session's transcript records the
+/// calls and outputs as for a Messages API session.
+async fn responses_in_session(
+    State(shared): State<Arc<Shared>>,
+    Path(session): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    use super::responses;
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => return unreadable_body(&shared, &session, rejection),
+    };
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) => return bad_request("request body must be a JSON object"),
+        Err(e) => return bad_request(&format!("request body is not JSON: {e}")),
+    };
+    let history = responses::history(&request);
+    let model = request.get("model").and_then(Value::as_str).unwrap_or("failopen-standin").to_string();
+    let n = shared.counter.fetch_add(1, Ordering::Relaxed);
+    let call_id = format!("call_fo{n:08}");
+    let step = {
+        let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        let state = sessions.entry(session.to_string()).or_default();
+        state.transcript.observe(&history);
+        let step = match shared.policy {
+            Policy::Refuse => super::policy::refuse_step(),
+            _ => responses::scripted_step(&history),
+        };
+        if history.has_tools {
+            state.transcript.turn_over = matches!(step, Step::Text(_));
+        }
+        if let Step::Tool { name, input } = &step {
+            let (name, input) = responses::as_hook_sees(name, input);
+            state.transcript.sent(&call_id, &name, &input);
+        }
+        step
+    };
+    let events = responses::sse(n, &model, responses::output_item(n, &step, &call_id));
+    ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events).into_response()
 }
 
 /// How long the `hang` hook policy keeps a hook call waiting: far past any

@@ -1,7 +1,15 @@
-//! OpenAI's Codex CLI as an agent under test.
+//! OpenAI's Codex CLI as an agent under test: its config files
+//! ([`config`]), the words it sends back to the model ([`wording`]) and its
+//! `--json` stream ([`stream`]). Its model protocol, the Responses API, is
+//! the stand-in's ([`crate::standin::responses`]); its session is
+//! `crate::session::codex`. Measured on 0.149.0 and 0.171.0: docs/codex.md.
 
-/// The npm package Codex CLI ships in.
-pub const NPM_PACKAGE: &str = "@openai/codex";
+pub mod config;
+pub mod wording;
 
-/// The version failopen runs when `--codex` is not given.
+/// The version failopen runs when no version is named.
 pub const PINNED_VERSION: &str = "0.171.0";
+
+/// The version about three months older than [`PINNED_VERSION`] that the
+/// reference results and tests also run (0.149.0, 21 August 2026).
+pub const OLDER_VERSION: &str = "0.149.0";
