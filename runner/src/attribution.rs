@@ -194,7 +194,22 @@ pub fn is_generic_hook_deny(text: &str) -> bool {
 /// `decided_reasons` are the reasons of the JSON decisions (deny or ask)
 /// seen in the session's PreToolUse hook events; they count only when the
 /// hook under test is the session's sole PreToolUse hook.
+///
+/// Codex CLI words every PreToolUse hook's refusal alike, `Command blocked
+/// by PreToolUse hook: <reason>. Command: <command>`, naming no hook and
+/// reporting no hook events: such a refusal is the hook under test's when
+/// its reason is one the hook gives, or when the hook under test is the only
+/// PreToolUse hook Codex loads (failopen wrote the session's `CODEX_HOME`,
+/// the project holds no `.codex/`, and no system layer in `/etc/codex`
+/// has hooks: see `agent::codex::config::system_layers_with_hooks`).
 pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> Refuser {
+    if crate::agent::codex::wording::is_hook_refusal(text) {
+        return match crate::agent::codex::wording::refusal_reason(text) {
+            Some(reason) if hook.reasons.iter().any(|r| is_reason(reason, r)) => Refuser::HookUnderTest,
+            Some(_) if hook.sole_pretooluse_hook => Refuser::HookUnderTest,
+            _ => Refuser::Unattributed,
+        };
+    }
     if let Some(items) = blocked_by_hook_items(text) {
         // Every refusing hook has its item: the hook under test's alone, or it is someone else's.
         let mut by = items.iter().map(|item| refuser(item, hook, decided_reasons));
@@ -299,6 +314,23 @@ mod tests {
 
     fn ours() -> HookIdentity {
         HookIdentity::new("/g/crash.sh", vec!["this session may not write files (failopen json-deny guard)".into()])
+    }
+
+    #[test]
+    fn a_codex_refusal_is_ours_by_its_reason_or_as_the_only_hook_codex_loads() {
+        let mut h = ours();
+        let json = "Command blocked by PreToolUse hook: this session may not write files (failopen json-deny guard). Command: printf";
+        assert_eq!(refuser(json, &h, &[]), Refuser::HookUnderTest, "one of its own reasons");
+        let exit2 =
+            "Command blocked by PreToolUse hook: guard could not decide (exit 1), refusing by default. Command: printf";
+        assert_eq!(refuser(exit2, &h, &[]), Refuser::Unattributed, "another hook may have said it");
+        h.sole_pretooluse_hook = true;
+        assert_eq!(refuser(exit2, &h, &[]), Refuser::HookUnderTest, "no other hook could have");
+        assert_eq!(
+            refuser("Command blocked by PreToolUse hook: . Command: x", &h, &[]),
+            Refuser::Unattributed,
+            "no reason"
+        );
     }
 
     #[test]

@@ -219,6 +219,7 @@ pub fn is_matched_tool(tool: &str) -> bool {
 /// deny comes back as the bare reason, so the text alone is not enough:
 /// see [`classify`]'s `not_executed`.
 pub fn names_pretooluse_hook(text: &str) -> bool {
+    // Codex CLI's wording (`Command blocked by PreToolUse hook: ...`) names it too.
     text.contains("PreToolUse") || attribution::blocked_by_hook_items(text).is_some()
 }
 

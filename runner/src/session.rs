@@ -11,6 +11,7 @@
 //! holding them open cannot make us wait.
 
 mod args;
+mod codex;
 mod dirs;
 pub mod interactive;
 
@@ -21,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::agent::Agent;
 use crate::attribution::HookIdentity;
 use crate::claude::capabilities::{self, Capabilities};
 use crate::claude::AgentBin;
@@ -199,17 +201,30 @@ pub fn unsupported(spec: &SessionSpec<'_>, caps: &Capabilities) -> Option<&'stat
     caps.first_missing(&needed)
 }
 
-/// Run one session to completion (or timeout, or a stop of its pool). A
-/// session this Claude Code cannot run ([`unsupported`]) is not started: its
-/// evidence says what is missing.
+/// Run one session to completion (or timeout, or a stop of its pool), with
+/// the agent its binary is. A session the agent cannot run (for Claude
+/// Code: [`unsupported`]) is not started: its evidence says what is missing.
 pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
+    match spec.claude.agent {
+        Agent::ClaudeCode => run_claude(spec).await,
+        Agent::Codex => codex::run(spec).await,
+        Agent::Gemini => Ok(not_started(Some("gemini"))),
+    }
+}
+
+/// The outcome of a session that was not started, for want of `what`.
+pub(crate) fn not_started(what: Option<&'static str>) -> SessionOutcome {
+    let evidence = Evidence { exit: SessionExit::NotStarted, unsupported: what, ..Evidence::default() };
+    SessionOutcome { evidence, secs: 0.0, kept_root: None, stragglers_killed: 0, flags: Vec::new() }
+}
+
+async fn run_claude(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     // Unknown capabilities (`--help` did not answer) leave the flags as they
     // were; the session's stderr then tells an unknown option.
     let caps = capabilities::probe(spec.claude).await.ok();
     let missing = caps.as_ref().and_then(|c| unsupported(spec, c));
     if let Some(what) = missing {
-        let evidence = Evidence { exit: SessionExit::NotStarted, unsupported: Some(what), ..Evidence::default() };
-        return Ok(SessionOutcome { evidence, secs: 0.0, kept_root: None, stragglers_killed: 0, flags: Vec::new() });
+        return Ok(not_started(Some(what)));
     }
     let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
     let dirs = Dirs::create(root.path())?;
@@ -228,6 +243,18 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Mode::Print => launch_print(spec, &dirs, args, env, caps.as_ref()).await?,
         Mode::Interactive => interactive::launch(spec, &dirs, args, env).await?,
     };
+    finish(spec, root, &dirs, launched).await
+}
+
+/// After an agent's process has ended: reap its process group (and any
+/// straggler still tagged with the session), read the evidence, and keep or
+/// remove the temp root.
+pub(crate) async fn finish(
+    spec: &SessionSpec<'_>,
+    root: tempfile::TempDir,
+    dirs: &Dirs,
+    launched: Launched,
+) -> std::io::Result<SessionOutcome> {
     let interrupt = spec.pool.interrupt();
     let tag = spec.id.clone();
     let pgid = launched.pgid;
@@ -235,7 +262,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     if let Some(pgid) = pgid {
         interrupt.groups().remove(pgid);
     }
-    let evidence = collect(spec, &dirs, launched.exit, launched.facts);
+    let evidence = collect(spec, dirs, launched.exit, launched.facts);
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs: launched.secs, kept_root, stragglers_killed, flags: launched.flags })
 }
@@ -268,7 +295,6 @@ async fn launch_print(
     caps: Option<&Capabilities>,
 ) -> std::io::Result<Launched> {
     let hook_events = caps.is_none_or(|c| c.has("--include-hook-events"));
-    let interrupt = spec.pool.interrupt();
     let mut cmd = tokio::process::Command::new(&spec.claude.path);
     cmd.arg("-p")
         .arg(PROMPT)
@@ -280,11 +306,26 @@ async fn launch_print(
         .stdout(std::fs::File::create(dirs.evidence.join("stdout.jsonl"))?)
         .stderr(std::fs::File::create(dirs.evidence.join("stderr.txt"))?)
         .env_clear()
-        .envs(env)
-        .process_group(0)
-        .kill_on_drop(true);
+        .envs(env);
     let started = Instant::now();
-    let (exit, pgid) = match cmd.spawn() {
+    let (exit, pgid) = run_in_own_group(cmd, spec).await;
+    let secs = started.elapsed().as_secs_f64();
+    let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
+    let facts = evidence::parse_stream(&stdout, &spec.hook);
+    Ok(Launched { exit, pgid, secs, facts, flags: Vec::new() })
+}
+
+/// Run an agent's command to its end in its own process group, registered
+/// with the pool's interrupt: until it exits, the session's wall timeout, or
+/// a stop of the pool; the group is killed on every way out (a panic's
+/// unwinding too). Returns how it ended and the group, still to be reaped.
+pub(crate) async fn run_in_own_group(
+    mut cmd: tokio::process::Command,
+    spec: &SessionSpec<'_>,
+) -> (SessionExit, Option<u32>) {
+    let interrupt = spec.pool.interrupt();
+    cmd.process_group(0).kill_on_drop(true);
+    match cmd.spawn() {
         Err(e) => (SessionExit::SpawnFailed(e.to_string()), None),
         Ok(mut child) => {
             let pgid = child.id();
@@ -307,11 +348,7 @@ async fn launch_print(
             let _ = child.wait().await;
             (exit, pgid)
         }
-    };
-    let secs = started.elapsed().as_secs_f64();
-    let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    let facts = evidence::parse_stream(&stdout, &spec.hook);
-    Ok(Launched { exit, pgid, secs, facts, flags: Vec::new() })
+    }
 }
 
 /// The session's evidence: the file on disk, the stand-in's transcript

@@ -217,10 +217,14 @@ pub struct RunArgs {
     /// Keep only arms whose name matches this glob (e.g. '*/timed'). Repeatable.
     #[arg(long = "only", value_name = "GLOB")]
     pub only: Vec<String>,
-    /// Claude Code to run: a version, `latest`, a range of published versions
-    /// (`2.1.240..latest`, both ends included), or a path to a `claude` binary.
-    /// Comma-separated for several.
-    #[arg(long = "claude", value_name = "SPEC")]
+    /// The agent under test: claude-code (default), codex (`codex exec`) or gemini.
+    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+    pub agent: failopen::agent::Agent,
+    /// The agent's version to run: a version, `latest`, a range of published
+    /// versions (`2.1.240..latest`, both ends included), or a path to the
+    /// binary. Comma-separated for several. Default: the agent's pinned
+    /// version (Claude Code 2.1.328, Codex 0.171.0).
+    #[arg(long = "claude", visible_alias = "agent-version", value_name = "SPEC")]
     pub claude: Option<String>,
     /// Keep pre-releases that fall inside a `--claude` range.
     #[arg(long = "pre-releases")]

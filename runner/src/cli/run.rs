@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use failopen::agent::Agent;
 use failopen::arms::ArmsError;
 use failopen::claude::{ClaudeSpec, PINNED_VERSION};
 use failopen::mode::Mode;
@@ -93,7 +94,8 @@ fn confirm_live(yes: bool, stdin_is_terminal: bool) -> anyhow::Result<bool> {
 fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
     let arm_specs = if args.arms.is_empty() { vec!["article".to_string()] } else { args.arms.clone() };
     let arms = load_arms(&arm_specs, &args.only)?;
-    let claude_arg = args.claude.as_deref().unwrap_or(PINNED_VERSION);
+    let agent = args.agent;
+    let claude_arg = args.claude.as_deref().unwrap_or(pinned_version(agent));
     let claude = ClaudeSpec::parse_list(claude_arg).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
     if claude.is_empty() {
         anyhow::bail!("--claude is empty");
@@ -118,7 +120,7 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
     let (out, resume) = match (&args.resume, &args.out) {
         (Some(r), _) => (r.clone(), true),
         (None, Some(o)) => (o.clone(), false),
-        (None, None) => (default_out(claude_arg, mode), false),
+        (None, None) => (default_out(agent, claude_arg, mode), false),
     };
     // The default `results/` is made when missing; a directory the user names must exist.
     check_out(&out, args.out.is_none() && args.resume.is_none())?;
@@ -129,8 +131,15 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
     if let Some(b) = args.max_budget_usd {
         extra_args.extend(["--max-budget-usd".to_string(), b.to_string()]);
     }
+    if agent != Agent::ClaudeCode && (model == Model::Live || mode == Mode::Interactive) {
+        anyhow::bail!(
+            "--agent {agent} runs with --model scripted --mode print only (the stand-in speaks its model \
+             protocol; a live model and the terminal UI are measured on Claude Code)"
+        );
+    }
     Ok(RunOptions {
         arms,
+        agent,
         claude,
         include_pre: args.pre_releases,
         model,
@@ -180,9 +189,19 @@ pub fn parse_shard(shard: Option<&str>) -> anyhow::Result<Option<failopen::cells
     shard.map(failopen::cells::Shard::parse).transpose().map_err(|e| anyhow::anyhow!("--shard: {e}"))
 }
 
-fn default_out(claude: &str, mode: Mode) -> PathBuf {
+/// The version run when `--claude` names none.
+fn pinned_version(agent: Agent) -> &'static str {
+    match agent {
+        Agent::ClaudeCode => PINNED_VERSION,
+        Agent::Codex => failopen::agent::codex::PINNED_VERSION,
+        Agent::Gemini => "0.61.0",
+    }
+}
+
+fn default_out(agent: Agent, claude: &str, mode: Mode) -> PathBuf {
     let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S");
     let label: String = claude.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
     let mode = if mode == Mode::Print { String::new() } else { format!("-{}", mode.as_str()) };
-    PathBuf::from("results").join(format!("{stamp}-{label}{mode}.csv"))
+    let agent = if agent == Agent::ClaudeCode { String::new() } else { format!("{agent}-") };
+    PathBuf::from("results").join(format!("{stamp}-{agent}{label}{mode}.csv"))
 }

@@ -7,6 +7,7 @@ use super::placement;
 use super::route;
 use super::row::{to_row, Redactions};
 use super::RunOptions;
+use crate::agent::Agent;
 use crate::attribution::HookIdentity;
 use crate::cells::Cell;
 use crate::evidence::SessionExit;
@@ -97,7 +98,20 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         mode: ctx.opts.mode,
         trust: arm.trust,
     };
+    // Hooks from outside the session may run beside the hook under test:
+    // Claude Code's managed settings, Codex's system config layers.
+    let outside_hooks: Vec<String> = match cell.claude.agent {
+        Agent::ClaudeCode => Vec::new(),
+        Agent::Codex => {
+            if spec.hook.matcher.is_none() {
+                spec.hook.matcher = Some(crate::agent::codex::config::WRITE_MATCHER.to_string());
+            }
+            crate::agent::codex::config::system_layers_with_hooks().iter().map(|p| p.display().to_string()).collect()
+        }
+        Agent::Gemini => Vec::new(),
+    };
     spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()
+        && outside_hooks.is_empty()
         && arm.source == HookSource::SettingsFlag
         && arm.event == HookEvent::PreToolUse
         && spec.files.is_empty()
@@ -115,7 +129,8 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         return Ok(None);
     }
     let mut row = to_row(cell, ctx.opts.model, ctx.opts.mode, &outcome, &ctx.redact);
-    if let Some(flag) = ctx.opts.managed.flag() {
+    let outside_flag = (!outside_hooks.is_empty()).then(|| format!("system-hooks:{}", outside_hooks.join(",")));
+    for flag in ctx.opts.managed.flag().into_iter().chain(outside_flag) {
         row.flags = if row.flags.is_empty() { flag } else { format!("{};{flag}", row.flags) };
     }
     Ok(Some(row))

@@ -113,7 +113,8 @@ pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadlin
                         Some(why) => Refusal::NoJson(why),
                     }
                 }
-                (Some(code @ (0 | 2)), _) => return pass(code, run),
+                (Some(0), _) => return pass(0, run),
+                (Some(2), _) => return pass_refusal(argv, run),
                 (Some(code), _) => Refusal::Exit(code),
                 (None, Some(sig)) => Refusal::Signal(sig),
                 (None, None) => Refusal::Exit(-1),
@@ -129,6 +130,20 @@ pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadlin
 
 fn pass(code: i32, run: GuardRun) -> Verdict {
     Verdict { code, stdout: run.stdout, stderr: run.stderr }
+}
+
+/// Pass the guard's exit 2 on, with a reason on stderr: Codex CLI honours
+/// an exit 2 only when stderr holds a reason (0.149.0 and 0.171.0 run the
+/// call after a silent exit 2: docs/codex.md), so a guard that refuses
+/// without a word (or with its reason on stdout) gets seal's line naming it.
+/// Claude Code blocks on exit 2 either way; a guard's own reason passes
+/// byte for byte.
+fn pass_refusal(argv: &[String], mut run: GuardRun) -> Verdict {
+    if run.stderr.iter().all(u8::is_ascii_whitespace) {
+        run.stderr =
+            format!("guard {} refused (exit 2) without giving a reason on stderr\n", guard_name(argv)).into_bytes();
+    }
+    pass(DENY, run)
 }
 
 /// Build the refusal: one line naming the guard and the cause, then an
@@ -241,6 +256,23 @@ mod tests {
         assert_eq!(term.to_string(), "seal received SIGTERM");
         let hup = Refusal::SealSignalled { signal: Some(Signal::SIGHUP), reading_payload: true };
         assert_eq!(hup.to_string(), "seal received SIGHUP while reading the hook payload");
+    }
+
+    #[test]
+    fn a_silent_exit_2_gets_a_reason_and_a_given_one_passes_unchanged() {
+        let run = |stderr: &[u8]| GuardRun {
+            end: GuardEnd::Exited(std::os::unix::process::ExitStatusExt::from_raw(2 << 8)),
+            stdout: b"reason on stdout".to_vec(),
+            stderr: stderr.to_vec(),
+            pipes_left_open: false,
+            overflowed: None,
+        };
+        let v = judge(&argv(&["/g/stdout-deny.sh"]), run(b" \n"), None, Duration::from_secs(3));
+        assert_eq!(v.code, 2);
+        assert_eq!(v.stderr, b"guard /g/stdout-deny.sh refused (exit 2) without giving a reason on stderr\n");
+        assert_eq!(v.stdout, b"reason on stdout");
+        let v = judge(&argv(&["/g/deny.sh"]), run(b"no writes\n"), None, Duration::from_secs(3));
+        assert_eq!((v.code, v.stderr.as_slice()), (2, b"no writes\n".as_slice()));
     }
 
     #[test]

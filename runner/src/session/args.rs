@@ -57,7 +57,10 @@ pub(crate) fn session_env(spec: &SessionSpec<'_>, dirs: &Dirs) -> Vec<(String, S
     env
 }
 
-fn base_env(dirs: &Dirs, tag: &str) -> Vec<(String, String)> {
+/// What every session's agent gets, whatever the agent: PATH, the isolated
+/// HOME and TMPDIR, a shell and locale, the guard's trace file and the
+/// session's reap tag.
+pub(crate) fn base_env(dirs: &Dirs, tag: &str) -> Vec<(String, String)> {
     let s = |p: &Path| p.to_string_lossy().into_owned();
     let mut env = vec![
         ("PATH".into(), std::env::var("PATH").unwrap_or_else(|_| "/usr/local/bin:/usr/bin:/bin".into())),

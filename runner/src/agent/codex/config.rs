@@ -66,6 +66,38 @@ pub fn hooks_json(settings: &Value) -> Value {
     json!({ "hooks": hooks })
 }
 
+/// The system config layers Codex reads (`/etc/codex/config.toml`,
+/// `requirements.toml`, `managed_config.toml`: their paths are in the
+/// 0.171.0 binary) that exist on this machine and mention hooks. A hook
+/// from one of them may run beside the hook under test, so a refusal that
+/// names no hook can no longer be tied to it.
+pub fn system_layers_with_hooks() -> Vec<std::path::PathBuf> {
+    SYSTEM_LAYERS
+        .iter()
+        .map(std::path::PathBuf::from)
+        .filter(|p| std::fs::read_to_string(p).is_ok_and(|text| text.contains("hooks")))
+        .collect()
+}
+
+/// Where Codex looks for system-wide config.
+const SYSTEM_LAYERS: [&str; 3] =
+    ["/etc/codex/config.toml", "/etc/codex/requirements.toml", "/etc/codex/managed_config.toml"];
+
+/// Whether every hook in the settings is a `command` hook, the only type
+/// Codex runs (it skips `prompt` and `agent` hooks with a warning, and has
+/// no `http` or `mcp_tool` hooks).
+pub fn only_command_hooks(settings: &Value) -> bool {
+    let handlers = settings["hooks"]
+        .as_object()
+        .into_iter()
+        .flat_map(|events| events.values())
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(|group| group["hooks"].as_array())
+        .flatten();
+    handlers.into_iter().all(|h| h["type"].as_str().is_none_or(|t| t == "command"))
+}
+
 /// Whether an arm's Claude Code settings hold anything but hooks, which a
 /// Codex session could not honour (permission rules, say).
 pub fn has_more_than_hooks(settings: &Value) -> bool {
@@ -88,6 +120,8 @@ mod tests {
         assert_eq!(h["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 5);
         assert_eq!(h["hooks"]["PreToolUse"][1]["matcher"], "Bash");
         assert!(!has_more_than_hooks(&settings));
+        assert!(only_command_hooks(&settings));
+        assert!(!only_command_hooks(&json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": "u"}]}]}})));
         assert!(has_more_than_hooks(&json!({"hooks": {}, "permissions": {"deny": ["Bash"]}})));
     }
 

@@ -5,6 +5,7 @@
 //! `crate::session::codex`. Measured on 0.149.0 and 0.171.0: docs/codex.md.
 
 pub mod config;
+pub mod stream;
 pub mod wording;
 
 /// The version failopen runs when no version is named.
