@@ -15,7 +15,7 @@ impl Exporter for ArticleTable {
     fn render(&self, rows: &[Row]) -> anyhow::Result<String> {
         let mut s = String::new();
         for grid in Report::from_rows(rows).versions {
-            writeln!(s, "Claude Code {}\n", grid.version)?;
+            writeln!(s, "{} {}\n", grid.agent.display_name(), grid.claude_version)?;
             s.push_str(&table(&grid));
             writeln!(s)?;
         }

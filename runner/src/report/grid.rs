@@ -1,6 +1,7 @@
 //! The model every report format draws: version → guard × wrapper → tally.
 //!
-//! Rows of a results file are grouped by Claude Code version, then by arm.
+//! Rows of a results file are grouped by agent and version (and mode), then
+//! by arm: one grid each, Claude Code's first, then Codex's, then Gemini's.
 //! Each arm lands in one grid cell: the row is the arm's name without its
 //! `/<wrapper>` suffix (for the usual `<guard>/<wrapper>` names, that is the
 //! guard), the column is the wrapper. Rows keep their order of first
@@ -35,9 +36,12 @@ pub struct ArmTally {
 /// One Claude Code version's results in one mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grid {
-    /// The column's label: the Claude Code version, followed by
-    /// ` interactive` for interactive sessions (print is the version alone).
+    /// The column's label: the version, after the agent's name for an agent
+    /// other than Claude Code (`codex 0.171.0`), followed by ` interactive`
+    /// for interactive sessions (print is the version alone).
     pub version: String,
+    /// The agent the sessions ran.
+    pub agent: crate::agent::Agent,
     /// The Claude Code version.
     pub claude_version: String,
     /// How the sessions ran Claude Code.
@@ -82,12 +86,17 @@ pub(crate) fn canonical_position(r: &Row) -> (usize, usize) {
     (guard, wrapper)
 }
 
-/// The column label of a version in a mode: print is the version alone
-/// (as in every report before the mode column), interactive is marked.
-pub fn column_label(version: &str, mode: Mode) -> String {
+/// The column label of an agent's version in a mode: Claude Code's in print
+/// mode is the version alone (as in every report before the agent and mode
+/// columns), another agent's is prefixed with its name, interactive is marked.
+pub fn column_label(agent: crate::agent::Agent, version: &str, mode: Mode) -> String {
+    let named = match agent {
+        crate::agent::Agent::ClaudeCode => version.to_string(),
+        other => format!("{other} {version}"),
+    };
     match mode {
-        Mode::Print => version.to_string(),
-        Mode::Interactive => format!("{version} interactive"),
+        Mode::Print => named,
+        Mode::Interactive => format!("{named} interactive"),
     }
 }
 
@@ -107,11 +116,13 @@ impl Report {
         let mut row_order: Vec<String> = Vec::new();
         let mut other_wrappers: Vec<String> = Vec::new();
         for r in sorted {
-            let gi = match grids.iter().position(|g| g.claude_version == r.claude_version && g.mode == r.mode()) {
+            let same = |g: &Grid| g.agent == r.agent() && g.claude_version == r.claude_version && g.mode == r.mode();
+            let gi = match grids.iter().position(same) {
                 Some(i) => i,
                 None => {
                     grids.push(Grid {
-                        version: column_label(&r.claude_version, r.mode()),
+                        version: column_label(r.agent(), &r.claude_version, r.mode()),
+                        agent: r.agent(),
                         claude_version: r.claude_version.clone(),
                         mode: r.mode(),
                         arms: vec![],
@@ -156,8 +167,13 @@ impl Report {
             g.rows = row_order.iter().filter(|r| g.arms.iter().any(|a| &a.row == *r)).cloned().collect();
             g.wrappers = wrappers.iter().filter(|w| g.arms.iter().any(|a| &a.wrapper == *w)).cloned().collect();
         }
-        // Oldest version first; each version's print grid beside its interactive one.
-        grids.sort_by(|a, b| crate::version::compare(&a.claude_version, &b.claude_version).then(a.mode.cmp(&b.mode)));
+        // By agent, oldest version first; each version's print grid beside its interactive one.
+        grids.sort_by(|a, b| {
+            a.agent
+                .cmp(&b.agent)
+                .then(crate::version::compare(&a.claude_version, &b.claude_version))
+                .then(a.mode.cmp(&b.mode))
+        });
         Report { versions: grids, rows: row_order, wrappers }
     }
 
