@@ -10,6 +10,7 @@
 //! [`gemini`].
 
 pub mod codex;
+pub mod gemini;
 
 use std::path::PathBuf;
 

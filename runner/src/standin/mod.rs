@@ -18,6 +18,8 @@
 
 pub mod compaction;
 pub mod first_tool;
+pub mod gemini;
+mod gemini_http;
 pub mod history;
 pub mod hook_model;
 pub mod policy;

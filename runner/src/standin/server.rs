@@ -35,6 +35,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/messages/count_tokens", post(count_tokens_default))
         // Codex CLI's custom provider (the Responses API): see `super::responses`.
         .route("/s/{session}/v1/responses", post(responses_in_session))
+        // Gemini CLI (`<model>:streamGenerateContent` and the like): see `super::gemini`.
+        .route("/s/{session}/v1beta/models/{model_and_method}", post(super::gemini_http::gemini_in_session))
         // HEAD /api/hello and any other probe: a harmless 200.
         .fallback(|| async { (StatusCode::OK, axum::Json(json!({}))) })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
@@ -155,7 +157,7 @@ fn message_response(message: Message, stream: bool) -> Response {
 /// A body over [`MAX_REQUEST_BYTES`] (or one that could not be read): the
 /// API's answer, counted in the session's transcript as an error sent, so
 /// the evidence shows the model was never asked.
-fn unreadable_body(shared: &Shared, session: &str, rejection: BytesRejection) -> Response {
+pub(super) fn unreadable_body(shared: &Shared, session: &str, rejection: BytesRejection) -> Response {
     {
         let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().transcript.errors_sent += 1;
