@@ -90,6 +90,13 @@ pub struct Expectation {
     /// with its own reasoning; without it, print mode's holds there too.
     #[serde(default)]
     pub interactive: Option<Box<Expectation>>,
+    /// The expectation on Codex CLI (`--agent codex`), with its own
+    /// reasoning; without it, the arm carries no expectation there.
+    #[serde(default)]
+    pub codex: Option<Box<Expectation>>,
+    /// The expectation on Gemini CLI (`--agent gemini`), as `codex`.
+    #[serde(default)]
+    pub gemini: Option<Box<Expectation>>,
 }
 
 /// From `since` on, an arm is expected to give another verdict.
@@ -119,6 +126,16 @@ pub struct ExpectedOn<'a> {
 }
 
 impl Expectation {
+    /// The expectation on `agent`: this one on Claude Code, else the
+    /// agent's own ([`Expectation::codex`], [`Expectation::gemini`]), if given.
+    pub fn for_agent(&self, agent: crate::agent::Agent) -> Option<&Expectation> {
+        match agent {
+            crate::agent::Agent::ClaudeCode => Some(self),
+            crate::agent::Agent::Codex => self.codex.as_deref(),
+            crate::agent::Agent::Gemini => self.gemini.as_deref(),
+        }
+    }
+
     /// The expectation in `mode`: [`Expectation::interactive`] when the
     /// session is interactive and it is given, else this one.
     pub fn in_mode(&self, mode: crate::mode::Mode) -> &Expectation {
@@ -311,6 +328,14 @@ fn check_expectation(exp: &Expectation) -> Result<(), String> {
             return Err("interactive: must not hold another `interactive`".into());
         }
         check_expectation(i).map_err(|m| format!("interactive: {m}"))?;
+    }
+    for (name, nested) in [("codex", &exp.codex), ("gemini", &exp.gemini)] {
+        if let Some(e) = nested {
+            if e.codex.is_some() || e.gemini.is_some() || e.interactive.is_some() {
+                return Err(format!("{name}: must not hold another agent's or an interactive expectation"));
+            }
+            check_expectation(e).map_err(|m| format!("{name}: {m}"))?;
+        }
     }
     let mut last: Option<Version> = None;
     for change in &exp.changes {

@@ -203,8 +203,17 @@ pub fn is_generic_hook_deny(text: &str) -> bool {
 /// the project holds no `.codex/`, and no system layer in `/etc/codex`
 /// has hooks: see `agent::codex::config::system_layers_with_hooks`).
 pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> Refuser {
-    if crate::agent::codex::wording::is_hook_refusal(text) {
-        return match crate::agent::codex::wording::refusal_reason(text) {
+    // Gemini CLI words a BeforeTool hook's refusal alike for every hook
+    // too (`Tool execution blocked: <reason>`): the same rule.
+    let agent_words = if crate::agent::codex::wording::is_hook_refusal(text) {
+        Some(crate::agent::codex::wording::refusal_reason(text))
+    } else if crate::agent::gemini::wording::is_hook_refusal(text) {
+        Some(crate::agent::gemini::wording::refusal_reason(text))
+    } else {
+        None
+    };
+    if let Some(reason) = agent_words {
+        return match reason {
             Some(reason) if hook.reasons.iter().any(|r| is_reason(reason, r)) => Refuser::HookUnderTest,
             Some(_) if hook.sole_pretooluse_hook => Refuser::HookUnderTest,
             _ => Refuser::Unattributed,
@@ -331,6 +340,11 @@ mod tests {
             Refuser::Unattributed,
             "no reason"
         );
+        h.sole_pretooluse_hook = true;
+        let gemini = "Tool execution blocked: guard could not decide (exit 1)";
+        assert_eq!(refuser(gemini, &h, &[]), Refuser::HookUnderTest);
+        h.sole_pretooluse_hook = false;
+        assert_eq!(refuser(gemini, &h, &[]), Refuser::Unattributed);
     }
 
     #[test]

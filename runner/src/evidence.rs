@@ -220,7 +220,10 @@ pub fn is_matched_tool(tool: &str) -> bool {
 /// see [`classify`]'s `not_executed`.
 pub fn names_pretooluse_hook(text: &str) -> bool {
     // Codex CLI's wording (`Command blocked by PreToolUse hook: ...`) names it too.
-    text.contains("PreToolUse") || attribution::blocked_by_hook_items(text).is_some()
+    // Gemini CLI's (`Tool execution blocked: ...`) names a hook's refusal, though not the event.
+    text.contains("PreToolUse")
+        || attribution::blocked_by_hook_items(text).is_some()
+        || crate::agent::gemini::wording::is_hook_refusal(text)
 }
 
 /// What the hook under test is, and what the session showed of hook

@@ -114,6 +114,8 @@ pub fn control_arm() -> Option<Arm> {
             source: "positive control: a guard that allows everything must let the model write".to_string(),
             changes: Vec::new(),
             interactive: None,
+            codex: None,
+            gemini: None,
         }),
         extra_settings: None,
         event: Default::default(),

@@ -13,6 +13,7 @@
 mod args;
 mod codex;
 mod dirs;
+mod gemini;
 pub mod interactive;
 
 use std::ffi::OsString;
@@ -208,7 +209,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     match spec.claude.agent {
         Agent::ClaudeCode => run_claude(spec).await,
         Agent::Codex => codex::run(spec).await,
-        Agent::Gemini => Ok(not_started(Some("gemini"))),
+        Agent::Gemini => gemini::run(spec).await,
     }
 }
 

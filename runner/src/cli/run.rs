@@ -194,7 +194,7 @@ fn pinned_version(agent: Agent) -> &'static str {
     match agent {
         Agent::ClaudeCode => PINNED_VERSION,
         Agent::Codex => failopen::agent::codex::PINNED_VERSION,
-        Agent::Gemini => "0.61.0",
+        Agent::Gemini => failopen::agent::gemini::PINNED_VERSION,
     }
 }
 

@@ -126,6 +126,18 @@ pub fn not_carried(settings: &Value) -> Vec<String> {
     out
 }
 
+/// Gemini CLI's system-wide settings files (`/etc/gemini-cli/settings.json`
+/// and `system-defaults.json`, or the file `GEMINI_CLI_SYSTEM_SETTINGS_PATH`
+/// names) that exist on this machine and mention hooks: a hook from one of
+/// them may run beside the hook under test.
+pub fn system_settings_with_hooks() -> Vec<std::path::PathBuf> {
+    let mut paths: Vec<std::path::PathBuf> =
+        ["/etc/gemini-cli/settings.json", "/etc/gemini-cli/system-defaults.json"].map(Into::into).to_vec();
+    paths.extend(std::env::var_os("GEMINI_CLI_SYSTEM_SETTINGS_PATH").map(Into::into));
+    paths.retain(|p| std::fs::read_to_string(p).is_ok_and(|text| text.contains("hooks")));
+    paths
+}
+
 /// The environment a session adds for the stand-in at `base_url`
 /// (`http://127.0.0.1:PORT/s/<session>`; the SDK appends
 /// `/v1beta/models/<model>:<method>`): the base URL, an API key, and

@@ -5,6 +5,7 @@
 //! Measured on 0.45.2 and 0.61.0: docs/gemini.md.
 
 pub mod config;
+pub mod stream;
 pub mod wording;
 
 /// The version failopen runs when no version is named: the newest release
