@@ -112,10 +112,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
             if spec.hook.matcher.is_none() {
                 spec.hook.matcher = Some(crate::agent::gemini::config::WRITE_MATCHER.to_string());
             }
-            crate::agent::gemini::config::system_settings_with_hooks()
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect()
+            crate::agent::gemini::config::system_settings_with_hooks().iter().map(|p| p.display().to_string()).collect()
         }
     };
     spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()

@@ -7,6 +7,7 @@ mod support;
 
 mod oracle;
 
+mod agents;
 mod audit;
 mod audit_models;
 mod audit_sources;

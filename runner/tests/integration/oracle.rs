@@ -4,6 +4,7 @@
 //! arms/trust.json carries its reasoning per arm; tests check those from the
 //! arm files.
 
+use failopen::agent::Agent;
 use failopen::version::Version;
 
 /// The first Claude Code release that applies `"onFailure": "block"` to a
@@ -172,4 +173,80 @@ fn on_failure_is_honoured_from_the_release_bisect_found() {
     assert_eq!(expected_on("mcp-error", "native", "2.1.327"), "wrote");
     assert_eq!(expected_on("mcp-error", "native", "2.1.328"), "blocked");
     assert_eq!(expected_on("model-cmd-500", "native", "2.1.295"), "blocked");
+}
+
+/// What Codex CLI or Gemini CLI makes of a guard's answer when nothing wraps
+/// it, measured on Codex 0.149.0 and 0.171.0 and Gemini 0.45.2 and 0.61.0
+/// (docs/codex.md, docs/gemini.md; the same on both versions of each).
+fn answer_on(agent: Agent, guard: &str) -> Answer {
+    match (agent, guard) {
+        (Agent::ClaudeCode, g) => answer(g),
+        (_, "allow" | "garbage-json") => Answer::Allows,
+        // Neither has Claude Code's `ask`: no decision they honour, so the call runs.
+        (_, "json-ask") => Answer::Allows,
+        // Exit 2 with a reason on stderr, within the timeout: the one refusal both honour.
+        (_, "deny" | "slow" | "big-output" | "deny-notes") => Answer::Refuses,
+        // python3 exits 2 and says why on stderr when the script is missing: an accidental deny.
+        (_, "python-missing") => Answer::Refuses,
+        // Exit 2 with the reason on stdout only: Codex honours exit 2 only with a reason
+        // on stderr (else it is a failed hook), Gemini takes any text as the reason.
+        (Agent::Codex, "stdout-deny") => Answer::FailsToDecide,
+        (Agent::Gemini, "stdout-deny") => Answer::Refuses,
+        // Claude Code's JSON (`hookSpecificOutput.permissionDecision: "deny"`): Codex
+        // reads it; Gemini reads only its own `{"decision": "deny"}` and ignores it.
+        (Agent::Codex, "json-deny") => Answer::Refuses,
+        (Agent::Gemini, "json-deny") => Answer::Allows,
+        // Gemini blocks on any exit from 2 up with text, so the shell's own "not found"
+        // (127), "permission denied" (126) and "bad interpreter" (127) become refusals.
+        (Agent::Gemini, "missing" | "no-exec" | "bad-interpreter" | "shell-missing") => Answer::Refuses,
+        // Exits 2 with its reason, but its `sleep 30 &` holds the hook's pipes: both wait
+        // for them to close, past the 5 s timeout, and the hook counts as failed.
+        (_, "orphan") => Answer::FailsToDecide,
+        // The JSON deny on exit 1: both read JSON on exit 0 only (Gemini on exit 0 or 2).
+        // crash, json-crash (1), hang (past the timeout), signal (killed), and on Codex
+        // missing (127), no-exec (126), bad-interpreter, shell-missing: failures, so the call runs.
+        _ => Answer::FailsToDecide,
+    }
+}
+
+/// The verdict `guard` under `wrapper` gives on `agent` (its expectation on
+/// Claude Code is [`expected_on`]'s, which depends on the version).
+pub fn expected_on_agent(agent: Agent, guard: &str, wrapper: &str, version: &str) -> &'static str {
+    if agent == Agent::ClaudeCode {
+        return expected_on(guard, wrapper, version);
+    }
+    let bare = if answer_on(agent, guard) == Answer::Refuses { "blocked" } else { "wrote" };
+    match wrapper {
+        // Neither agent has `onFailure` (Codex ignores the key, Gemini's settings drop it).
+        "bare" | "native" => bare,
+        // The article's wrappers, as on Claude Code: a JSON decision goes to stderr, the
+        // plain wrapper waits for a hang, the timed one passes perl's exit 0 on when the
+        // guard cannot be executed; every other exit becomes 2 with a line on stderr, which
+        // both agents honour. The wrapper's temp file, not the hook's pipe, holds an
+        // orphan's output, so orphan refuses in time.
+        "plain" | "timed" if matches!(guard, "allow" | "json-deny" | "json-ask" | "garbage-json") => "wrote",
+        "plain" if guard == "hang" => "wrote",
+        "timed" if matches!(guard, "missing" | "no-exec" | "bad-interpreter") => "wrote",
+        "plain" | "timed" => "blocked",
+        // seal passes an exit 0 on (with --expect-json, only with a decision for the event:
+        // an `ask` is one, garbage is not) and turns every failure into exit 2 with a
+        // reason on stderr, also a silent exit 2 (which Codex would otherwise run).
+        "sealed" => match answer_on(agent, guard) {
+            Answer::Allows if guard == "garbage-json" => "blocked",
+            Answer::Allows => "wrote",
+            _ => "blocked",
+        },
+        other => panic!("unknown wrapper {other}"),
+    }
+}
+
+#[test]
+fn the_agents_differ_where_their_contracts_do() {
+    let on = |agent, guard, wrapper| expected_on_agent(agent, guard, wrapper, "0");
+    assert_eq!(on(Agent::Codex, "stdout-deny", "bare"), "wrote", "a silent exit 2 is a failure to Codex");
+    assert_eq!(on(Agent::Codex, "stdout-deny", "sealed"), "blocked", "seal gives it a reason");
+    assert_eq!(on(Agent::Gemini, "json-deny", "sealed"), "wrote", "Gemini ignores Claude Code's JSON");
+    assert_eq!(on(Agent::Gemini, "missing", "bare"), "blocked", "127 with text is a refusal to Gemini");
+    assert_eq!(on(Agent::Codex, "crash", "native"), "wrote", "no onFailure outside Claude Code");
+    assert_eq!(on(Agent::ClaudeCode, "crash", "native"), "wrote", "2.1.240-era rules for a non-version");
 }

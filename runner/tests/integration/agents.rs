@@ -1,0 +1,104 @@
+//! Codex CLI and Gemini CLI on real binaries (installed by `.ci/run` with
+//! `failopen claude --agent A install`): the article's arms give the
+//! expectation each carries for the agent (`expect.codex`, `expect.gemini`
+//! in arms/article.json), and every arm of the full and extended grids gives
+//! [`expected_on_agent`]'s verdict, whose reasoning is in oracle.rs. No row
+//! may be invalid: every arm either runs as written on the agent or is one
+//! the oracle does not cover.
+
+use failopen::agent::Agent;
+use failopen::record::Row;
+use failopen::verdict::VerdictKind;
+
+use crate::oracle::expected_on_agent;
+use crate::support::run_battery;
+
+/// Run the full and extended grids on `agent` `version` and check every row.
+fn grid_holds(agent: Agent, version: &str) -> Vec<Row> {
+    let (rows, _dir) = run_battery(&[
+        "--agent",
+        agent.as_str(),
+        "--claude",
+        version,
+        "--arms",
+        "full",
+        "--arms",
+        "extended",
+        "-j",
+        "3",
+    ]);
+    assert_eq!(rows.len(), 91, "35 full and 56 extended arms");
+    let mut wrong = Vec::new();
+    for r in &rows {
+        assert_eq!((r.agent.as_str(), r.claude_version.as_str()), (agent.as_str(), version), "{r:?}");
+        let want = expected_on_agent(agent, &r.guard, &r.wrapper, version);
+        if r.verdict.as_str() != want {
+            wrong.push(format!("{}: got {} {} ({}), expected {want}", r.arm, r.verdict, r.reason, r.harness_said));
+        }
+    }
+    assert!(wrong.is_empty(), "{agent} {version}:\n{}", wrong.join("\n"));
+    article_expectations_hold(agent, &rows);
+    rows
+}
+
+/// The article's arms among `rows` give what arms/article.json expects on the agent.
+fn article_expectations_hold(agent: Agent, rows: &[Row]) {
+    for arm in failopen::arms::load("article").unwrap() {
+        let expect = arm.expect.as_ref().and_then(|e| e.for_agent(agent));
+        let expect = expect.unwrap_or_else(|| panic!("article: {} carries no {agent} expectation", arm.name));
+        let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
+        assert_eq!(row.verdict, expect.verdict, "{} on {agent}: {row:?}\nexpected from {}", arm.name, expect.source);
+    }
+}
+
+#[test]
+fn codex_pinned_gives_the_oracles_verdicts() {
+    let rows = grid_holds(Agent::Codex, failopen::agent::codex::PINNED_VERSION);
+    // A refusal names no hook on Codex: the row quotes Codex's own words.
+    let deny = rows.iter().find(|r| r.arm == "deny/bare").unwrap();
+    assert_eq!(deny.attempts, "Bash:refused;apply_patch:refused", "{deny:?}");
+    assert!(deny.harness_said.starts_with("Command blocked by PreToolUse hook: this session may not write files"));
+}
+
+#[test]
+fn codex_three_months_older_gives_the_same_verdicts() {
+    grid_holds(Agent::Codex, failopen::agent::codex::OLDER_VERSION);
+}
+
+#[test]
+fn gemini_pinned_gives_the_oracles_verdicts() {
+    let rows = grid_holds(Agent::Gemini, failopen::agent::gemini::PINNED_VERSION);
+    let deny = rows.iter().find(|r| r.arm == "deny/bare").unwrap();
+    assert_eq!(deny.attempts, "run_shell_command:refused;write_file:refused", "{deny:?}");
+    // The 5 MB refusal never reaches the model again; the CLI's own stream says it was refused.
+    let big = rows.iter().find(|r| r.arm == "big-output/bare").unwrap();
+    assert_eq!(big.verdict, VerdictKind::Blocked, "{big:?}");
+}
+
+#[test]
+fn gemini_older_gives_the_article_expectations() {
+    let (rows, _dir) = run_battery(&[
+        "--agent",
+        "gemini",
+        "--claude",
+        failopen::agent::gemini::OLDER_VERSION,
+        "--arms",
+        "article",
+        "-j",
+        "3",
+    ]);
+    assert_eq!(rows.len(), 9);
+    article_expectations_hold(Agent::Gemini, &rows);
+}
+
+#[test]
+fn an_agent_that_cannot_run_an_arm_says_so_without_a_session() {
+    // A PermissionRequest hook has no Codex counterpart in failopen's battery yet.
+    let (rows, _dir) = run_battery(&["--agent", "codex", "--arms", "surface", "--only", "*@PermissionRequest"]);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_eq!(r.verdict, VerdictKind::Invalid, "{r:?}");
+        assert!(r.reason.starts_with("unsupported:codex-"), "{r:?}");
+        assert_eq!(r.session_secs, 0.0, "no session was started: {r:?}");
+    }
+}
