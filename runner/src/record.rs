@@ -93,7 +93,9 @@ pub struct Row {
     pub file_bytes: Option<u64>,
     /// Guard invocations seen in its trace.
     pub hook_invocations: u32,
-    /// Claude Code's hook outcomes, `;`-separated (`error:2;error:2`).
+    /// The agent's hook outcomes, `;`-separated: Claude Code's from its hook events
+    /// (`error:2;error:2`); Codex and Gemini CLI report none, so what ran
+    /// instead (`ran:command`, `ran:patch`; `ran`, `error:policy_violation`).
     pub hook_outcomes: String,
     /// Write attempts, `Tool:result;...`.
     pub attempts: String,

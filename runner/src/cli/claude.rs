@@ -89,7 +89,11 @@ async fn published(agent: Agent, text: &str, pre_releases: bool) -> anyhow::Resu
 fn list(cache: &Cache) -> anyhow::Result<()> {
     let installed = prune::inventory(cache);
     if installed.is_empty() {
-        emit_line(&format!("no Claude Code version installed in {}", cache.versions_dir().display()))?;
+        emit_line(&format!(
+            "no {} version installed in {}",
+            cache.agent().display_name(),
+            cache.versions_dir().display()
+        ))?;
         return Ok(());
     }
     emit_line("version\tsize\tlast used\tpinned\tpath")?;

@@ -2,17 +2,22 @@
 
 use std::path::PathBuf;
 
+use failopen::agent::Agent;
+
 fn results_dir() -> PathBuf {
     crate::support::repo().join("results")
 }
 
 fn regenerated(format: &str) -> String {
+    regenerated_from(&["claude-2.1.240.csv", "claude-2.1.328.csv"], format)
+}
+
+fn regenerated_from(csvs: &[&str], format: &str) -> String {
     let dir = results_dir();
     let out = tempfile::NamedTempFile::new().unwrap();
     crate::support::failopen()
         .arg("report")
-        .arg(dir.join("claude-2.1.240.csv"))
-        .arg(dir.join("claude-2.1.328.csv"))
+        .args(csvs.iter().map(|c| dir.join(c)))
         .args(["--format", format, "--out"])
         .arg(out.path())
         .assert()
@@ -28,6 +33,48 @@ fn committed_reports_match_the_reference_csvs() {
             committed == regenerated(format),
             "results/{file} differs from what `failopen report --format {format}` makes of the reference CSVs; run results/regenerate.sh"
         );
+    }
+}
+
+/// The reference runs of the other agents, oldest version of each first.
+const AGENT_CSVS: [(&str, Agent, &str); 4] = [
+    ("codex-0.149.0.csv", Agent::Codex, "0.149.0"),
+    ("codex-0.171.0.csv", Agent::Codex, "0.171.0"),
+    ("gemini-0.45.2.csv", Agent::Gemini, "0.45.2"),
+    ("gemini-0.61.0.csv", Agent::Gemini, "0.61.0"),
+];
+
+/// results/agents.md puts the agents side by side: Claude Code 2.1.328 and
+/// both versions of Codex and Gemini CLI.
+#[test]
+fn the_agents_report_matches_the_reference_csvs() {
+    let mut csvs = vec!["claude-2.1.328.csv"];
+    csvs.extend(AGENT_CSVS.iter().map(|(f, _, _)| *f));
+    let committed = std::fs::read_to_string(results_dir().join("agents.md")).unwrap();
+    assert!(committed == regenerated_from(&csvs, "md"), "results/agents.md is stale; run results/regenerate.sh");
+    for label in ["codex 0.171.0", "codex 0.149.0", "gemini 0.61.0", "gemini 0.45.2"] {
+        assert!(committed.contains(label), "{label} has no column in results/agents.md");
+    }
+}
+
+/// Every row of the other agents' reference runs is theirs, valid, and what
+/// the oracle expects; and the two versions of each agent agree on every arm
+/// (so there was nothing to bisect).
+#[test]
+fn agent_reference_csvs_match_the_oracle_and_their_versions_agree() {
+    for (file, agent, version) in AGENT_CSVS {
+        let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
+        assert_eq!(rows.iter().map(|r| r.arm.as_str()).collect::<std::collections::HashSet<_>>().len(), 91, "{file}");
+        for r in &rows {
+            assert_eq!((r.agent(), r.claude_version.as_str()), (agent, version), "{file}: {r:?}");
+            let want = crate::oracle::expected_on_agent(agent, &r.guard, &r.wrapper, version);
+            assert_eq!(r.verdict.as_str(), want, "{file}: {r:?}");
+        }
+    }
+    for pair in AGENT_CSVS.chunks(2) {
+        let (old, new) = (&pair[0], &pair[1]);
+        let d = failopen::diff::diff_files(&results_dir().join(old.0), &results_dir().join(new.0)).unwrap();
+        assert!(d.changes.is_empty(), "{} → {}: {d}", old.0, new.0);
     }
 }
 
