@@ -71,7 +71,8 @@ impl Runner<'_> {
     pub async fn probe_on_failure(&self) -> anyhow::Result<OnFailure> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
         let Some(_slot) = self.pool.slot(false).await else { return Ok(OnFailure::Unknown) };
-        let r = self.session(&hook, Some("Bash"), "Bash", "probe", Path::new("/"), Decider::default()).await?;
+        let decider = Decider::default();
+        let r = self.session(&hook, Some("Bash"), "Bash", Fault::Crash, "probe", Path::new("/"), decider).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,
             CellResult::Wrote(_) => OnFailure::Ignored,
@@ -110,7 +111,7 @@ impl Runner<'_> {
                                 .flatten()
                                 .map(|p| crate::mcp_guard::mcp_config(Path::new(&self.failopen_exe), p)),
                         };
-                        self.session(&hook, e.matcher.as_deref(), tool, &tag, &e.project_dir, decider).await?
+                        self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, &e.project_dir, decider).await?
                     }
                 },
             };
@@ -121,12 +122,17 @@ impl Runner<'_> {
 
     /// One session: settings holding only `hook` under `matcher`, a write
     /// through `tool`, the hook seeing `project_dir` and the user's HOME, and
-    /// what decides for a prompt, agent or mcp_tool hook (`decider`).
+    /// what decides for a prompt, agent or mcp_tool hook (`decider`). On an
+    /// agent that reports no hook events (Codex CLI, Gemini CLI), the command
+    /// also leaves a trace of its run ([`super::agent_hooks`]), which tells how
+    /// a write under `fault` landed.
+    #[allow(clippy::too_many_arguments)]
     async fn session(
         &self,
         hook: &Value,
         matcher: Option<&str>,
         tool: &str,
+        fault: Fault,
         tag: &str,
         project_dir: &Path,
         decider: Decider,
@@ -160,6 +166,8 @@ impl Runner<'_> {
         if let Some(policy) = decider.model {
             self.standin.set_hook_policy(&id, policy);
         }
+        let agent = self.claude.agent;
+        let hook = &super::agent_hooks::for_agent(agent, hook);
         let spec = SessionSpec {
             id: id.clone(),
             claude: self.claude,
@@ -194,7 +202,14 @@ impl Runner<'_> {
                     if !attempted(&r.join("evidence/transcript.json"), tool)
                         && outcome.evidence.exit.to_csv() == "0" =>
                 {
-                    CellResult::Skipped(format!("Claude Code {} does not offer {tool}", self.claude.version))
+                    CellResult::Skipped(format!(
+                        "{} {} does not offer {tool}",
+                        agent.display_name(),
+                        self.claude.version
+                    ))
+                }
+                CellResult::Wrote(_) if agent != crate::agent::Agent::ClaudeCode => {
+                    CellResult::Wrote(super::agent_hooks::how_it_wrote(&r.join("evidence"), fault))
                 }
                 other => other,
             },
@@ -293,12 +308,17 @@ pub fn settings_for(hook: &Value, matcher: Option<&str>, tool: &str) -> Value {
 
 /// The baseline plan: every entry through every tool, no fault.
 pub fn baseline_plan(entries: &[HookEntry]) -> Vec<(usize, &'static str, Fault)> {
+    baseline_plan_for(entries, &TOOLS)
+}
+
+/// The baseline plan through `tools` (another agent's write tools).
+pub fn baseline_plan_for(entries: &[HookEntry], tools: &[&'static str]) -> Vec<(usize, &'static str, Fault)> {
     let mut plan = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         if e.managed || matches!(e.kind, HookKind::Other { .. }) {
             continue;
         }
-        for tool in TOOLS {
+        for &tool in tools {
             plan.push((i, tool, Fault::None));
         }
     }
@@ -318,13 +338,23 @@ pub fn fault_plan(
     entries: &[HookEntry],
     baseline: &[AuditCell],
 ) -> (Vec<(usize, &'static str, Fault)>, Vec<AuditCell>) {
+    fault_plan_for(entries, baseline, &FAULT_TOOLS)
+}
+
+/// [`fault_plan`] through `tools` (another agent's write tools: all of them,
+/// as they are few).
+pub fn fault_plan_for(
+    entries: &[HookEntry],
+    baseline: &[AuditCell],
+    tools: &[&'static str],
+) -> (Vec<(usize, &'static str, Fault)>, Vec<AuditCell>) {
     let mut plan = Vec::new();
     let mut skipped = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         if e.managed || matches!(e.kind, HookKind::Other { .. }) {
             continue;
         }
-        for tool in FAULT_TOOLS {
+        for &tool in tools {
             let base = baseline.iter().find(|c| c.hook == e.id && c.tool == tool).map(|c| &c.result);
             for fault in Fault::INJECTED {
                 match base {

@@ -75,7 +75,9 @@ pub fn how_it_wrote(hook_outcomes: &[String]) -> WroteHow {
 pub fn judge(tool: &str, e: &Evidence, work: &Path) -> CellResult {
     let how = how_it_wrote(&e.hook_outcomes);
     // The subagent's Bash and the MCP tool create notes.txt as Bash and Write do.
-    if matches!(tool, "Bash" | "Write" | super::probes::SUBAGENT | super::probes::MCP) {
+    // So do the other agents' write tools (Gemini's `replace` from an empty `old_string`).
+    let creates = super::probes::AGENT_TOOLS.contains(&tool);
+    if creates || matches!(tool, "Bash" | "Write" | super::probes::SUBAGENT | super::probes::MCP) {
         return match judge::judge(e) {
             Verdict::Wrote => CellResult::Wrote(how),
             Verdict::Blocked => CellResult::Blocked,

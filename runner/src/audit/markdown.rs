@@ -13,6 +13,13 @@ use super::AuditReport;
 pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "### failopen audit: {} (exit {exit_code})\n", text(&verdict(r)));
+    if !super::render::has_claude_part(r) {
+        let _ = writeln!(s, "No Claude Code settings here; the other agents' hooks:\n");
+        for a in &r.agents {
+            s.push_str(&super::agent_render::markdown(a));
+        }
+        return s;
+    }
     let _ = writeln!(s, "{}; `\"onFailure\": \"block\"` {}\n", text(&version_words(r)), on_failure_words(r.on_failure));
     let paths = |files: &[std::path::PathBuf]| -> String {
         files.iter().map(|f| code(&f.display().to_string())).collect::<Vec<_>>().join(", ")
@@ -107,7 +114,8 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         }
 
         let _ = writeln!(s, "#### Holes\n");
-        let rows: Vec<Vec<String>> = hole_lines(r).into_iter().map(|(hook, what)| vec![hook, text(&what)]).collect();
+        let rows: Vec<Vec<String>> =
+            hole_lines(&r.holes).into_iter().map(|(hook, what)| vec![hook, text(&what)]).collect();
         table(&mut s, &["hook", "hole"], &rows, "None: every guard held.");
     }
 
@@ -135,11 +143,14 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
             .collect();
         table(&mut s, &["tool", "fault", "result"], &rows, "");
     }
+    for a in &r.agents {
+        s.push_str(&super::agent_render::markdown(a));
+    }
     s
 }
 
 /// A GitHub table (or `empty` as a line when there is no row), then a blank line.
-fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty: &str) {
+pub(super) fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty: &str) {
     if rows.is_empty() {
         if !empty.is_empty() {
             let _ = writeln!(s, "{empty}\n");
@@ -156,7 +167,7 @@ fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty: &str) {
 
 /// Words as table text: a `|` would end the cell, `<` could open HTML, `*`,
 /// `_` and `` ` `` would format, and a newline would end the row.
-fn text(words: &str) -> String {
+pub(super) fn text(words: &str) -> String {
     let mut out = String::with_capacity(words.len());
     for ch in words.chars() {
         match ch {
@@ -176,7 +187,7 @@ fn text(words: &str) -> String {
 /// A code span that holds `literal` as written, inside a table cell: fenced by
 /// one backtick more than its longest backtick run, `|` escaped (GitHub reads
 /// the table's pipes before the span), newlines as spaces.
-fn code(literal: &str) -> String {
+pub(super) fn code(literal: &str) -> String {
     let one_line = literal.replace(['\n', '\r'], " ").replace('|', "\\|");
     let mut longest = 0;
     let mut run = 0;
@@ -225,6 +236,7 @@ mod tests {
     fn report() -> AuditReport {
         AuditReport {
             claude_version: Some("2.1.328".into()),
+            agents: vec![],
             on_failure: OnFailure::Honoured,
             files: vec![PathBuf::from("/p/.claude/settings.json")],
             managed_files: vec![],

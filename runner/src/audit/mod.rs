@@ -19,6 +19,10 @@
 //! GitHub tables).
 
 pub mod advice;
+pub mod agent_audit;
+pub mod agent_config;
+pub mod agent_hooks;
+pub mod agent_render;
 pub mod broken_config;
 pub mod command;
 pub mod config;
@@ -120,6 +124,13 @@ pub struct AuditOptions {
     /// Read the skills of the project and of HOME (`.claude/skills/*/SKILL.md`)
     /// for frontmatter hooks (when no settings file was named).
     pub read_skills: bool,
+    /// Other agents' hook configs (Codex CLI's `.codex/hooks.json`, Gemini
+    /// CLI's `.gemini/settings.json`: [`agent_config`]), audited in sessions
+    /// of that agent.
+    pub agent_files: Vec<(crate::agent::Agent, PathBuf)>,
+    /// The binaries of those agents for the dynamic checks; an agent without
+    /// one gets the static checks only.
+    pub agent_bins: Vec<AgentBin>,
 }
 
 /// The re-check of the hole cells with the hook wrapped by seal.
@@ -162,12 +173,18 @@ pub struct AuditReport {
     pub sealed_recheck: Vec<SealedRecheck>,
     /// What the dynamic checks do not cover.
     pub not_covered: Vec<String>,
+    /// The other agents' hooks (Codex CLI, Gemini CLI), audited on that agent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<agent_audit::AgentAudit>,
 }
 
 impl AuditReport {
     /// Whether the audit found a guard that fails open: a proven hole or an
     /// error finding (static only: any warning or error finding).
     pub fn fails_open(&self) -> bool {
+        if self.agents.iter().any(agent_audit::AgentAudit::fails_open) {
+            return true;
+        }
         if self.claude_version.is_some() {
             !self.holes.is_empty() || self.findings.iter().any(|f| f.severity == Severity::Error)
         } else {
@@ -184,6 +201,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         let project = config::project_dir_for(p, &opts.cwd, opts.home.as_deref());
         files.push(config::load(p, project)?);
     }
+    let agent_files = load_agent_files(opts)?;
     let mut unreadable_managed = Vec::new();
     for p in &opts.managed.files {
         match config::load(p, opts.cwd.clone()) {
@@ -228,6 +246,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         advice: vec![],
         sealed_recheck: vec![],
         not_covered: vec![],
+        agents: vec![],
     };
     if let Some(claude) = &opts.claude {
         if report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. })) {
@@ -248,7 +267,11 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
             message,
         });
     }
-    if report.hooks.is_empty() {
+    for (agent, files) in agent_files {
+        let bin = opts.agent_bins.iter().find(|b| b.agent == agent);
+        report.agents.push(agent_audit::audit_agent(agent, files, bin, opts).await?);
+    }
+    if report.hooks.is_empty() && report.agents.iter().all(|a| a.hooks.is_empty()) {
         report.findings.push(Finding {
             hook: None,
             severity: Severity::Warning,
@@ -287,7 +310,8 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut Aud
     let faulted = runner.run_cells(&report.hooks, &plan).await?;
     report.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
     report.holes = advice::holes(&report.hooks, &report.cells);
-    report.sealed_recheck = sealed_recheck(&runner, &report.hooks, &report.holes, &opts.seal_exe).await?;
+    report.sealed_recheck =
+        sealed_recheck(&runner, &report.hooks, &report.holes, &opts.seal_exe, &dynamic::TOOLS).await?;
     report.not_covered = vec![
         format!("faults are injected through {} only", dynamic::FAULT_TOOLS.join(" and ")),
         format!(
@@ -349,11 +373,13 @@ fn mcp_uncovered(cells: &[AuditCell]) -> Vec<Finding> {
 
 /// Re-run each unsealed command hook's fails-open cells with the hook
 /// wrapped as `seal --install` would wrap it.
-async fn sealed_recheck(
+/// `tools`: the write tools of the runner's agent.
+pub(crate) async fn sealed_recheck(
     runner: &Runner<'_>,
     hooks: &[HookEntry],
     holes: &[Hole],
     seal_exe: &str,
+    tools: &[&'static str],
 ) -> anyhow::Result<Vec<SealedRecheck>> {
     let mut out = Vec::new();
     for (i, e) in hooks.iter().enumerate() {
@@ -364,7 +390,7 @@ async fn sealed_recheck(
         let cells: Vec<(usize, &'static str, Fault)> = holes
             .iter()
             .filter(|h| h.hook == e.id && matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured))
-            .filter_map(|h| dynamic::TOOLS.iter().find(|t| **t == h.tool).map(|t| (i, *t, h.fault)))
+            .filter_map(|h| tools.iter().find(|t| **t == h.tool).map(|t| (i, *t, h.fault)))
             .collect();
         if cells.is_empty() {
             continue;
@@ -385,11 +411,35 @@ async fn sealed_recheck(
 }
 
 /// A loopback URL nothing listens on (a port bound, then released).
-fn unreachable_url() -> std::io::Result<String> {
+pub(crate) fn unreachable_url() -> std::io::Result<String> {
     let l = std::net::TcpListener::bind("127.0.0.1:0")?;
     let port = l.local_addr()?.port();
     drop(l);
     Ok(format!("http://127.0.0.1:{port}/failopen-audit-unreachable"))
+}
+
+/// The other agents' hook configs of `opts`, read, grouped by agent (Codex
+/// CLI first). Each file's project is the directory above its `.codex` or
+/// `.gemini`, else the audit's.
+pub fn load_agent_files(
+    opts: &AuditOptions,
+) -> anyhow::Result<Vec<(crate::agent::Agent, Vec<agent_config::AgentFile>)>> {
+    let mut out: Vec<(crate::agent::Agent, Vec<agent_config::AgentFile>)> = Vec::new();
+    for (agent, path) in &opts.agent_files {
+        let abs = if path.is_absolute() { path.clone() } else { opts.cwd.join(path) };
+        let in_dot_dir = abs.parent().and_then(Path::file_name).is_some_and(|n| n == ".codex" || n == ".gemini");
+        let project = match abs.parent().and_then(Path::parent) {
+            Some(p) if in_dot_dir => p.to_path_buf(),
+            _ => opts.cwd.clone(),
+        };
+        let file = agent_config::load(*agent, path, project)?;
+        match out.iter_mut().find(|(a, _)| a == agent) {
+            Some((_, files)) => files.push(file),
+            None => out.push((*agent, vec![file])),
+        }
+    }
+    out.sort_by_key(|(a, _)| *a);
+    Ok(out)
 }
 
 /// The settings files Claude Code would read from `cwd` (see [`config::default_paths`]).

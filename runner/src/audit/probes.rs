@@ -12,3 +12,12 @@ pub const SUBAGENT: &str = "subagent";
 pub const MCP: &str = "mcp";
 /// Every tool (and route) a baseline session tries.
 pub const TOOLS: [&str; 7] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", SUBAGENT, MCP];
+
+/// Codex CLI's write tools, by the names its hooks see: its shell
+/// (`exec_command`) is `Bash`, its file tool `apply_patch`.
+pub const CODEX_TOOLS: [&str; 2] = ["Bash", "apply_patch"];
+/// Gemini CLI's write tools, by the names on the wire and in its hooks.
+pub const GEMINI_TOOLS: [&str; 3] = ["run_shell_command", "write_file", "replace"];
+/// The other agents' write tools that are not also Claude Code's: each
+/// creates `notes.txt`, as `Bash` and `Write` do.
+pub const AGENT_TOOLS: [&str; 4] = ["apply_patch", "run_shell_command", "write_file", "replace"];

@@ -85,7 +85,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         if r.holes.is_empty() {
             let _ = writeln!(s, "  none: every guard held");
         }
-        for (hook, what) in hole_lines(r) {
+        for (hook, what) in hole_lines(&r.holes) {
             let _ = writeln!(s, "  {hook:<4} {what}");
         }
     }
@@ -110,9 +110,30 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
             let _ = writeln!(s, "  {:<12} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
         }
     }
+    if !has_claude_part(r) {
+        s.clear();
+        let _ = writeln!(s, "failopen audit: no Claude Code settings here; the other agents' hooks:");
+        for f in &r.findings {
+            let _ = writeln!(s, "  {:<8} {} ({})", f.severity.as_str(), f.message, f.code);
+        }
+    }
+    for a in &r.agents {
+        s.push_str(&super::agent_render::text(a));
+    }
     let verdict = verdict(r);
     let _ = writeln!(s, "\nResult: {verdict} (exit {exit_code})");
     s
+}
+
+/// Whether the report has anything of Claude Code's to show: settings,
+/// hooks or sources read, or no other agent's hooks either.
+pub(super) fn has_claude_part(r: &AuditReport) -> bool {
+    r.agents.is_empty()
+        || !(r.files.is_empty()
+            && r.hooks.is_empty()
+            && r.other_sources.is_empty()
+            && r.managed_files.is_empty()
+            && r.event_hooks.is_empty())
 }
 
 /// `Claude Code VERSION`, or that only the static checks ran.
@@ -145,19 +166,21 @@ pub(super) fn kind_words(kind: &HookKind) -> String {
 
 /// The result line's words: how many holes, or that every guard held.
 pub(super) fn verdict(r: &AuditReport) -> String {
-    match (r.fails_open(), r.claude_version.is_some()) {
+    let holes = r.holes.len() + r.agents.iter().map(|a| a.holes.len()).sum::<usize>();
+    let dynamic = r.claude_version.is_some() || r.agents.iter().any(|a| a.version.is_some());
+    match (r.fails_open(), dynamic) {
         (false, true) => "every guard held".to_string(),
         (false, false) => "no warnings (static checks only; run without --static-only to fault-inject)".to_string(),
-        (true, true) => format!("{} hole{} found", r.holes.len(), if r.holes.len() == 1 { "" } else { "s" }),
+        (true, true) => format!("{holes} hole{} found", if holes == 1 { "" } else { "s" }),
         (true, false) => "warnings found (static checks only)".to_string(),
     }
 }
 
 /// One line per (hook, kind of hole): the tools it let through and the faults.
-pub(super) fn hole_lines(r: &AuditReport) -> Vec<(String, String)> {
+pub(super) fn hole_lines(holes: &[super::advice::Hole]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut groups: Vec<(&str, super::advice::HoleKind, Vec<&str>, Vec<Fault>)> = Vec::new();
-    for h in &r.holes {
+    for h in holes {
         let g = match groups.iter_mut().find(|g| g.0 == h.hook && g.1 == h.kind) {
             Some(g) => g,
             None => {
@@ -253,7 +276,7 @@ pub(super) fn table_rows<'a>(
     }
     let mut rows = Vec::new();
     for h in hooks {
-        for tool in TOOLS {
+        for &tool in TOOLS.iter().chain(super::probes::AGENT_TOOLS.iter()) {
             let row: Vec<Option<&AuditCell>> =
                 faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
             if row.iter().any(Option::is_some) {
@@ -284,18 +307,19 @@ pub(super) fn table_notes(rows: &[(&str, &str, Vec<Option<&AuditCell>>)]) -> Vec
 }
 
 /// hook x tool rows, one column per fault.
-fn table(cells: &[AuditCell]) -> String {
+pub(super) fn table(cells: &[AuditCell]) -> String {
     let mut s = String::new();
     let faults = fault_columns(cells);
     let width = |f: &Fault| f.as_str().len().max(8);
-    let _ = write!(s, "  {:<4} {:<12}", "hook", "tool");
+    let tw = cells.iter().map(|c| c.tool.len()).max().unwrap_or(0).max(12);
+    let _ = write!(s, "  {:<4} {:<tw$}", "hook", "tool");
     for f in &faults {
         let _ = write!(s, " {:<w$}", f.as_str(), w = width(f));
     }
     s.push('\n');
     let rows = table_rows(cells, &faults);
     for (h, tool, row) in &rows {
-        let _ = write!(s, "  {h:<4} {tool:<12}");
+        let _ = write!(s, "  {h:<4} {tool:<tw$}");
         for (c, f) in row.iter().zip(&faults) {
             let word = c.map(|c| c.result.word()).unwrap_or("-");
             let _ = write!(s, " {word:<w$}", w = width(f));

@@ -126,7 +126,7 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
     out
 }
 
-fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding> {
+pub(super) fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding> {
     let g = &parsed.guard;
     let mut out = Vec::new();
     if g.words.is_none() {
@@ -192,7 +192,7 @@ fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding
 /// A sealed hook whose `failopen` binary is missing or not executable
 /// exits 126 or 127 before seal can refuse: it fails open, unless
 /// `onFailure: "block"` is set and honoured.
-fn check_seal_binary(e: &HookEntry, prefix: &[String], on_failure: OnFailure, env: &Env) -> Option<Finding> {
+pub(super) fn check_seal_binary(e: &HookEntry, prefix: &[String], on_failure: OnFailure, env: &Env) -> Option<Finding> {
     let program = prefix.iter().find(|w| !command::is_assignment(w))?;
     let expanded = command::expand(program, &e.project_dir, env.home);
     let runnable = command::resolve(&expanded, &e.project_dir, env.path_var)

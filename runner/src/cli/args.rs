@@ -147,12 +147,23 @@ pub enum AuditFormat {
 
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// Settings files (default: the project and user settings Claude Code would read here).
+    /// Settings files (default: the project and user settings Claude Code would read here, and
+    /// the project's `.codex/hooks.json`, `.codex/config.toml` `[hooks]` and `.gemini/settings.json`).
     #[arg(value_name = "SETTINGS.json")]
     pub settings: Vec<PathBuf>,
     /// Claude Code to run the dynamic checks on.
     #[arg(long = "claude", value_name = "SPEC")]
     pub claude: Option<String>,
+    /// Codex CLI to run the dynamic checks of Codex hooks on (default: the pinned version).
+    #[arg(long = "codex", value_name = "SPEC")]
+    pub codex: Option<String>,
+    /// Gemini CLI to run the dynamic checks of Gemini hooks on (default: the pinned version).
+    #[arg(long = "gemini", value_name = "SPEC")]
+    pub gemini: Option<String>,
+    /// Whose hook configs the named files are: claude-code, codex or gemini (default: by path:
+    /// a file in `.codex/` or named hooks.json is Codex CLI's, `.gemini/settings.json` Gemini CLI's).
+    #[arg(long = "agent", value_name = "AGENT")]
+    pub agent: Option<String>,
     #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
     pub format: AuditFormat,
     /// Only the static checks (no Claude Code sessions).

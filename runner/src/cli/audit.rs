@@ -3,6 +3,9 @@
 
 use anyhow::Context;
 use failopen::audit::{self, markdown, render, AuditOptions};
+use std::path::PathBuf;
+
+use failopen::agent::Agent;
 use failopen::claude::{cache::Cache, ClaudeSpec, PINNED_VERSION};
 use failopen::pool::Interrupt;
 
@@ -14,8 +17,12 @@ pub async fn main(args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
     let opts = options(&args, env).await?;
     // As in `run`: the first SIGINT/SIGTERM stops the sessions, a second one is a hard stop.
     super::signals::spawn_handler(opts.interrupt.clone(), false);
-    if opts.claude.is_some() && args.format != AuditFormat::Json {
-        eprintln!("failopen audit: running Claude Code sessions in throwaway directories...");
+    if args.format != AuditFormat::Json {
+        let mut agents: Vec<&str> = opts.claude.iter().map(|c| c.agent.display_name()).collect();
+        agents.extend(opts.agent_bins.iter().map(|b| b.agent.display_name()));
+        if !agents.is_empty() {
+            eprintln!("failopen audit: running {} sessions in throwaway directories...", agents.join(" and "));
+        }
     }
     let report = audit::audit(&opts).await?;
     if opts.interrupt.is_stopped() {
@@ -34,19 +41,21 @@ pub async fn main(args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
 /// The audit's options from its arguments and the environment.
 async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
     let cwd = env.cwd.clone().context("cannot read the current directory")?;
-    let files = if args.settings.is_empty() {
+    let (files, agent_files) = if args.settings.is_empty() {
         let found = audit::default_files(&cwd, env.home.as_deref());
-        if found.is_empty() && args.plugin_dirs.is_empty() {
+        let agents = audit::agent_config::default_paths(&cwd);
+        if found.is_empty() && agents.is_empty() && args.plugin_dirs.is_empty() {
             anyhow::bail!(
-                "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json exists here; pass SETTINGS.json files"
+                "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, .codex/hooks.json, .codex/config.toml, .gemini/settings.json exists here; pass SETTINGS.json files"
             );
         }
-        found
+        (found, agents)
     } else {
-        args.settings.clone()
+        split_by_agent(&args.settings, args.agent.as_deref())?
     };
     let jobs = super::jobs(args.jobs)?;
-    let claude = if args.static_only {
+    let wants_claude = !files.is_empty() || !args.plugin_dirs.is_empty();
+    let claude = if args.static_only || !wants_claude {
         None
     } else {
         let arg = args.claude.as_deref().unwrap_or(PINNED_VERSION);
@@ -61,7 +70,7 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
     // Advice and the sealed re-check name the same failopen that `seal --install` would write.
     let facts = failopen::seal::exe_path::ExeFacts::from_env().context("cannot locate the failopen executable")?;
     let seal_exe = failopen::seal::exe_path::choose(&facts).path.to_string_lossy().into_owned();
-    Ok(AuditOptions {
+    let mut opts = AuditOptions {
         files,
         cwd,
         home: env.home.clone(),
@@ -73,5 +82,51 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         interrupt: Interrupt::new(),
         plugin_dirs: args.plugin_dirs.clone(),
         read_skills: args.settings.is_empty(),
-    })
+        agent_files,
+        agent_bins: Vec::new(),
+    };
+    if !args.static_only {
+        opts.agent_bins = agent_bins(args, &opts).await?;
+    }
+    Ok(opts)
+}
+
+/// The files named on the command line: Claude Code's, and the other agents' with their agent.
+type SplitFiles = (Vec<PathBuf>, Vec<(Agent, PathBuf)>);
+
+/// The named files, Claude Code's and the other agents' (by `--agent`, else by path).
+fn split_by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<SplitFiles> {
+    let forced = agent.map(|a| a.parse::<Agent>().map_err(|e| anyhow::anyhow!("--agent: {e}"))).transpose()?;
+    let mut claude = Vec::new();
+    let mut others = Vec::new();
+    for p in paths {
+        match forced.or_else(|| audit::agent_config::agent_of_path(p)) {
+            None | Some(Agent::ClaudeCode) => claude.push(p.clone()),
+            Some(agent) => others.push((agent, p.clone())),
+        }
+    }
+    Ok((claude, others))
+}
+
+/// A binary for each agent whose files hold a hook (`--codex`, `--gemini`,
+/// else its pinned version), installed into failopen's cache if missing.
+async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec<failopen::agent::AgentBin>> {
+    let mut out = Vec::new();
+    for (agent, files) in audit::load_agent_files(opts)? {
+        let has_hooks = files.iter().any(|f| !audit::config::entries(std::slice::from_ref(&f.file)).is_empty());
+        if !has_hooks {
+            continue;
+        }
+        let (flag, given, pinned) = match agent {
+            Agent::Gemini => ("--gemini", &args.gemini, failopen::agent::gemini::PINNED_VERSION),
+            _ => ("--codex", &args.codex, failopen::agent::codex::PINNED_VERSION),
+        };
+        let spec = ClaudeSpec::parse(given.as_deref().unwrap_or(pinned)).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+        if let ClaudeSpec::Range(r) = &spec {
+            anyhow::bail!("{flag}: audit runs on one {}, and {r} is a range; name one version", agent.display_name());
+        }
+        let cache = Cache::from_env().for_agent(agent);
+        out.push(failopen::claude::spec::resolve(&spec, &cache).await?);
+    }
+    Ok(out)
 }

@@ -20,9 +20,17 @@ use crate::task::{BASH_COMMAND, MCP_WRITE_TOOL, NOTEBOOK_CELL, NOTEBOOK_FILE, NO
 /// The tools this script can attempt a write with.
 pub const TOOLS: [&str; 6] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", MCP_WRITE_TOOL];
 
-/// The tool name as a static string, if it is one this script knows.
+/// The other agents' write tools, by the names their hooks see, that the
+/// stand-in's other faces can attempt one write with: Codex's `apply_patch`
+/// (its shell is `Bash`, as above) in [`super::responses::first_tool_step`],
+/// and Gemini CLI's tools in [`super::gemini::first_tool_step`].
+pub const AGENT_TOOLS: [&str; 4] =
+    [super::responses::PATCH_TOOL, super::gemini::SHELL_TOOL, super::gemini::WRITE_TOOL, super::gemini::REPLACE_TOOL];
+
+/// The tool name as a static string, if it is one this script (or the
+/// Responses or Gemini face, [`AGENT_TOOLS`]) knows.
 pub fn known_tool(name: &str) -> Option<&'static str> {
-    TOOLS.iter().copied().find(|t| *t == name)
+    TOOLS.iter().chain(AGENT_TOOLS.iter()).copied().find(|t| *t == name)
 }
 
 /// The next step of a session that attempts a write through `tool` only.

@@ -32,6 +32,11 @@ pub const SHELL_TOOL: &str = "run_shell_command";
 /// Gemini CLI's file-writing tool, on the wire and to hooks.
 pub const WRITE_TOOL: &str = "write_file";
 
+/// Gemini CLI's edit tool, on the wire and to hooks. With an empty
+/// `old_string` and no such file yet, it creates the file (0.61.0's
+/// `edit.ts`: `isNewFile`), so a write through it needs no seeded file.
+pub const REPLACE_TOOL: &str = "replace";
+
 /// Read a Gemini API request body into a [`History`].
 pub fn history(body: &Value) -> History {
     let tool_names: Vec<String> = body
@@ -127,6 +132,34 @@ pub fn scripted_step(history: &History, cwd: &str) -> Step {
     }
     let quoted = last_result.map(|r| r.text.as_str()).unwrap_or("(no tool response)");
     Step::Text(format!("Done. The last tool response was:\n{quoted}"))
+}
+
+/// The next step of a session that attempts one write through `tool`
+/// (`run_shell_command`, `write_file` or `replace`, which creates
+/// `<cwd>/notes.txt` from an empty `old_string`), and then ends with a text
+/// quoting the response: `failopen audit`'s one-tool session.
+pub fn first_tool_step(history: &History, cwd: &str, tool: &str) -> Step {
+    if !history.has_tools {
+        return Step::Text("failopen stand-in".to_string());
+    }
+    let Some(name) = [SHELL_TOOL, WRITE_TOOL, REPLACE_TOOL].into_iter().find(|t| *t == tool) else {
+        return Step::Text(format!("The stand-in cannot write with {tool} on Gemini CLI."));
+    };
+    if !history.tool_names.iter().any(|n| n == name) {
+        return Step::Text(format!("This Gemini CLI does not offer the {name} tool."));
+    }
+    if history.tool_uses.is_empty() {
+        let path = format!("{}/{}", cwd.trim_end_matches('/'), NOTES_FILE);
+        let input = match name {
+            SHELL_TOOL => json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"}),
+            WRITE_TOOL => json!({"file_path": path, "content": NOTES_CONTENT}),
+            _ => json!({"file_path": path, "instruction": "Create notes.txt containing ready",
+                "old_string": "", "new_string": NOTES_CONTENT}),
+        };
+        return Step::Tool { name, input };
+    }
+    let last = history.tool_uses.last().and_then(|u| history.result_for(&u.id));
+    Step::Text(format!("Done. The last tool response was:\n{}", last.map_or("(no tool response)", |r| r.text.as_str())))
 }
 
 /// What the stand-in records of a call it sends: Gemini's hooks see the
@@ -309,5 +342,32 @@ mod tests {
             ("gemini-2.5-flash", "streamGenerateContent")
         );
         assert_eq!(model_and_method("models"), ("models", ""));
+    }
+
+    #[test]
+    fn a_first_tool_session_makes_one_attempt_through_that_tool() {
+        let declarations = json!([{"name": SHELL_TOOL}, {"name": WRITE_TOOL}, {"name": REPLACE_TOOL}]);
+        let fresh = history(&json!({"contents": [prompt()], "tools": [{"functionDeclarations": declarations}]}));
+        let Step::Tool { name, input } = first_tool_step(&fresh, "/w/", REPLACE_TOOL) else { panic!() };
+        assert_eq!(name, REPLACE_TOOL);
+        assert_eq!((input["file_path"].as_str(), input["old_string"].as_str()), (Some("/w/notes.txt"), Some("")));
+        assert_eq!(input["new_string"].as_str(), Some(NOTES_CONTENT));
+        let Step::Tool { name, input } = first_tool_step(&fresh, "/w", WRITE_TOOL) else { panic!() };
+        assert_eq!((name, input["content"].as_str()), (WRITE_TOOL, Some(NOTES_CONTENT)));
+        let Step::Tool { name, .. } = first_tool_step(&fresh, "/w", SHELL_TOOL) else { panic!() };
+        assert_eq!(name, SHELL_TOOL);
+        // One attempt: a refused write_file does not fall back to another tool.
+        let refused = history(&request(json!([
+            prompt(),
+            call(Some("c1"), WRITE_TOOL, json!({})),
+            answer(Some("c1"), WRITE_TOOL, json!({"error": "Tool execution blocked: no"}))
+        ])));
+        assert!(matches!(first_tool_step(&refused, "/w", WRITE_TOOL), Step::Text(_)));
+        // `request` offers no `replace`: the session ends without an attempt.
+        let Step::Text(t) = first_tool_step(&history(&request(json!([prompt()]))), "/w", REPLACE_TOOL) else {
+            panic!()
+        };
+        assert!(t.contains("does not offer"), "{t}");
+        assert!(matches!(first_tool_step(&fresh, "/w", "Bash"), Step::Text(_)));
     }
 }

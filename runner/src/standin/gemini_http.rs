@@ -57,7 +57,10 @@ pub(crate) async fn gemini_in_session(
             // A side call (the router's classifier) is answered in kind, whatever the policy.
             _ if !history.has_tools => Step::Text(gemini::side_answer(&request)),
             Policy::Refuse => super::policy::refuse_step(),
-            _ => gemini::scripted_step(&history, state.cwd.as_deref().unwrap_or(".")),
+            _ => match state.first_tool {
+                Some(tool) => gemini::first_tool_step(&history, state.cwd.as_deref().unwrap_or("."), tool),
+                None => gemini::scripted_step(&history, state.cwd.as_deref().unwrap_or(".")),
+            },
         };
         if history.has_tools {
             state.transcript.turn_over = matches!(step, Step::Text(_));

@@ -136,6 +136,32 @@ pub fn scripted_step(history: &History) -> Step {
     Step::Text(format!("Done. The last tool output was:\n{quoted}"))
 }
 
+/// The next step of a session that attempts one write through `tool`, by
+/// the name Codex's hooks see (`Bash` for `exec_command`, or `apply_patch`),
+/// and then ends with a text quoting the output: `failopen audit`'s
+/// one-tool session ([`super::first_tool`] is the Messages API's).
+pub fn first_tool_step(history: &History, tool: &str) -> Step {
+    if !history.has_tools {
+        return Step::Text("failopen stand-in".to_string());
+    }
+    let wire = match tool {
+        "Bash" => EXEC_TOOL,
+        PATCH_TOOL => PATCH_TOOL,
+        other => return Step::Text(format!("The stand-in cannot write with {other} on Codex.")),
+    };
+    if !history.tool_names.iter().any(|n| n == wire) {
+        return Step::Text(format!("This Codex does not offer the {wire} tool."));
+    }
+    if history.tool_uses.is_empty() {
+        return match wire {
+            EXEC_TOOL => Step::Tool { name: EXEC_TOOL, input: json!({"cmd": BASH_COMMAND}) },
+            _ => Step::Tool { name: PATCH_TOOL, input: Value::String(notes_patch()) },
+        };
+    }
+    let last = history.tool_uses.last().and_then(|u| history.result_for(&u.id));
+    Step::Text(format!("Done. The last tool output was:\n{}", last.map_or("(no tool output)", |r| r.text.as_str())))
+}
+
 /// What the stand-in records of a call it sends: the hook's name and input.
 pub fn as_hook_sees(name: &str, input: &Value) -> (String, Value) {
     (hook_name(name).to_string(), hook_input(name, input))
@@ -224,6 +250,25 @@ mod tests {
         assert!(!h.tool_results[0].is_error);
         let Step::Text(t) = scripted_step(&h) else { panic!() };
         assert!(t.ends_with(ran), "{t}");
+    }
+
+    #[test]
+    fn a_first_tool_session_makes_one_attempt_through_that_tool() {
+        let fresh = history(&request(json!([])));
+        let Step::Tool { name, input } = first_tool_step(&fresh, "apply_patch") else { panic!() };
+        assert_eq!((name, input.as_str()), (PATCH_TOOL, Some(notes_patch().as_str())));
+        let Step::Tool { name, input } = first_tool_step(&fresh, "Bash") else { panic!() };
+        assert_eq!((name, input["cmd"].as_str()), (EXEC_TOOL, Some(BASH_COMMAND)));
+        // A refused patch does not fall back to the shell: one attempt, then a text.
+        let after = history(&request(json!([
+            {"type": "custom_tool_call", "name": "apply_patch", "input": notes_patch(), "call_id": "c1"},
+            {"type": "custom_tool_call_output", "call_id": "c1", "output": "Command blocked by PreToolUse hook: no"}
+        ])));
+        assert!(matches!(first_tool_step(&after, "apply_patch"), Step::Text(_)));
+        let shell_only = history(&json!({"tools": [{"type": "function", "name": "exec_command"}], "input": []}));
+        let Step::Text(t) = first_tool_step(&shell_only, "apply_patch") else { panic!() };
+        assert!(t.contains("does not offer"), "{t}");
+        assert!(matches!(first_tool_step(&fresh, "Write"), Step::Text(_)));
     }
 
     #[test]

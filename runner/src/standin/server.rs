@@ -89,7 +89,10 @@ async fn responses_in_session(
         state.transcript.observe(&history);
         let step = match shared.policy {
             Policy::Refuse => super::policy::refuse_step(),
-            _ => responses::scripted_step(&history),
+            _ => match state.first_tool {
+                Some(tool) => responses::first_tool_step(&history, tool),
+                None => responses::scripted_step(&history),
+            },
         };
         if history.has_tools {
             state.transcript.turn_over = matches!(step, Step::Text(_));

@@ -9,6 +9,7 @@ mod oracle;
 
 mod agents;
 mod audit;
+mod audit_agents;
 mod audit_models;
 mod audit_sources;
 mod battery;

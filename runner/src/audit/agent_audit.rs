@@ -1,0 +1,421 @@
+//! The audit of another agent's hooks (Codex CLI, Gemini CLI): the same
+//! static checks where they apply, the same faults in real sessions of that
+//! agent against the stand-in, one write through each of its write tools,
+//! judged by the file on disk; the holes, and seal as the fix (neither agent
+//! has a fail-closed option), re-checked on a sealed copy.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::advice::{self, Advice, Hole, HoleKind};
+use super::agent_config::AgentFile;
+use super::command;
+use super::config::{self, HookEntry, HookKind};
+use super::dynamic::{self, AuditCell, Runner};
+use super::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
+use super::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
+use super::{AuditOptions, Finding, OnFailure, SealedRecheck, Severity};
+use crate::agent::{Agent, AgentBin};
+use crate::pool::Pool;
+use crate::standin::{Policy, StandIn};
+
+/// One hook entry of another agent, as the report names it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentHook {
+    /// The agent that runs it (`codex`, `gemini`).
+    pub agent: &'static str,
+    /// The version of the agent the dynamic checks ran, if they did.
+    pub agent_version: Option<String>,
+    /// Where it is, e.g. `.gemini/settings.json BeforeTool[0].hooks[0]`.
+    pub location: String,
+    /// The entry (its `timeout` in seconds, whatever the agent's unit).
+    #[serde(flatten)]
+    pub entry: HookEntry,
+}
+
+/// The audit of one agent's hooks.
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentAudit {
+    /// The agent (`codex`, `gemini`).
+    pub agent: &'static str,
+    /// Its name in words (`Codex CLI`).
+    pub agent_name: &'static str,
+    /// The version the dynamic checks ran; `None`: static checks only.
+    pub version: Option<String>,
+    /// Its hook configs read.
+    pub files: Vec<PathBuf>,
+    /// Its PreToolUse (Gemini: BeforeTool) hook entries, ids `C1`, `G1`, ...
+    pub hooks: Vec<AgentHook>,
+    /// Static findings.
+    pub findings: Vec<Finding>,
+    /// Dynamic cells.
+    pub cells: Vec<AuditCell>,
+    /// Proven holes.
+    pub holes: Vec<Hole>,
+    /// Advice.
+    pub advice: Vec<Advice>,
+    /// Hole cells re-run on a sealed copy.
+    pub sealed_recheck: Vec<SealedRecheck>,
+    /// What the dynamic checks do not cover.
+    pub not_covered: Vec<String>,
+}
+
+impl AgentAudit {
+    /// Whether a guard fails open: a proven hole or an error finding (static
+    /// only: any warning or error finding).
+    pub fn fails_open(&self) -> bool {
+        let worst = if self.version.is_some() { Severity::Error } else { Severity::Warning };
+        !self.holes.is_empty() || self.findings.iter().any(|f| f.severity >= worst)
+    }
+}
+
+/// The write tools of `agent`, by the names its hooks see.
+pub fn tools(agent: Agent) -> &'static [&'static str] {
+    match agent {
+        Agent::Gemini => &super::probes::GEMINI_TOOLS,
+        Agent::Codex => &super::probes::CODEX_TOOLS,
+        Agent::ClaudeCode => &super::probes::TOOLS,
+    }
+}
+
+/// The event name under which `agent` keeps its guards.
+pub fn event(agent: Agent) -> &'static str {
+    if agent == Agent::Gemini {
+        super::agent_config::GEMINI_EVENT
+    } else {
+        "PreToolUse"
+    }
+}
+
+/// How long `agent` waits for a hook with no timeout, in seconds
+/// (docs/codex.md: 600; docs/gemini.md: 60000 ms).
+pub fn default_timeout_secs(agent: Agent) -> f64 {
+    if agent == Agent::Gemini {
+        60.0
+    } else {
+        600.0
+    }
+}
+
+/// Whether `matcher` covers `tool` on `agent`: Gemini CLI tests an
+/// unanchored regex (`""` and `*` match all); Codex CLI reads Claude Code's
+/// matchers, and `apply_patch` is also matched by `Edit` and `Write`.
+pub fn covers(agent: Agent, matcher: Option<&str>, tool: &str) -> bool {
+    let m = matcher.unwrap_or("");
+    match agent {
+        Agent::Gemini => m.is_empty() || m == "*" || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool)),
+        _ => {
+            let aliases: &[&str] = if tool == "apply_patch" { &["apply_patch", "Edit", "Write"] } else { &[tool] };
+            aliases.iter().any(|t| crate::matcher::covers(matcher, t))
+        }
+    }
+}
+
+/// The matcher that covers every write tool of `agent`.
+pub fn full_matcher(agent: Agent) -> &'static str {
+    match agent {
+        Agent::Gemini => crate::agent::gemini::config::WRITE_MATCHER,
+        _ => crate::agent::codex::config::WRITE_MATCHER,
+    }
+}
+
+/// Audit `files` of `agent`; with `bin`, run the dynamic checks on it.
+pub async fn audit_agent(
+    agent: Agent,
+    files: Vec<AgentFile>,
+    bin: Option<&AgentBin>,
+    opts: &AuditOptions,
+) -> anyhow::Result<AgentAudit> {
+    let paths: Vec<PathBuf> = files.iter().map(|f| f.file.path.clone()).collect();
+    let settings: Vec<config::SettingsFile> = files.into_iter().map(|f| f.file).collect();
+    let prefix = if agent == Agent::Gemini { "G" } else { "C" };
+    let mut entries = config::entries(&settings);
+    for (n, e) in entries.iter_mut().enumerate() {
+        e.id = format!("{prefix}{}", n + 1);
+    }
+    let env = Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: None };
+    let mut a = AgentAudit {
+        agent: agent.as_str(),
+        agent_name: agent.display_name(),
+        version: bin.map(|b| b.version.clone()),
+        files: paths,
+        hooks: Vec::new(),
+        findings: entries.iter().flat_map(|e| static_findings(agent, e, &env)).collect(),
+        cells: vec![],
+        holes: vec![],
+        advice: vec![],
+        sealed_recheck: vec![],
+        not_covered: vec![],
+    };
+    let runnable: Vec<HookEntry> =
+        entries.iter().filter(|e| matches!(e.kind, HookKind::Command { .. })).cloned().collect();
+    if let (Some(bin), false) = (bin, runnable.is_empty()) {
+        dynamic_checks(agent, bin, &runnable, opts, &mut a).await?;
+    }
+    a.advice = advise(agent, &entries, &a.holes, &a.findings, &opts.seal_exe);
+    a.hooks = entries
+        .into_iter()
+        .map(|e| AgentHook {
+            agent: agent.as_str(),
+            agent_version: a.version.clone(),
+            location: format!("{} {}[{}].hooks[{}]", e.file.display(), event(agent), e.group, e.index),
+            entry: e,
+        })
+        .collect();
+    Ok(a)
+}
+
+async fn dynamic_checks(
+    agent: Agent,
+    bin: &AgentBin,
+    entries: &[HookEntry],
+    opts: &AuditOptions,
+    a: &mut AgentAudit,
+) -> anyhow::Result<()> {
+    let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
+    let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
+    let standin = StandIn::start(Policy::Scripted, None).await?;
+    let system = match agent {
+        Agent::Gemini => crate::agent::gemini::config::system_settings_with_hooks(),
+        _ => crate::agent::codex::config::system_layers_with_hooks(),
+    };
+    let runner = Runner {
+        claude: bin,
+        standin: &standin,
+        pool: &pool,
+        home: opts.home.as_deref(),
+        scripts: FaultScripts::create(&pool.root().join("faults"))?,
+        unreachable_url: super::unreachable_url()?,
+        failopen_exe: opts.seal_exe.clone(),
+        other_hooks_may_run: !system.is_empty(),
+    };
+    let tools = tools(agent);
+    let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools)).await?;
+    let (plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools);
+    let faulted = runner.run_cells(entries, &plan).await?;
+    a.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
+    a.holes = advice::holes(entries, &a.cells);
+    a.sealed_recheck = super::sealed_recheck(&runner, entries, &a.holes, &opts.seal_exe, tools).await?;
+    let name = agent.display_name();
+    a.not_covered = vec![
+        format!("faults are injected through every write tool of {name}: {}", tools.join(", ")),
+        format!(
+            "{name} reports no hook events: whether the guard ran, and how it ended, is read from a trace its shell \
+             leaves (the guard itself runs as configured)"
+        ),
+        format!("a hang is not waited for when the hook's timeout is over {MAX_HANG_TIMEOUT_SECS} s"),
+        format!(
+            "the hooks run from the user layer of a throwaway home ({}); that {name} loads them from your project \
+             (trust) is not tested",
+            if agent == Agent::Gemini { "~/.gemini/settings.json" } else { "$CODEX_HOME/hooks.json" }
+        ),
+    ];
+    if !system.is_empty() {
+        let shown: Vec<String> = system.iter().map(|p| p.display().to_string()).collect();
+        a.not_covered.push(format!(
+            "system config with hooks ({}) runs beside the audited hook: a refusal it cannot tie to the hook is invalid",
+            shown.join(", ")
+        ));
+    }
+    Ok(())
+}
+
+fn finding(e: &HookEntry, severity: Severity, code: &str, message: String) -> Finding {
+    Finding { hook: Some(e.id.clone()), severity, code: code.into(), message }
+}
+
+/// The static findings of one entry on `agent`.
+pub fn static_findings(agent: Agent, e: &HookEntry, env: &Env) -> Vec<Finding> {
+    let name = agent.display_name();
+    let mut out = Vec::new();
+    let HookKind::Command { command } = &e.kind else {
+        let kind = super::render::kind_words(&e.kind);
+        let message = format!("{name} runs command hooks only: this hook ({kind}) is not run, so it guards nothing");
+        return vec![finding(e, Severity::Warning, "not-run-by-agent", message)];
+    };
+    // Gemini's project variables name the same directory Claude Code's does.
+    let for_checks = match agent {
+        Agent::Gemini => ["${GEMINI_PROJECT_DIR}", "$GEMINI_PROJECT_DIR", "${GEMINI_CWD}", "$GEMINI_CWD"]
+            .iter()
+            .fold(command.clone(), |c, var| c.replace(var, "$CLAUDE_PROJECT_DIR")),
+        _ => command.clone(),
+    };
+    let parsed = command::parse(&for_checks);
+    out.extend(static_checks::check_script(e, &parsed, env));
+    let integer = e.raw.get("timeout").is_none_or(|t| t.is_u64());
+    if agent == Agent::Codex && !integer {
+        out.push(finding(
+            e,
+            Severity::Error,
+            "codex-timeout-not-integer",
+            format!(
+                "timeout {} is not a whole number of seconds: Codex CLI fails to parse the whole hooks file (\"expected \
+                 u64\"), and none of its hooks runs (measured on 0.171.0)",
+                e.raw["timeout"]
+            ),
+        ));
+    }
+    let default = default_timeout_secs(agent);
+    match e.timeout {
+        None => out.push(finding(
+            e,
+            Severity::Warning,
+            "no-timeout",
+            format!("no timeout: {name} waits {default:.0} s for a hung guard, then lets the call through"),
+        )),
+        Some(t) if t <= 0.0 => out.push(finding(e, Severity::Warning, "bad-timeout", format!("timeout {t} is not positive"))),
+        Some(t) if t > SENSIBLE_TIMEOUT_SECS => out.push(finding(
+            e,
+            Severity::Warning,
+            "long-timeout",
+            format!("timeout {t} s is longer than {SENSIBLE_TIMEOUT_SECS:.0} s: a hung guard stalls every tool call that long"),
+        )),
+        Some(_) => {}
+    }
+    match &parsed.seal_prefix {
+        Some(prefix) => out.extend(static_checks::check_seal_binary(e, prefix, OnFailure::Ignored, env)),
+        None => {
+            let ignored = if e.on_failure.is_some() { " (its onFailure is a Claude Code key it ignores)" } else { "" };
+            out.push(finding(
+                e,
+                Severity::Warning,
+                "unprotected",
+                format!(
+                    "not wrapped by failopen seal: when the guard crashes, is missing, hangs or is killed, {name} lets \
+                     the tool call through; it has no fail-closed option{ignored}"
+                ),
+            ));
+        }
+    }
+    let uncovered: Vec<&str> =
+        tools(agent).iter().copied().filter(|t| !covers(agent, e.matcher.as_deref(), t)).collect();
+    if !uncovered.is_empty() {
+        out.push(finding(
+            e,
+            Severity::Warning,
+            "uncovered-tools",
+            format!(
+                "the matcher leaves {} uncovered: a write through {} runs no guard (all of {name}'s write tools: {:?})",
+                uncovered.join(", "),
+                if uncovered.len() == 1 { "it" } else { "them" },
+                full_matcher(agent)
+            ),
+        ));
+    }
+    out
+}
+
+/// The advice: seal for a guard that breaks open (the only fix on these
+/// agents), a wider matcher for an uncovered tool, the errors to fix.
+pub fn advise(
+    agent: Agent,
+    entries: &[HookEntry],
+    holes: &[Hole],
+    findings: &[Finding],
+    seal_exe: &str,
+) -> Vec<Advice> {
+    let mut out = Vec::new();
+    for e in entries {
+        let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
+        let has = |code: &str| findings.iter().any(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.code == code);
+        let mut add =
+            |change: String, snippet: Option<String>| out.push(Advice { hook: e.id.clone(), change, snippet });
+        for f in findings.iter().filter(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.severity == Severity::Error) {
+            add(format!("fix the guard: {}", f.message), None);
+        }
+        let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
+        if let HookKind::Command { command } = &e.kind {
+            if has("seal-missing") {
+                add(
+                    "point the hook at a failopen that stays put (the one on PATH, not a build directory)".into(),
+                    None,
+                );
+            } else if breaks || has("unprotected") {
+                let command = if agent == Agent::Gemini { brace_gemini_vars(command) } else { command.clone() };
+                let deadline = e.timeout.and_then(crate::seal::wrap::deadline_for_timeout);
+                let wrapped = crate::seal::wrap::wrap_command(&command, seal_exe, deadline);
+                add(
+                    format!(
+                        "wrap the guard with failopen seal ({} has no fail-closed option: seal turns a crash, a missing \
+                         script, a hang or a signal into a refusal it honours)",
+                        agent.display_name()
+                    ),
+                    Some(format!("\"command\": {}", serde_json::Value::String(wrapped))),
+                );
+            }
+        }
+        if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
+            add("cover every write tool".into(), Some(format!("\"matcher\": {:?}", full_matcher(agent))));
+        }
+    }
+    out
+}
+
+/// `command` with Gemini CLI's project variables braced: the CLI replaces
+/// `$GEMINI_PROJECT_DIR` in the text (which would break seal's quoting),
+/// and sets the variable too, which `${GEMINI_PROJECT_DIR}` reads.
+pub fn brace_gemini_vars(command: &str) -> String {
+    super::agent_hooks::GEMINI_PROJECT_VARS
+        .iter()
+        .fold(command.to_string(), |c, var| c.replace(&format!("${var}"), &format!("${{{var}}}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn entry(hook: serde_json::Value, matcher: &str) -> HookEntry {
+        let value = json!({"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [hook]}]}});
+        let f = config::SettingsFile { path: "h.json".into(), project_dir: "/p".into(), value, managed: false };
+        config::entries(&[f]).remove(0)
+    }
+
+    #[test]
+    fn matchers_are_read_the_way_each_agent_reads_them() {
+        assert!(covers(Agent::Codex, Some("Write"), "apply_patch"), "apply_patch answers to Edit and Write");
+        assert!(!covers(Agent::Codex, Some("apply_patch"), "Bash"));
+        assert!(covers(Agent::Codex, None, "Bash"));
+        assert!(covers(Agent::Gemini, Some("write"), "write_file"), "unanchored");
+        assert!(!covers(Agent::Gemini, Some("^write_file$"), "replace"));
+        assert!(covers(Agent::Gemini, Some("*"), "replace"));
+        for agent in [Agent::Codex, Agent::Gemini] {
+            assert!(tools(agent).iter().all(|t| covers(agent, Some(full_matcher(agent)), t)), "{agent}");
+        }
+    }
+
+    #[test]
+    fn static_findings_advise_seal_and_know_each_agents_defaults() {
+        let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: None };
+        let e = entry(json!({"type": "command", "command": "/bin/true", "onFailure": "block"}), "write_file");
+        let f = static_findings(Agent::Gemini, &e, &env);
+        let codes: Vec<&str> = f.iter().map(|f| f.code.as_str()).collect();
+        assert_eq!(codes, ["no-timeout", "unprotected", "uncovered-tools"]);
+        assert!(f[0].message.contains("60 s") && f[1].message.contains("ignores"), "{f:?}");
+        assert!(f[2].message.contains("run_shell_command, replace"), "{}", f[2].message);
+        let advice = advise(Agent::Gemini, &[e], &[], &f, "/b/failopen");
+        assert!(
+            advice[0].snippet.as_deref().unwrap().contains("/b/failopen seal -- /bin/sh -c '/bin/true'"),
+            "{advice:?}"
+        );
+        assert_eq!(advice[1].snippet.as_deref(), Some("\"matcher\": \"^(run_shell_command|write_file|replace)$\""));
+        let missing =
+            entry(json!({"type": "command", "command": "/nonexistent/g.sh", "timeout": 5}), "Bash|apply_patch");
+        let codes: Vec<String> = static_findings(Agent::Codex, &missing, &env).into_iter().map(|f| f.code).collect();
+        assert_eq!(codes, ["script-missing", "unprotected"]);
+        let float = entry(json!({"type": "command", "command": "/bin/true", "timeout": 5.0}), "Bash|apply_patch");
+        assert_eq!(static_findings(Agent::Codex, &float, &env)[0].code, "codex-timeout-not-integer");
+        assert!(static_findings(Agent::Gemini, &float, &env).iter().all(|f| f.severity < Severity::Error));
+        let http = entry(json!({"type": "http", "url": "http://x"}), "Bash");
+        assert_eq!(static_findings(Agent::Codex, &http, &env)[0].code, "not-run-by-agent");
+    }
+
+    #[test]
+    fn gemini_variables_are_braced_for_seal() {
+        assert_eq!(
+            brace_gemini_vars("$GEMINI_PROJECT_DIR/g.sh $CLAUDE_PROJECT_DIR"),
+            "${GEMINI_PROJECT_DIR}/g.sh ${CLAUDE_PROJECT_DIR}"
+        );
+    }
+}

@@ -1,0 +1,174 @@
+//! The other agents' sections of the audit report ([`AgentAudit`]), as text
+//! and as Markdown, after Claude Code's: each names the agent and the
+//! version its hooks ran on.
+
+use std::fmt::Write;
+
+use super::agent_audit::AgentAudit;
+use super::judge::CellResult;
+use super::markdown::{code, table as md_table, text as md_text};
+use super::render::{describe, fault_columns, hole_lines, kind_words, table, table_notes, table_rows};
+
+/// `Codex CLI 0.171.0`, or the agent and that only its static checks ran.
+fn agent_words(a: &AgentAudit) -> String {
+    match &a.version {
+        Some(v) => format!("{} {v}", a.agent_name),
+        None => format!("{} (static checks only)", a.agent_name),
+    }
+}
+
+/// The agent's section of the text report.
+pub fn text(a: &AgentAudit) -> String {
+    let mut s = String::new();
+    let files: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
+    let _ = writeln!(s, "\n== {}: {} ==", agent_words(a), files.join(", "));
+    let _ = writeln!(s, "\nHooks ({})", a.agent_name);
+    if a.hooks.is_empty() {
+        let _ = writeln!(s, "  (no hooks that run before a tool)");
+    }
+    for h in &a.hooks {
+        let e = &h.entry;
+        let timeout = e.timeout.map(|t| format!("timeout {t}s")).unwrap_or_else(|| "no timeout".into());
+        let m = e.matcher.as_deref().map(|m| format!("{m:?}")).unwrap_or_else(|| "(none: all tools)".into());
+        let on = h.agent_version.as_deref().map(|v| format!(" on {} {v}", a.agent_name)).unwrap_or_default();
+        let _ =
+            writeln!(s, "  {}  {}{on}\n      matcher {m}, {timeout}\n      {}", e.id, h.location, kind_words(&e.kind));
+    }
+    let _ = writeln!(s, "\nStatic findings ({})", a.agent_name);
+    if a.findings.is_empty() {
+        let _ = writeln!(s, "  none");
+    }
+    for f in &a.findings {
+        let hook = f.hook.as_deref().unwrap_or("-");
+        let _ = writeln!(s, "  {:<8} {hook:<4} {} ({})", f.severity.as_str(), f.message, f.code);
+    }
+    if a.version.is_some() {
+        let _ = writeln!(
+            s,
+            "\nDynamic checks on {}: a write attempt per tool, as configured and under injected faults",
+            agent_words(a)
+        );
+        s.push_str(&table(&a.cells));
+        let _ = writeln!(
+            s,
+            "  blocked = refused with evidence; WROTE = the file changed; invalid = cannot tell; - = not run"
+        );
+        for note in &a.not_covered {
+            let _ = writeln!(s, "  note: {note}");
+        }
+        let _ = writeln!(s, "\nHoles ({})", agent_words(a));
+        if a.holes.is_empty() {
+            let _ = writeln!(s, "  none: every guard held");
+        }
+        for (hook, what) in hole_lines(&a.holes) {
+            let _ = writeln!(s, "  {hook:<4} {what}");
+        }
+    }
+    if !a.advice.is_empty() {
+        let _ = writeln!(s, "\nAdvice ({})", a.agent_name);
+        for adv in &a.advice {
+            let _ = writeln!(s, "  {:<4} {}", adv.hook, adv.change);
+            if let Some(snippet) = &adv.snippet {
+                let _ = writeln!(s, "         {snippet}");
+            }
+        }
+    }
+    for re in &a.sealed_recheck {
+        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
+        let _ = writeln!(
+            s,
+            "\nRe-check of {} wrapped by failopen seal, on {}: {closed} of {} holes closed",
+            re.hook,
+            agent_words(a),
+            re.cells.len()
+        );
+        for c in &re.cells {
+            let _ = writeln!(s, "  {:<17} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
+        }
+    }
+    s
+}
+
+/// The agent's section of the Markdown report.
+pub fn markdown(a: &AgentAudit) -> String {
+    let mut s = String::new();
+    let files: Vec<String> = a.files.iter().map(|f| code(&f.display().to_string())).collect();
+    let _ = writeln!(s, "#### {}\n\nHook configs: {}\n", md_text(&agent_words(a)), files.join(", "));
+    let rows: Vec<Vec<String>> = a
+        .hooks
+        .iter()
+        .map(|h| {
+            vec![
+                h.entry.id.clone(),
+                code(&h.location),
+                h.entry.matcher.as_deref().map(code).unwrap_or_else(|| "(none: all tools)".into()),
+                h.entry.timeout.map(|t| format!("{t}s")).unwrap_or_else(|| "none".into()),
+                code(&kind_words(&h.entry.kind)),
+                md_text(&agent_words(a)),
+            ]
+        })
+        .collect();
+    md_table(
+        &mut s,
+        &["hook", "where", "matcher", "timeout", "runs", "agent"],
+        &rows,
+        "No hooks that run before a tool.",
+    );
+    let rows: Vec<Vec<String>> = a
+        .findings
+        .iter()
+        .map(|f| {
+            let hook = f.hook.clone().unwrap_or_else(|| "-".into());
+            vec![f.severity.as_str().into(), hook, md_text(&f.message), code(&f.code)]
+        })
+        .collect();
+    md_table(&mut s, &["severity", "hook", "finding", "code"], &rows, "No static findings.");
+    if a.version.is_some() {
+        let faults = fault_columns(&a.cells);
+        let cells = table_rows(&a.cells, &faults);
+        let mut header = vec!["hook", "tool"];
+        header.extend(faults.iter().map(|f| f.as_str()));
+        let rows: Vec<Vec<String>> = cells
+            .iter()
+            .map(|(h, tool, row)| {
+                let mut line = vec![h.to_string(), tool.to_string()];
+                line.extend(row.iter().map(|c| match c.map(|c| &c.result) {
+                    Some(w @ CellResult::Wrote(_)) => format!("**{}**", w.word()),
+                    Some(other) => other.word().into(),
+                    None => "-".into(),
+                }));
+                line
+            })
+            .collect();
+        md_table(&mut s, &header, &rows, "No hook was run.");
+        for note in table_notes(&cells).iter().chain(&a.not_covered) {
+            let _ = writeln!(s, "- {}", md_text(note));
+        }
+        s.push('\n');
+        let rows: Vec<Vec<String>> =
+            hole_lines(&a.holes).into_iter().map(|(hook, what)| vec![hook, md_text(&what)]).collect();
+        md_table(&mut s, &["hook", "hole"], &rows, "No holes: every guard held.");
+    }
+    let rows: Vec<Vec<String>> = a
+        .advice
+        .iter()
+        .map(|adv| vec![adv.hook.clone(), md_text(&adv.change), adv.snippet.as_deref().map(code).unwrap_or_default()])
+        .collect();
+    md_table(&mut s, &["hook", "change", "exact change"], &rows, "");
+    for re in &a.sealed_recheck {
+        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
+        let _ = writeln!(
+            s,
+            "Re-check of {} wrapped by failopen seal: {closed} of {} holes closed\n",
+            re.hook,
+            re.cells.len()
+        );
+        let rows: Vec<Vec<String>> = re
+            .cells
+            .iter()
+            .map(|c| vec![c.tool.clone(), c.fault.as_str().into(), md_text(&describe(&c.result))])
+            .collect();
+        md_table(&mut s, &["tool", "fault", "result"], &rows, "");
+    }
+    s
+}

@@ -1,0 +1,137 @@
+//! `failopen audit` of the other agents' hook configs, end to end: the real
+//! binary, a throwaway project holding `.codex/hooks.json` or
+//! `.gemini/settings.json`, and real Codex CLI 0.171.0 and Gemini CLI 0.61.0
+//! from failopen's cache, driven by the stand-in.
+//!
+//! The guard crashes (exit 1) before deciding. Both agents let a tool call
+//! through when its hook exits 1 (docs/codex.md, docs/gemini.md), so every
+//! write tool of the agent must be a hole as configured; and seal turns that
+//! exit into exit 2 with a reason on stderr, which both honour, so the
+//! re-check on the sealed copy must block every one of them.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+use crate::support::{self, failopen};
+
+/// A project in a temp dir with `config` at `rel` and a crashing guard at
+/// `<dir>/hooks/guard.sh` (`dir`: `.codex` or `.gemini`), and an empty HOME.
+fn project(dir: &str, rel: &str, config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("project");
+    let home = t.path().join("home");
+    std::fs::create_dir_all(root.join(dir).join("hooks")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = root.join(dir).join("hooks/guard.sh");
+    std::fs::write(&guard, "#!/bin/sh\necho 'guard: cannot read its policy' >&2\nexit 1\n").unwrap();
+    std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(root.join(rel), config).unwrap();
+    (t, root, home)
+}
+
+/// `failopen audit ARGS --format json -j 2` in `cwd` with HOME `home`,
+/// against failopen's real cache (where the agents are installed).
+fn audit(cwd: &Path, home: &Path, args: &[&str]) -> Output {
+    let _lock = support::lock::sessions();
+    let cache = std::env::var_os("FAILOPEN_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/failopen"));
+    let mut cmd = failopen();
+    cmd.current_dir(cwd).arg("audit").args(args).args(["--format", "json", "-j", "2"]);
+    cmd.env("HOME", home).env("FAILOPEN_CACHE", cache);
+    cmd.timeout(std::time::Duration::from_secs(900)).output().unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): stdout {} stderr {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// The one agent section's (hook, kind, tool, fault) holes, its sealed re-check's results.
+fn holes_and_recheck(a: &Value) -> (Vec<(String, String, String)>, Vec<String>) {
+    let s = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+    let holes = a["holes"].as_array().unwrap().iter().map(|h| (s(h, "kind"), s(h, "tool"), s(h, "fault"))).collect();
+    let recheck = a["sealed_recheck"].as_array().unwrap().iter().flat_map(|r| r["cells"].as_array().unwrap().clone());
+    (holes, recheck.map(|c| s(&c, "result")).collect())
+}
+
+/// Checks the agent section and returns it: the agent and version named per
+/// hook, every write tool a hole as configured, and the sealed copy blocking
+/// each hole cell.
+fn assert_crashing_guard_is_a_hole_that_seal_closes(out: &Output, agent: &str, version: &str, tools: &[&str]) {
+    let v = json(out);
+    assert_eq!(out.status.code(), Some(3), "a hole: exit 3; stderr {}", String::from_utf8_lossy(&out.stderr));
+    let a = &v["agents"][0];
+    assert_eq!((a["agent"].as_str(), a["version"].as_str()), (Some(agent), Some(version)), "{a}");
+    let hook = &a["hooks"][0];
+    assert_eq!((hook["agent"].as_str(), hook["agent_version"].as_str()), (Some(agent), Some(version)));
+    let (holes, recheck) = holes_and_recheck(a);
+    for tool in tools {
+        let as_configured = ("broken-as-configured".to_string(), tool.to_string(), "none".to_string());
+        assert!(holes.contains(&as_configured), "{tool} must be a hole as configured: {holes:?}");
+        assert!(holes.contains(&("fails-open".into(), tool.to_string(), "crash".into())), "{tool}: {holes:?}");
+    }
+    assert!(!recheck.is_empty(), "the hole cells are re-run sealed");
+    assert!(recheck.iter().all(|r| r == "blocked"), "seal closes every hole: {recheck:?}");
+    let codes: Vec<&str> = a["findings"].as_array().unwrap().iter().filter_map(|f| f["code"].as_str()).collect();
+    assert!(codes.contains(&"unprotected") && !codes.contains(&"script-missing"), "{codes:?}");
+    let advice = a["advice"].to_string();
+    assert!(advice.contains("failopen seal") && advice.contains("no fail-closed option"), "{advice}");
+}
+
+#[test]
+fn a_crashing_codex_guard_is_a_hole_on_real_codex_and_seal_closes_it() {
+    let config = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash|apply_patch", "hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.codex/hooks/guard.sh", "timeout": 5}]}]}}"#;
+    let (_t, root, home) = project(".codex", ".codex/hooks.json", config);
+    let out = audit(&root, &home, &["--codex", "0.171.0"]);
+    assert_crashing_guard_is_a_hole_that_seal_closes(&out, "codex", "0.171.0", &["Bash", "apply_patch"]);
+}
+
+#[test]
+fn a_crashing_gemini_guard_is_a_hole_on_real_gemini_and_seal_closes_it() {
+    // `$GEMINI_PROJECT_DIR`: the CLI puts its own directory in the text; the audit runs it from the project.
+    let config = r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command|write_file|replace", "hooks": [
+        {"type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 5000}]}]}}"#;
+    let (_t, root, home) = project(".gemini", ".gemini/settings.json", config);
+    let out = audit(&root, &home, &["--gemini", "0.61.0"]);
+    let tools = ["run_shell_command", "write_file", "replace"];
+    assert_crashing_guard_is_a_hole_that_seal_closes(&out, "gemini", "0.61.0", &tools);
+    assert_eq!(json(&out)["agents"][0]["hooks"][0]["timeout"], 5.0, "milliseconds read as seconds");
+}
+
+#[test]
+fn a_malformed_codex_hooks_file_is_a_clear_error_naming_it() {
+    let (_t, root, home) =
+        project(".codex", ".codex/hooks.json", "{\"hooks\": {\"PreToolUse\": [\n  {\"matcher\": }\n]}}");
+    let out = audit(&root, &home, &["--static-only"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "bad input: exit 1; {err}");
+    assert!(err.contains(".codex/hooks.json:2:"), "names the file and line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::write(root.join(".codex/hooks.json"), r#"{"hooks": {"PreToolUse": {"matcher": "Bash"}}}"#).unwrap();
+    let out = audit(&root, &home, &["--static-only"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(".codex/hooks.json") && err.contains("hooks.PreToolUse") && err.contains("array"), "{err}");
+    // Named explicitly, with --agent, the same file is read as Codex's wherever it is.
+    let elsewhere = root.join("codex-hooks.json");
+    std::fs::write(
+        &elsewhere,
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}"#,
+    )
+    .unwrap();
+    let out = audit(&root, &home, &["--static-only", "--agent", "codex", elsewhere.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("codex-hooks.json") && err.contains("timeout") && err.contains("seconds"), "{err}");
+    let out = audit(&root, &home, &["--static-only", "--agent", "cursor", elsewhere.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("claude-code, codex, gemini"));
+}
