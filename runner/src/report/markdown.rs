@@ -25,7 +25,9 @@ impl Exporter for Markdown {
         }
         let several = report.versions.len() > 1;
         for g in &report.versions {
-            writeln!(s, "## Claude Code {}\n", md_escape(&g.version))?;
+            // The column label without the agent's short name, after its full one.
+            let label = g.version.strip_prefix(&format!("{} ", g.agent)).unwrap_or(&g.version);
+            writeln!(s, "## {} {}\n", g.agent.display_name(), md_escape(label))?;
             s.push_str(&table(g));
             writeln!(s)?;
             s.push_str(&grid_table(g, &report, several));

@@ -196,6 +196,7 @@ fn merge_writes_the_rows_in_input_order_with_one_header() {
     for r in &mut want {
         r.hook_type = r.hook_type().to_string();
         r.mode = "print".to_string();
+        r.agent = "claude-code".to_string();
     }
     assert_eq!(merged, want);
     // And an old file diffs against a new one.
@@ -233,7 +234,7 @@ fn merge_refuses_duplicate_cells() {
         .arg(&out)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("duplicate cell (version 2.1.240, arm deny/bare, repeat 1)"));
+        .stderr(predicate::str::contains("duplicate cell (claude-code version 2.1.240, arm deny/bare, repeat 1)"));
     assert!(!out.exists());
 }
 
