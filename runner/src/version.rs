@@ -84,7 +84,7 @@ impl Version {
 /// before it are the binary's own warnings, e.g. 2.0.20's "Claude
 /// configuration file not found" when `~/.claude.json` is missing.
 pub fn reported_by_claude(output: &str) -> Option<&str> {
-    crate::agent::Agent::ClaudeCode.reported_version(output)
+    output.lines().rev().filter_map(|line| line.split_whitespace().next()).find(|word| word.parse::<Version>().is_ok())
 }
 
 impl FromStr for Version {
