@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::advice::{self, Advice, Hole, HoleKind};
 use super::agent_config::AgentFile;
+use super::agent_hooks;
 use super::command;
 use super::config::{self, HookEntry, HookKind};
 use super::dynamic::{self, AuditCell, Runner};
@@ -230,7 +231,7 @@ pub fn static_findings(agent: Agent, e: &HookEntry, env: &Env) -> Vec<Finding> {
     let name = agent.display_name();
     let mut out = Vec::new();
     let HookKind::Command { command } = &e.kind else {
-        let kind = super::render::kind_words(&e.kind);
+        let kind = super::words::kind_words(&e.kind);
         let message = format!("{name} runs command hooks only: this hook ({kind}) is not run, so it guards nothing");
         return vec![finding(e, Severity::Warning, "not-run-by-agent", message)];
     };
@@ -332,7 +333,8 @@ pub fn advise(
                     None,
                 );
             } else if breaks || has("unprotected") {
-                let command = if agent == Agent::Gemini { brace_gemini_vars(command) } else { command.clone() };
+                let command =
+                    if agent == Agent::Gemini { agent_hooks::brace_gemini_vars(command) } else { command.clone() };
                 let deadline = e.timeout.and_then(crate::seal::wrap::deadline_for_timeout);
                 let wrapped = crate::seal::wrap::wrap_command(&command, seal_exe, deadline);
                 add(
@@ -350,15 +352,6 @@ pub fn advise(
         }
     }
     out
-}
-
-/// `command` with Gemini CLI's project variables braced: the CLI replaces
-/// `$GEMINI_PROJECT_DIR` in the text (which would break seal's quoting),
-/// and sets the variable too, which `${GEMINI_PROJECT_DIR}` reads.
-pub fn brace_gemini_vars(command: &str) -> String {
-    super::agent_hooks::GEMINI_PROJECT_VARS
-        .iter()
-        .fold(command.to_string(), |c, var| c.replace(&format!("${var}"), &format!("${{{var}}}")))
 }
 
 #[cfg(test)]
@@ -414,7 +407,7 @@ mod tests {
     #[test]
     fn gemini_variables_are_braced_for_seal() {
         assert_eq!(
-            brace_gemini_vars("$GEMINI_PROJECT_DIR/g.sh $CLAUDE_PROJECT_DIR"),
+            super::agent_hooks::brace_gemini_vars("$GEMINI_PROJECT_DIR/g.sh $CLAUDE_PROJECT_DIR"),
             "${GEMINI_PROJECT_DIR}/g.sh ${CLAUDE_PROJECT_DIR}"
         );
     }

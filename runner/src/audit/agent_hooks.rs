@@ -51,7 +51,14 @@ pub fn for_agent(agent: Agent, hook: &Value) -> Value {
 pub fn gemini_project_vars(command: &str) -> String {
     let prefix: String =
         GEMINI_PROJECT_VARS.iter().map(|var| format!("{var}=\"${PROJECT_VAR}\"; export {var}; ")).collect();
-    format!("{prefix}{}", super::agent_audit::brace_gemini_vars(command))
+    format!("{prefix}{}", brace_gemini_vars(command))
+}
+
+/// `command` with Gemini CLI's project variables braced: the CLI replaces
+/// `$GEMINI_PROJECT_DIR` in the text (which would break seal's quoting),
+/// and sets the variable too, which `${GEMINI_PROJECT_DIR}` reads.
+pub fn brace_gemini_vars(command: &str) -> String {
+    GEMINI_PROJECT_VARS.iter().fold(command.to_string(), |c, var| c.replace(&format!("${var}"), &format!("${{{var}}}")))
 }
 
 /// How a write under `fault` landed, by the trace in `evidence`: no run

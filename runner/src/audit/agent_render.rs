@@ -6,8 +6,8 @@ use std::fmt::Write;
 
 use super::agent_audit::AgentAudit;
 use super::judge::CellResult;
-use super::markdown::{code, table as md_table, text as md_text};
-use super::render::{describe, fault_columns, hole_lines, kind_words, table, table_notes, table_rows};
+use super::markdown_syntax::{code, table as md_table, text as md_text};
+use super::words::{describe, fault_columns, hole_lines, kind_words, table, table_notes, table_rows};
 
 /// `Codex CLI 0.171.0`, or the agent and that only its static checks ran.
 fn agent_words(a: &AgentAudit) -> String {

@@ -4,9 +4,9 @@
 use std::fmt::Write;
 
 use super::judge::CellResult;
-use super::render::{
-    describe, fault_columns, hole_lines, kind_words, on_failure_words, table_notes, table_rows, verdict, version_words,
-};
+use super::markdown_syntax::{code, table, text};
+use super::render::{verdict, version_words};
+use super::words::{describe, fault_columns, hole_lines, kind_words, on_failure_words, table_notes, table_rows};
 use super::AuditReport;
 
 /// The Markdown report; its heading names the result and the process's `exit_code`.
@@ -147,57 +147,6 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         s.push_str(&super::agent_render::markdown(a));
     }
     s
-}
-
-/// A GitHub table (or `empty` as a line when there is no row), then a blank line.
-pub(super) fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty: &str) {
-    if rows.is_empty() {
-        if !empty.is_empty() {
-            let _ = writeln!(s, "{empty}\n");
-        }
-        return;
-    }
-    let _ = writeln!(s, "| {} |", header.join(" | "));
-    let _ = writeln!(s, "|{}", " --- |".repeat(header.len()));
-    for row in rows {
-        let _ = writeln!(s, "| {} |", row.join(" | "));
-    }
-    s.push('\n');
-}
-
-/// Words as table text: a `|` would end the cell, `<` could open HTML, `*`,
-/// `_` and `` ` `` would format, and a newline would end the row.
-pub(super) fn text(words: &str) -> String {
-    let mut out = String::with_capacity(words.len());
-    for ch in words.chars() {
-        match ch {
-            '|' | '*' | '_' | '`' | '[' | ']' | '\\' => {
-                out.push('\\');
-                out.push(ch);
-            }
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\n' | '\r' => out.push(' '),
-            _ => out.push(ch),
-        }
-    }
-    out
-}
-
-/// A code span that holds `literal` as written, inside a table cell: fenced by
-/// one backtick more than its longest backtick run, `|` escaped (GitHub reads
-/// the table's pipes before the span), newlines as spaces.
-pub(super) fn code(literal: &str) -> String {
-    let one_line = literal.replace(['\n', '\r'], " ").replace('|', "\\|");
-    let mut longest = 0;
-    let mut run = 0;
-    for ch in one_line.chars() {
-        run = if ch == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest + 1);
-    let pad = if one_line.starts_with('`') || one_line.ends_with('`') { " " } else { "" };
-    format!("{fence}{pad}{one_line}{pad}{fence}")
 }
 
 #[cfg(test)]

@@ -31,11 +31,13 @@ pub mod faults;
 pub mod hook_schema;
 pub mod judge;
 pub mod markdown;
+pub mod markdown_syntax;
 pub mod matcher;
 pub mod probes;
 pub mod render;
 pub mod sources;
 pub mod static_checks;
+pub mod words;
 
 use std::path::{Path, PathBuf};
 

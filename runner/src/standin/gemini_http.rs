@@ -30,7 +30,7 @@ pub(crate) async fn gemini_in_session(
     let (model, method) = gemini::model_and_method(&segment);
     let body = match body {
         Ok(body) => body,
-        Err(rejection) => return super::server::unreadable_body(&shared, &session, rejection),
+        Err(rejection) => return super::body_limit::unreadable_body(&shared, &session, rejection),
     };
     let stream = match method {
         "streamGenerateContent" => true,

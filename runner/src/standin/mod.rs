@@ -16,6 +16,7 @@
 //! command) come from [`crate::task`]. Outside the stand-in, the evidence
 //! reads only [`Transcript`] and [`result_text`].
 
+mod body_limit;
 pub mod compaction;
 pub mod first_tool;
 pub mod gemini;

@@ -12,6 +12,7 @@ use axum::routing::post;
 use axum::Router;
 use serde_json::{json, Value};
 
+use super::body_limit::{unreadable_body, MAX_REQUEST_BYTES};
 use super::history::History;
 use super::hook_model::{self, HookAnswer, HookPolicy};
 use super::script::{scripted_step, Step};
@@ -20,12 +21,6 @@ use super::{Policy, Shared};
 
 /// The session key used when a request carries no `/s/<session>` prefix.
 pub const DEFAULT_SESSION: &str = "default";
-
-/// The largest request body the stand-in reads: the Messages API's own limit
-/// (Claude Code words a 413 as "Request too large (max 32MB)"). axum's default
-/// of 2 MB would turn a large but legal request (a guard's 5 MB refusal sent
-/// back to the model) into an error the real API never gives.
-pub const MAX_REQUEST_BYTES: usize = 32 * 1024 * 1024;
 
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
@@ -155,24 +150,6 @@ fn message_response(message: Message, stream: bool) -> Response {
     } else {
         axum::Json(message.to_json()).into_response()
     }
-}
-
-/// A body over [`MAX_REQUEST_BYTES`] (or one that could not be read): the
-/// API's answer, counted in the session's transcript as an error sent, so
-/// the evidence shows the model was never asked.
-pub(super) fn unreadable_body(shared: &Shared, session: &str, rejection: BytesRejection) -> Response {
-    {
-        let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        sessions.entry(session.to_string()).or_default().transcript.errors_sent += 1;
-    }
-    let status = rejection.status();
-    let (kind, message) = if status == StatusCode::PAYLOAD_TOO_LARGE {
-        ("request_too_large", format!("Request exceeds the maximum allowed number of bytes ({MAX_REQUEST_BYTES})"))
-    } else {
-        ("invalid_request_error", rejection.body_text())
-    };
-    let body = json!({"type": "error", "error": {"type": kind, "message": message}});
-    (status, axum::Json(body)).into_response()
 }
 
 async fn count_tokens(Path(_session): Path<String>, body: Bytes) -> Response {

@@ -1,0 +1,188 @@
+//! Words and grids both audit renderers (text and Markdown) share, for Claude
+//! Code's part and the other agents' parts alike: what a hook runs, what a
+//! fault did, which holes a hook has, and the fault x tool grid.
+
+use std::fmt::Write;
+
+use super::advice::{Hole, HoleKind};
+use super::config::HookKind;
+use super::dynamic::{AuditCell, TOOLS};
+use super::faults::Fault;
+use super::judge::{CellResult, WroteHow};
+use super::OnFailure;
+
+/// Whether `"onFailure": "block"` is honoured, and how that is known.
+pub(super) fn on_failure_words(of: OnFailure) -> &'static str {
+    match of {
+        OnFailure::Honoured => "honoured (measured)",
+        OnFailure::Ignored => "ignored (measured)",
+        OnFailure::Unknown => "unknown",
+    }
+}
+
+/// What a hook runs, e.g. `command /path/guard.sh`.
+pub(super) fn kind_words(kind: &HookKind) -> String {
+    match kind {
+        HookKind::Command { command } => format!("command {command}"),
+        HookKind::Http { url } => format!("http {url}"),
+        HookKind::Model { model_kind, prompt } => format!("{model_kind} {prompt:?}"),
+        HookKind::McpTool { server, tool } => format!("mcp_tool {server}/{tool}"),
+        HookKind::Other { kind } => format!("type {kind}"),
+    }
+}
+
+/// One line per (hook, kind of hole): the tools it let through and the faults.
+pub(super) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut groups: Vec<(&str, HoleKind, Vec<&str>, Vec<Fault>)> = Vec::new();
+    for h in holes {
+        let g = match groups.iter_mut().find(|g| g.0 == h.hook && g.1 == h.kind) {
+            Some(g) => g,
+            None => {
+                groups.push((&h.hook, h.kind, vec![], vec![]));
+                groups.last_mut().expect("just pushed")
+            }
+        };
+        if !g.2.contains(&h.tool.as_str()) {
+            g.2.push(&h.tool);
+        }
+        if !g.3.contains(&h.fault) {
+            g.3.push(h.fault);
+        }
+    }
+    for (hook, kind, tools, faults) in groups {
+        let tools = tools.join(", ");
+        let what = match kind {
+            HoleKind::FailsOpen => {
+                let f: Vec<&str> = faults.iter().map(|f| fault_words(*f)).collect();
+                format!("fails open: writes through {tools} landed under fault {}", f.join(", "))
+            }
+            HoleKind::BrokenAsConfigured => {
+                format!("broken as configured: the guard errors, and writes through {tools} landed")
+            }
+            HoleKind::UncoveredTool => {
+                format!("uncovered: the matcher lets {tools} through, and no other hook covers it")
+            }
+        };
+        out.push((hook.to_string(), what));
+    }
+    out
+}
+
+fn fault_words(f: Fault) -> &'static str {
+    match f {
+        Fault::None => "nothing",
+        Fault::Missing => "missing",
+        Fault::Crash => "crash (exit 1)",
+        Fault::Hang => "hang past its timeout",
+        Fault::Signal => "killed by a signal",
+        Fault::SealMissing => "the seal binary missing",
+        Fault::ModelError => "its model answering HTTP 500",
+        Fault::ModelHang => "its model not answering in time",
+        Fault::ModelGarbage => "its model answering garbage",
+        Fault::McpError => "its server answering isError",
+        Fault::McpHang => "its server not answering in time",
+        Fault::McpMissing => "its server missing",
+    }
+}
+
+/// A re-checked cell in words: blocked, WROTE (how), invalid: why, - (why).
+pub(super) fn describe(r: &CellResult) -> String {
+    match r {
+        CellResult::Blocked => "blocked".into(),
+        CellResult::Wrote(how) => format!(
+            "WROTE ({})",
+            match how {
+                WroteHow::GuardFailed => "guard broke",
+                WroteHow::GuardAllowed => "guard allowed",
+                WroteHow::GuardNotRun => "hook not run",
+            }
+        ),
+        CellResult::Invalid(why) => format!("invalid: {why}"),
+        CellResult::Skipped(why) => format!("- ({why})"),
+    }
+}
+
+/// The fault columns of the dynamic table: the four command faults always,
+/// the others (seal, model, server) only when some hook was run under them.
+pub(super) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
+    let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
+    for &f in
+        Fault::INJECTED.iter().filter(|f| !matches!(f, Fault::Missing | Fault::Crash | Fault::Hang | Fault::Signal))
+    {
+        if cells.iter().any(|c| c.fault == f && !matches!(c.result, CellResult::Skipped(_))) {
+            faults.push(f);
+        }
+    }
+    faults
+}
+
+/// The dynamic table's rows: per hook (in order of appearance) and tool,
+/// the cell under each fault of `faults`; rows with no cell are left out.
+pub(super) fn table_rows<'a>(
+    cells: &'a [AuditCell],
+    faults: &[Fault],
+) -> Vec<(&'a str, &'static str, Vec<Option<&'a AuditCell>>)> {
+    let mut hooks: Vec<&str> = Vec::new();
+    for c in cells {
+        if !hooks.contains(&c.hook.as_str()) {
+            hooks.push(&c.hook);
+        }
+    }
+    let mut rows = Vec::new();
+    for h in hooks {
+        for &tool in TOOLS.iter().chain(super::probes::AGENT_TOOLS.iter()) {
+            let row: Vec<Option<&AuditCell>> =
+                faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
+            if row.iter().any(Option::is_some) {
+                rows.push((h, tool, row));
+            }
+        }
+    }
+    rows
+}
+
+/// The notes under the dynamic table: why a cell is invalid, why a tool was not run.
+pub(super) fn table_notes(rows: &[(&str, &str, Vec<Option<&AuditCell>>)]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (h, tool, row) in rows {
+        for c in row.iter().flatten() {
+            match c {
+                AuditCell { result: CellResult::Invalid(why), fault, .. } => {
+                    notes.push(format!("{h} {tool} {}: invalid: {why}", fault.as_str()))
+                }
+                AuditCell { result: CellResult::Skipped(why), fault: Fault::None, .. } => {
+                    notes.push(format!("{h} {tool}: not run: {why}"))
+                }
+                _ => {}
+            }
+        }
+    }
+    notes
+}
+
+/// hook x tool rows, one column per fault.
+pub(super) fn table(cells: &[AuditCell]) -> String {
+    let mut s = String::new();
+    let faults = fault_columns(cells);
+    let width = |f: &Fault| f.as_str().len().max(8);
+    let tw = cells.iter().map(|c| c.tool.len()).max().unwrap_or(0).max(12);
+    let _ = write!(s, "  {:<4} {:<tw$}", "hook", "tool");
+    for f in &faults {
+        let _ = write!(s, " {:<w$}", f.as_str(), w = width(f));
+    }
+    s.push('\n');
+    let rows = table_rows(cells, &faults);
+    for (h, tool, row) in &rows {
+        let _ = write!(s, "  {h:<4} {tool:<tw$}");
+        for (c, f) in row.iter().zip(&faults) {
+            let word = c.map(|c| c.result.word()).unwrap_or("-");
+            let _ = write!(s, " {word:<w$}", w = width(f));
+        }
+        s.push('\n');
+    }
+    for n in table_notes(&rows) {
+        let _ = writeln!(s, "  {n}");
+    }
+    s
+}
