@@ -1,0 +1,183 @@
+//! Unit tests of [`super`] (attribution.rs).
+
+use super::*;
+
+fn ours() -> HookIdentity {
+    HookIdentity::new("/g/crash.sh", vec!["this session may not write files (failopen json-deny guard)".into()])
+}
+
+#[test]
+fn a_codex_refusal_is_ours_by_its_reason_or_as_the_only_hook_codex_loads() {
+    let mut h = ours();
+    let json = "Command blocked by PreToolUse hook: this session may not write files (failopen json-deny guard). Command: printf";
+    assert_eq!(refuser(json, &h, &[]), Refuser::HookUnderTest, "one of its own reasons");
+    let exit2 =
+        "Command blocked by PreToolUse hook: guard could not decide (exit 1), refusing by default. Command: printf";
+    assert_eq!(refuser(exit2, &h, &[]), Refuser::Unattributed, "another hook may have said it");
+    h.sole_pretooluse_hook = true;
+    assert_eq!(refuser(exit2, &h, &[]), Refuser::HookUnderTest, "no other hook could have");
+    assert_eq!(
+        refuser("Command blocked by PreToolUse hook: . Command: x", &h, &[]),
+        Refuser::Unattributed,
+        "no reason"
+    );
+    h.sole_pretooluse_hook = true;
+    let gemini = "Tool execution blocked: guard could not decide (exit 1)";
+    assert_eq!(refuser(gemini, &h, &[]), Refuser::HookUnderTest);
+    h.sole_pretooluse_hook = false;
+    assert_eq!(refuser(gemini, &h, &[]), Refuser::Unattributed);
+}
+
+#[test]
+fn the_generic_deny_is_ours_only_as_the_sole_hook_with_json_decisions() {
+    let mut h = ours();
+    assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::Unattributed);
+    h.sole_pretooluse_hook = true;
+    assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::HookUnderTest);
+    assert_eq!(refuser("Hook requested permission behavior: ask", &h, &[]), Refuser::Unattributed);
+    // A guard that never decides in JSON cannot have asked for this.
+    h.reasons.clear();
+    assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::Unattributed);
+}
+
+#[test]
+fn claude_code_1_0_lists_the_refusing_hooks() {
+    let h = ours();
+    // Recorded on 1.0.61: an exit-2 refusal, then a JSON deny.
+    assert_eq!(refuser("Bash operation blocked by hook:\n- [/g/crash.sh]: no\n", &h, &[]), Refuser::HookUnderTest);
+    let json = "Write operation blocked by hook:\n- this session may not write files (failopen json-deny guard)";
+    assert_eq!(refuser(json, &h, &[]), Refuser::HookUnderTest);
+    // Another hook beside ours: not the hook under test's refusal alone.
+    let both = "Bash operation blocked by hook:\n- [/g/crash.sh]: no\n- [/etc/policy.sh]: company";
+    assert_eq!(refuser(both, &h, &[]), Refuser::OtherHook("/etc/policy.sh".into()));
+    // An unknown reason, or no item at all, ties to nobody.
+    assert_eq!(refuser("Bash operation blocked by hook:\n- go away", &h, &[]), Refuser::Unattributed);
+    assert_eq!(refuser("Bash operation blocked by hook:", &h, &[]), Refuser::Unattributed);
+    // The header must open the text, after a tool's name.
+    assert_eq!(blocked_by_hook_items("the Bash operation blocked by hook:\n- [/g/crash.sh]: no"), None);
+    assert_eq!(blocked_by_hook_items("note: operation blocked by hook:\n- x").map(|v| v.len()), None);
+}
+
+#[test]
+fn the_bracket_names_the_hook() {
+    let h = ours();
+    assert_eq!(refuser("PreToolUse:Bash hook error: [/g/crash.sh]: no\n", &h, &[]), Refuser::HookUnderTest);
+    // A managed or sibling hook names its own command (2.1.240 and 2.1.328 alike).
+    let other = "PreToolUse:Bash hook error: [printf \"company policy: no writes\\n\" >&2; exit 2]: company policy";
+    assert_eq!(
+        refuser(other, &h, &[]),
+        Refuser::OtherHook("printf \"company policy: no writes\\n\" >&2; exit 2".into())
+    );
+    // A label that merely starts with ours is not ours.
+    assert_eq!(
+        refuser("PreToolUse:Bash hook error: [/g/crash.sh --x]: no", &h, &[]),
+        Refuser::OtherHook("/g/crash.sh --x".into())
+    );
+    // Wrapped in <tool_use_error> (seen with a managed hook's refusal, 2.1.328).
+    let wrapped = "<tool_use_error>PreToolUse:Write hook error: [/usr/local/bin/company.sh]: review </tool_use_error>";
+    assert_eq!(refuser(wrapped, &h, &[]), Refuser::OtherHook("/usr/local/bin/company.sh".into()));
+    let ours_wrapped = "<tool_use_error>PreToolUse:Write hook error: [/g/crash.sh]: no</tool_use_error>";
+    assert_eq!(refuser(ours_wrapped, &h, &[]), Refuser::HookUnderTest);
+    // onFailure's own wording keeps the bracket.
+    let native = "PreToolUse:Write hook error: [/g/crash.sh]: failed; blocking because onFailure is \"block\" boom";
+    assert_eq!(refuser(native, &h, &[]), Refuser::HookUnderTest);
+}
+
+#[test]
+fn json_decisions_are_known_by_their_reason() {
+    let h = ours();
+    let reason = "this session may not write files (failopen json-deny guard)";
+    assert_eq!(refuser(&format!("PreToolUse:Write hook error: {reason}"), &h, &[]), Refuser::HookUnderTest);
+    // 2.1.240 gives the bare reason.
+    assert_eq!(refuser(reason, &h, &[]), Refuser::HookUnderTest);
+    // An agent hook's refusal carries Claude Code's preamble (2.1.328).
+    let agent = format!("PreToolUse:Bash hook error: Agent hook condition was not met: {reason}");
+    assert_eq!(refuser(&agent, &h, &[]), Refuser::HookUnderTest);
+    assert_eq!(refuser(&format!("PreToolUse:Bash hook error: a{reason}"), &h, &[]), Refuser::Unattributed);
+    // Another hook's JSON deny: not ours, even though it names PreToolUse.
+    assert_eq!(refuser("PreToolUse:Write hook error: company json policy", &h, &[]), Refuser::Unattributed);
+    assert_eq!(refuser("company json policy", &h, &["company json policy".into()]), Refuser::Unattributed);
+}
+
+#[test]
+fn hook_events_count_only_when_ours_is_the_sole_hook() {
+    let mut h = HookIdentity::new("python3 /u/g.py", vec![]);
+    let seen = vec!["only src/ may change".to_string()];
+    assert_eq!(refuser("PreToolUse:Write hook error: only src/ may change", &h, &seen), Refuser::Unattributed);
+    h.sole_pretooluse_hook = true;
+    assert_eq!(refuser("PreToolUse:Write hook error: only src/ may change", &h, &seen), Refuser::HookUnderTest);
+    assert_eq!(refuser("PreToolUse:Write hook error: something else", &h, &seen), Refuser::Unattributed);
+    // An empty reason is never enough.
+    assert_eq!(refuser("PreToolUse:Write hook error: ", &h, &[String::new()]), Refuser::Unattributed);
+}
+
+#[test]
+fn a_plugins_hook_is_known_by_either_spelling_and_permission_request_refusals_by_theirs() {
+    let mut h = HookIdentity::new("${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh", vec![]);
+    h.aliases = vec!["/p/35/hooks/deny.sh".into()];
+    // 2.1.240 writes the command as given; 2.1.328 with the directory put in, and a line naming the plugin.
+    let old = "PreToolUse:Bash hook error: [${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh]: no";
+    let new =
+        "PreToolUse:Bash hook error: [/p/35/hooks/deny.sh]: no\nThis hook comes from the failopen-guard@inline plugin.";
+    assert_eq!(refuser(old, &h, &[]), Refuser::HookUnderTest);
+    assert_eq!(refuser(new, &h, &[]), Refuser::HookUnderTest);
+    let elsewhere = "PreToolUse:Bash hook error: [/p/36/hooks/deny.sh]: no";
+    assert_eq!(refuser(elsewhere, &h, &[]), Refuser::OtherHook("/p/36/hooks/deny.sh".into()));
+    // A PermissionRequest hook's onFailure refusal opens with the bracket (2.1.295 on).
+    let h = HookIdentity::new("/g/crash.sh", vec![]);
+    let native = "[/g/crash.sh]: failed; blocking because onFailure is \"block\"\nguard failed before deciding";
+    assert_eq!(refuser(native, &h, &[]), Refuser::HookUnderTest);
+    assert_eq!(refuser("[/etc/x.sh]: failed", &h, &[]), Refuser::OtherHook("/etc/x.sh".into()));
+    // Its JSON deny is the bare message, read out of the guard's script.
+    let body = include_str!("../../../guards/perm-deny.sh");
+    let h = HookIdentity::new("/g/perm-deny.sh", reasons_in_script(body));
+    assert_eq!(refuser("this session may not write files (failopen perm-deny guard)", &h, &[]), Refuser::HookUnderTest);
+    assert_eq!(
+        decision_reason(r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"m"}}}"#).as_deref(),
+        Some("m")
+    );
+    assert_eq!(decision_reason(r#"{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}"#), None);
+}
+
+#[test]
+fn claude_codes_own_refusal_for_want_of_a_grant_is_named() {
+    let h = ours();
+    for text in [
+        "Claude requested permissions to write to /w/notes.txt, but you haven't granted it yet.",
+        "Output redirection to '/w/notes.txt' needs approval. The path is inside the working directories",
+        "Output redirection to '/w/notes.txt' was blocked. For security, Claude Code may only write to files",
+        "Permission to use Bash has been denied because Claude Code is running in don't ask mode.",
+    ] {
+        assert!(is_permission_prompt_text(text), "{text}");
+        assert_eq!(refuser(text, &h, &[]), Refuser::PermissionPrompt, "{text}");
+    }
+    assert_eq!(Refuser::PermissionPrompt.describe(), "permission-prompt");
+    assert!(!is_permission_prompt_text("Output redirection worked"));
+}
+
+#[test]
+fn permission_rules_are_named() {
+    let text = "Permission to use Bash with command printf 'ready\\n' > notes.txt has been denied.";
+    assert_eq!(refuser(text, &ours(), &[]), Refuser::PermissionRule);
+    let path = "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>";
+    assert!(is_permission_rule_text(path));
+    assert_eq!(refuser(path, &ours(), &[]), Refuser::PermissionRule);
+    assert!(!is_permission_rule_text("EACCES: permission denied"));
+}
+
+#[test]
+fn decision_reasons_come_from_deny_and_ask_only() {
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+    assert_eq!(decision_reason(deny).as_deref(), Some("no"));
+    assert_eq!(decision_reason(&deny.replace("deny", "ask")).as_deref(), Some("no"));
+    assert_eq!(decision_reason(&deny.replace("deny", "allow")), None);
+    assert_eq!(decision_reason("not json"), None);
+}
+
+#[test]
+fn reasons_are_read_out_of_guard_scripts() {
+    let body =
+        r#"printf '%s\n' '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"a (b)"}}'"#;
+    assert_eq!(reasons_in_script(body), ["a (b)"]);
+    assert!(reasons_in_script("exit 2").is_empty());
+}
