@@ -15,6 +15,7 @@ mod codex;
 mod dirs;
 mod gemini;
 pub mod interactive;
+mod not_yet_run;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -227,8 +228,7 @@ async fn run_claude(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     if let Some(what) = missing {
         return Ok(not_started(Some(what)));
     }
-    let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
-    let dirs = Dirs::create(root.path())?;
+    let (root, dirs) = temp_root(spec)?;
     let settings_path = dirs.evidence.join("settings.json");
     std::fs::write(&settings_path, serde_json::to_vec_pretty(&spec.settings)?)?;
     let mcp_path = dirs.evidence.join("mcp.json");
@@ -245,6 +245,14 @@ async fn run_claude(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Mode::Interactive => interactive::launch(spec, &dirs, args, env).await?,
     };
     finish(spec, root, &dirs, launched).await
+}
+
+/// A new session temp root in the pool's sessions directory (removed when
+/// the handle drops, unless kept), with its directories made.
+pub(crate) fn temp_root(spec: &SessionSpec<'_>) -> std::io::Result<(tempfile::TempDir, Dirs)> {
+    let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
+    let dirs = Dirs::create(root.path())?;
+    Ok((root, dirs))
 }
 
 /// After an agent's process has ended: reap its process group (and any
@@ -301,8 +309,23 @@ async fn launch_print(
         .arg(PROMPT)
         .args(["--output-format", "stream-json", "--verbose"])
         .args(hook_events.then_some("--include-hook-events"))
-        .args(args)
-        .current_dir(&dirs.work)
+        .args(args);
+    launch_headless(spec, dirs, cmd, env, |stdout| evidence::parse_stream(stdout, &spec.hook)).await
+}
+
+/// Run `cmd` (an agent's headless command line, its arguments given) to its
+/// end: in the work directory, with `env` and nothing else of ours, stdin
+/// closed, stdout and stderr straight to the evidence files (`stdout.jsonl`,
+/// `stderr.txt`), in its own process group ([`run_in_own_group`]). The facts
+/// are `parse` of what it wrote on stdout.
+pub(crate) async fn launch_headless(
+    spec: &SessionSpec<'_>,
+    dirs: &Dirs,
+    mut cmd: tokio::process::Command,
+    env: Vec<(String, String)>,
+    parse: impl FnOnce(&str) -> evidence::StreamFacts,
+) -> std::io::Result<Launched> {
+    cmd.current_dir(&dirs.work)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(dirs.evidence.join("stdout.jsonl"))?)
         .stderr(std::fs::File::create(dirs.evidence.join("stderr.txt"))?)
@@ -312,8 +335,7 @@ async fn launch_print(
     let (exit, pgid) = run_in_own_group(cmd, spec).await;
     let secs = started.elapsed().as_secs_f64();
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    let facts = evidence::parse_stream(&stdout, &spec.hook);
-    Ok(Launched { exit, pgid, secs, facts, flags: Vec::new() })
+    Ok(Launched { exit, pgid, secs, facts: parse(&stdout), flags: Vec::new() })
 }
 
 /// Run an agent's command to its end in its own process group, registered

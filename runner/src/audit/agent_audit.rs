@@ -11,12 +11,13 @@ use serde::Serialize;
 use super::advice::{self, Advice, Hole, HoleKind};
 use super::agent_config::AgentFile;
 use super::agent_hooks;
+use super::checks::Checks;
 use super::command;
 use super::config::{self, HookEntry, HookKind};
-use super::dynamic::{self, AuditCell, Runner};
+use super::dynamic::{self, Runner};
 use super::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
 use super::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
-use super::{AuditOptions, Finding, OnFailure, SealedRecheck, Severity};
+use super::{AuditOptions, Finding, OnFailure, Severity};
 use crate::agent::{Agent, AgentBin};
 use crate::pool::Pool;
 use crate::standin::{Policy, StandIn};
@@ -48,26 +49,16 @@ pub struct AgentAudit {
     pub files: Vec<PathBuf>,
     /// Its PreToolUse (Gemini: BeforeTool) hook entries, ids `C1`, `G1`, ...
     pub hooks: Vec<AgentHook>,
-    /// Static findings.
-    pub findings: Vec<Finding>,
-    /// Dynamic cells.
-    pub cells: Vec<AuditCell>,
-    /// Proven holes.
-    pub holes: Vec<Hole>,
-    /// Advice.
-    pub advice: Vec<Advice>,
-    /// Hole cells re-run on a sealed copy.
-    pub sealed_recheck: Vec<SealedRecheck>,
-    /// What the dynamic checks do not cover.
-    pub not_covered: Vec<String>,
+    /// What the checks found.
+    #[serde(flatten)]
+    pub checks: Checks,
 }
 
 impl AgentAudit {
     /// Whether a guard fails open: a proven hole or an error finding (static
     /// only: any warning or error finding).
     pub fn fails_open(&self) -> bool {
-        let worst = if self.version.is_some() { Severity::Error } else { Severity::Warning };
-        !self.holes.is_empty() || self.findings.iter().any(|f| f.severity >= worst)
+        self.checks.fails_open(self.version.is_some())
     }
 }
 
@@ -142,19 +133,17 @@ pub async fn audit_agent(
         version: bin.map(|b| b.version.clone()),
         files: paths,
         hooks: Vec::new(),
-        findings: entries.iter().flat_map(|e| static_findings(agent, e, &env)).collect(),
-        cells: vec![],
-        holes: vec![],
-        advice: vec![],
-        sealed_recheck: vec![],
-        not_covered: vec![],
+        checks: Checks {
+            findings: entries.iter().flat_map(|e| static_findings(agent, e, &env)).collect(),
+            ..Checks::default()
+        },
     };
     let runnable: Vec<HookEntry> =
         entries.iter().filter(|e| matches!(e.kind, HookKind::Command { .. })).cloned().collect();
     if let (Some(bin), false) = (bin, runnable.is_empty()) {
         dynamic_checks(agent, bin, &runnable, opts, &mut a).await?;
     }
-    a.advice = advise(agent, &entries, &a.holes, &a.findings, &opts.seal_exe);
+    a.checks.advice = advise(agent, &entries, &a.checks.holes, &a.checks.findings, &opts.seal_exe);
     a.hooks = entries
         .into_iter()
         .map(|e| AgentHook {
@@ -195,11 +184,11 @@ async fn dynamic_checks(
     let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools)).await?;
     let (plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools);
     let faulted = runner.run_cells(entries, &plan).await?;
-    a.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
-    a.holes = advice::holes(entries, &a.cells);
-    a.sealed_recheck = super::sealed_recheck(&runner, entries, &a.holes, &opts.seal_exe, tools).await?;
+    a.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
+    a.checks.holes = advice::holes(entries, &a.checks.cells);
+    a.checks.sealed_recheck = super::sealed_recheck(&runner, entries, &a.checks.holes, &opts.seal_exe, tools).await?;
     let name = agent.display_name();
-    a.not_covered = vec![
+    a.checks.not_covered = vec![
         format!("faults are injected through every write tool of {name}: {}", tools.join(", ")),
         format!(
             "{name} reports no hook events: whether the guard ran, and how it ended, is read from a trace its shell \
@@ -214,7 +203,7 @@ async fn dynamic_checks(
     ];
     if !system.is_empty() {
         let shown: Vec<String> = system.iter().map(|p| p.display().to_string()).collect();
-        a.not_covered.push(format!(
+        a.checks.not_covered.push(format!(
             "system config with hooks ({}) runs beside the audited hook: a refusal it cannot tie to the hook is invalid",
             shown.join(", ")
         ));

@@ -7,7 +7,8 @@ use std::fmt::Write;
 use super::agent_audit::AgentAudit;
 use super::judge::CellResult;
 use super::markdown_syntax::{code, table as md_table, text as md_text};
-use super::words::{describe, fault_columns, hole_lines, kind_words, table, table_notes, table_rows};
+use super::markdown_tables;
+use super::words::{describe, hole_lines, kind_words, table};
 
 /// `Codex CLI 0.171.0`, or the agent and that only its static checks ran.
 fn agent_words(a: &AgentAudit) -> String {
@@ -35,10 +36,10 @@ pub fn text(a: &AgentAudit) -> String {
             writeln!(s, "  {}  {}{on}\n      matcher {m}, {timeout}\n      {}", e.id, h.location, kind_words(&e.kind));
     }
     let _ = writeln!(s, "\nStatic findings ({})", a.agent_name);
-    if a.findings.is_empty() {
+    if a.checks.findings.is_empty() {
         let _ = writeln!(s, "  none");
     }
-    for f in &a.findings {
+    for f in &a.checks.findings {
         let hook = f.hook.as_deref().unwrap_or("-");
         let _ = writeln!(s, "  {:<8} {hook:<4} {} ({})", f.severity.as_str(), f.message, f.code);
     }
@@ -48,32 +49,32 @@ pub fn text(a: &AgentAudit) -> String {
             "\nDynamic checks on {}: a write attempt per tool, as configured and under injected faults",
             agent_words(a)
         );
-        s.push_str(&table(&a.cells));
+        s.push_str(&table(&a.checks.cells));
         let _ = writeln!(
             s,
             "  blocked = refused with evidence; WROTE = the file changed; invalid = cannot tell; - = not run"
         );
-        for note in &a.not_covered {
+        for note in &a.checks.not_covered {
             let _ = writeln!(s, "  note: {note}");
         }
         let _ = writeln!(s, "\nHoles ({})", agent_words(a));
-        if a.holes.is_empty() {
+        if a.checks.holes.is_empty() {
             let _ = writeln!(s, "  none: every guard held");
         }
-        for (hook, what) in hole_lines(&a.holes) {
+        for (hook, what) in hole_lines(&a.checks.holes) {
             let _ = writeln!(s, "  {hook:<4} {what}");
         }
     }
-    if !a.advice.is_empty() {
+    if !a.checks.advice.is_empty() {
         let _ = writeln!(s, "\nAdvice ({})", a.agent_name);
-        for adv in &a.advice {
+        for adv in &a.checks.advice {
             let _ = writeln!(s, "  {:<4} {}", adv.hook, adv.change);
             if let Some(snippet) = &adv.snippet {
                 let _ = writeln!(s, "         {snippet}");
             }
         }
     }
-    for re in &a.sealed_recheck {
+    for re in &a.checks.sealed_recheck {
         let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
         let _ = writeln!(
             s,
@@ -115,6 +116,7 @@ pub fn markdown(a: &AgentAudit) -> String {
         "No hooks that run before a tool.",
     );
     let rows: Vec<Vec<String>> = a
+        .checks
         .findings
         .iter()
         .map(|f| {
@@ -124,51 +126,16 @@ pub fn markdown(a: &AgentAudit) -> String {
         .collect();
     md_table(&mut s, &["severity", "hook", "finding", "code"], &rows, "No static findings.");
     if a.version.is_some() {
-        let faults = fault_columns(&a.cells);
-        let cells = table_rows(&a.cells, &faults);
-        let mut header = vec!["hook", "tool"];
-        header.extend(faults.iter().map(|f| f.as_str()));
-        let rows: Vec<Vec<String>> = cells
-            .iter()
-            .map(|(h, tool, row)| {
-                let mut line = vec![h.to_string(), tool.to_string()];
-                line.extend(row.iter().map(|c| match c.map(|c| &c.result) {
-                    Some(w @ CellResult::Wrote(_)) => format!("**{}**", w.word()),
-                    Some(other) => other.word().into(),
-                    None => "-".into(),
-                }));
-                line
-            })
-            .collect();
-        md_table(&mut s, &header, &rows, "No hook was run.");
-        for note in table_notes(&cells).iter().chain(&a.not_covered) {
+        let notes = markdown_tables::fault_grid(&mut s, &a.checks.cells);
+        for note in notes.iter().chain(&a.checks.not_covered) {
             let _ = writeln!(s, "- {}", md_text(note));
         }
         s.push('\n');
-        let rows: Vec<Vec<String>> =
-            hole_lines(&a.holes).into_iter().map(|(hook, what)| vec![hook, md_text(&what)]).collect();
-        md_table(&mut s, &["hook", "hole"], &rows, "No holes: every guard held.");
+        markdown_tables::holes(&mut s, &a.checks.holes, "No holes: every guard held.");
     }
-    let rows: Vec<Vec<String>> = a
-        .advice
-        .iter()
-        .map(|adv| vec![adv.hook.clone(), md_text(&adv.change), adv.snippet.as_deref().map(code).unwrap_or_default()])
-        .collect();
-    md_table(&mut s, &["hook", "change", "exact change"], &rows, "");
-    for re in &a.sealed_recheck {
-        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
-        let _ = writeln!(
-            s,
-            "Re-check of {} wrapped by failopen seal: {closed} of {} holes closed\n",
-            re.hook,
-            re.cells.len()
-        );
-        let rows: Vec<Vec<String>> = re
-            .cells
-            .iter()
-            .map(|c| vec![c.tool.clone(), c.fault.as_str().into(), md_text(&describe(&c.result))])
-            .collect();
-        md_table(&mut s, &["tool", "fault", "result"], &rows, "");
+    markdown_tables::advice(&mut s, &a.checks.advice);
+    for re in &a.checks.sealed_recheck {
+        markdown_tables::recheck(&mut s, re, "Re-check of", "wrapped by failopen seal");
     }
     s
 }

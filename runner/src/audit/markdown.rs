@@ -3,10 +3,10 @@
 
 use std::fmt::Write;
 
-use super::judge::CellResult;
 use super::markdown_syntax::{code, table, text};
+use super::markdown_tables;
 use super::render::{verdict, version_words};
-use super::words::{describe, fault_columns, hole_lines, kind_words, on_failure_words, table_notes, table_rows};
+use super::words::{kind_words, on_failure_words};
 use super::AuditReport;
 
 /// The Markdown report; its heading names the result and the process's `exit_code`.
@@ -70,6 +70,7 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
 
     let _ = writeln!(s, "#### Static findings\n");
     let rows: Vec<Vec<String>> = r
+        .checks
         .findings
         .iter()
         .map(|f| {
@@ -85,63 +86,28 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
 
     if r.claude_version.is_some() {
         let _ = writeln!(s, "#### Dynamic checks: a write attempt per tool, as configured and under injected faults\n");
-        let faults = fault_columns(&r.cells);
-        let cells = table_rows(&r.cells, &faults);
-        let mut header = vec!["hook", "tool"];
-        header.extend(faults.iter().map(|f| f.as_str()));
-        let rows: Vec<Vec<String>> = cells
-            .iter()
-            .map(|(h, tool, row)| {
-                let mut line = vec![h.to_string(), tool.to_string()];
-                line.extend(row.iter().map(|c| match c.map(|c| &c.result) {
-                    Some(w @ CellResult::Wrote(_)) => format!("**{}**", w.word()),
-                    Some(other) => other.word().into(),
-                    None => "-".into(),
-                }));
-                line
-            })
-            .collect();
-        table(&mut s, &header, &rows, "No hook was run.");
+        let notes = markdown_tables::fault_grid(&mut s, &r.checks.cells);
         let _ = writeln!(
             s,
             "blocked = refused with evidence; **WROTE** = the file changed; invalid = cannot tell; - = not run\n"
         );
-        for note in table_notes(&cells).iter().chain(&r.not_covered) {
+        for note in notes.iter().chain(&r.checks.not_covered) {
             let _ = writeln!(s, "- {}", text(note));
         }
-        if !cells.is_empty() || !r.not_covered.is_empty() {
+        if !r.checks.cells.is_empty() || !r.checks.not_covered.is_empty() {
             s.push('\n');
         }
 
         let _ = writeln!(s, "#### Holes\n");
-        let rows: Vec<Vec<String>> =
-            hole_lines(&r.holes).into_iter().map(|(hook, what)| vec![hook, text(&what)]).collect();
-        table(&mut s, &["hook", "hole"], &rows, "None: every guard held.");
+        markdown_tables::holes(&mut s, &r.checks.holes, "None: every guard held.");
     }
 
-    if !r.advice.is_empty() {
+    if !r.checks.advice.is_empty() {
         let _ = writeln!(s, "#### Advice\n");
-        let rows: Vec<Vec<String>> = r
-            .advice
-            .iter()
-            .map(|a| vec![a.hook.clone(), text(&a.change), a.snippet.as_deref().map(code).unwrap_or_default()])
-            .collect();
-        table(&mut s, &["hook", "change", "exact change"], &rows, "");
+        markdown_tables::advice(&mut s, &r.checks.advice);
     }
-    for re in &r.sealed_recheck {
-        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
-        let _ = writeln!(
-            s,
-            "#### Re-check of {} wrapped as `failopen seal --install` would: {closed} of {} holes closed\n",
-            re.hook,
-            re.cells.len()
-        );
-        let rows: Vec<Vec<String>> = re
-            .cells
-            .iter()
-            .map(|c| vec![c.tool.clone(), c.fault.as_str().into(), text(&describe(&c.result))])
-            .collect();
-        table(&mut s, &["tool", "fault", "result"], &rows, "");
+    for re in &r.checks.sealed_recheck {
+        markdown_tables::recheck(&mut s, re, "#### Re-check of", "wrapped as `failopen seal --install` would");
     }
     for a in &r.agents {
         s.push_str(&super::agent_render::markdown(a));
@@ -155,10 +121,11 @@ mod tests {
 
     use super::*;
     use crate::audit::advice::{Advice, Hole, HoleKind};
+    use crate::audit::checks::Checks;
     use crate::audit::config::{HookEntry, HookKind};
     use crate::audit::dynamic::AuditCell;
     use crate::audit::faults::Fault;
-    use crate::audit::judge::WroteHow;
+    use crate::audit::judge::{CellResult, WroteHow};
     use crate::audit::{Finding, OnFailure, SealedRecheck, Severity};
 
     fn hook(id: &str, matcher: &str, command: &str) -> HookEntry {
@@ -192,34 +159,36 @@ mod tests {
             other_sources: vec![],
             event_hooks: vec![],
             hooks: vec![hook("H1", "Bash|Write", "guard.sh --deny `x` <y>")],
-            findings: vec![Finding {
-                hook: Some("H1".into()),
-                severity: Severity::Warning,
-                code: "unprotected".into(),
-                message: "no \"onFailure\": \"block\" | not sealed".into(),
-            }],
-            cells: vec![
-                cell("Bash", Fault::None, CellResult::Blocked),
-                cell("Bash", Fault::Crash, CellResult::Wrote(WroteHow::GuardFailed)),
-                cell("Write", Fault::None, CellResult::Invalid("tool-error".into())),
-            ],
-            holes: vec![Hole {
-                hook: "H1".into(),
-                kind: HoleKind::FailsOpen,
-                tool: "Bash".into(),
-                fault: Fault::Crash,
-            }],
-            advice: vec![Advice {
-                hook: "H1".into(),
-                change: "add onFailure".into(),
-                snippet: Some("\"onFailure\": \"block\"".into()),
-            }],
-            sealed_recheck: vec![SealedRecheck {
-                hook: "H1".into(),
-                command: "failopen seal -- guard.sh".into(),
-                cells: vec![cell("Bash", Fault::Crash, CellResult::Blocked)],
-            }],
-            not_covered: vec!["faults are injected through Bash and Write only".into()],
+            checks: Checks {
+                findings: vec![Finding {
+                    hook: Some("H1".into()),
+                    severity: Severity::Warning,
+                    code: "unprotected".into(),
+                    message: "no \"onFailure\": \"block\" | not sealed".into(),
+                }],
+                cells: vec![
+                    cell("Bash", Fault::None, CellResult::Blocked),
+                    cell("Bash", Fault::Crash, CellResult::Wrote(WroteHow::GuardFailed)),
+                    cell("Write", Fault::None, CellResult::Invalid("tool-error".into())),
+                ],
+                holes: vec![Hole {
+                    hook: "H1".into(),
+                    kind: HoleKind::FailsOpen,
+                    tool: "Bash".into(),
+                    fault: Fault::Crash,
+                }],
+                advice: vec![Advice {
+                    hook: "H1".into(),
+                    change: "add onFailure".into(),
+                    snippet: Some("\"onFailure\": \"block\"".into()),
+                }],
+                sealed_recheck: vec![SealedRecheck {
+                    hook: "H1".into(),
+                    command: "failopen seal -- guard.sh".into(),
+                    cells: vec![cell("Bash", Fault::Crash, CellResult::Blocked)],
+                }],
+                not_covered: vec!["faults are injected through Bash and Write only".into()],
+            },
         }
     }
 
@@ -268,11 +237,11 @@ mod tests {
         let mut r = report();
         r.claude_version = None;
         r.on_failure = OnFailure::Unknown;
-        r.cells.clear();
-        r.holes.clear();
-        r.advice.clear();
-        r.sealed_recheck.clear();
-        r.findings.clear();
+        r.checks.cells.clear();
+        r.checks.holes.clear();
+        r.checks.advice.clear();
+        r.checks.sealed_recheck.clear();
+        r.checks.findings.clear();
         let md = markdown(&r, 0);
         assert!(md.starts_with("### failopen audit: no warnings (static checks only; run without --static-only to fault-inject) (exit 0)"), "{md}");
         assert!(md.contains("#### Static findings\n\nNone.\n"), "{md}");

@@ -24,6 +24,7 @@ pub mod agent_config;
 pub mod agent_hooks;
 pub mod agent_render;
 pub mod broken_config;
+pub mod checks;
 pub mod command;
 pub mod config;
 pub mod dynamic;
@@ -32,6 +33,7 @@ pub mod hook_schema;
 pub mod judge;
 pub mod markdown;
 pub mod markdown_syntax;
+pub mod markdown_tables;
 pub mod matcher;
 pub mod probes;
 pub mod render;
@@ -46,7 +48,8 @@ use serde::Serialize;
 use crate::claude::AgentBin;
 use crate::pool::Pool;
 use crate::standin::{Policy, StandIn};
-use advice::{Advice, Hole, HoleKind};
+use advice::{Hole, HoleKind};
+use checks::Checks;
 use config::{HookEntry, HookKind};
 use dynamic::{AuditCell, Runner};
 use faults::{Fault, FaultScripts};
@@ -163,18 +166,9 @@ pub struct AuditReport {
     pub event_hooks: Vec<sources::EventHook>,
     /// Hook entries.
     pub hooks: Vec<HookEntry>,
-    /// Static findings.
-    pub findings: Vec<Finding>,
-    /// Dynamic cells (empty with --static-only).
-    pub cells: Vec<AuditCell>,
-    /// Proven holes.
-    pub holes: Vec<Hole>,
-    /// Advice.
-    pub advice: Vec<Advice>,
-    /// Hole cells re-run on a sealed copy.
-    pub sealed_recheck: Vec<SealedRecheck>,
-    /// What the dynamic checks do not cover.
-    pub not_covered: Vec<String>,
+    /// What the checks found.
+    #[serde(flatten)]
+    pub checks: Checks,
     /// The other agents' hooks (Codex CLI, Gemini CLI), audited on that agent.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<agent_audit::AgentAudit>,
@@ -184,14 +178,8 @@ impl AuditReport {
     /// Whether the audit found a guard that fails open: a proven hole or an
     /// error finding (static only: any warning or error finding).
     pub fn fails_open(&self) -> bool {
-        if self.agents.iter().any(agent_audit::AgentAudit::fails_open) {
-            return true;
-        }
-        if self.claude_version.is_some() {
-            !self.holes.is_empty() || self.findings.iter().any(|f| f.severity == Severity::Error)
-        } else {
-            self.findings.iter().any(|f| f.severity >= Severity::Warning)
-        }
+        self.agents.iter().any(agent_audit::AgentAudit::fails_open)
+            || self.checks.fails_open(self.claude_version.is_some())
     }
 }
 
@@ -242,12 +230,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         other_sources,
         event_hooks,
         hooks,
-        findings: vec![],
-        cells: vec![],
-        holes: vec![],
-        advice: vec![],
-        sealed_recheck: vec![],
-        not_covered: vec![],
+        checks: Checks::default(),
         agents: vec![],
     };
     if let Some(claude) = &opts.claude {
@@ -255,14 +238,14 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
             dynamic_checks(opts, claude, &mut report).await?;
         }
     }
-    report.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
+    report.checks.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
     for f in &files {
-        report.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
+        report.checks.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
     }
-    report.findings.extend(mcp_uncovered(&report.cells));
-    report.findings.extend(sources::findings(&report.event_hooks, &skills, report.claude_version.as_deref()));
+    report.checks.findings.extend(mcp_uncovered(&report.checks.cells));
+    report.checks.findings.extend(sources::findings(&report.event_hooks, &skills, report.claude_version.as_deref()));
     for message in unreadable_managed {
-        report.findings.push(Finding {
+        report.checks.findings.push(Finding {
             hook: None,
             severity: Severity::Warning,
             code: "managed-unreadable".into(),
@@ -274,17 +257,17 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         report.agents.push(agent_audit::audit_agent(agent, files, bin, opts).await?);
     }
     if report.hooks.is_empty() && report.agents.iter().all(|a| a.hooks.is_empty()) {
-        report.findings.push(Finding {
+        report.checks.findings.push(Finding {
             hook: None,
             severity: Severity::Warning,
             code: "no-hooks".into(),
             message: "no PreToolUse hooks: nothing guards writes".into(),
         });
     }
-    report.advice = advice::advise(
+    report.checks.advice = advice::advise(
         &report.hooks,
-        &report.holes,
-        &report.findings,
+        &report.checks.holes,
+        &report.checks.findings,
         report.on_failure,
         &opts.seal_exe,
         report.claude_version.as_deref(),
@@ -310,11 +293,11 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut Aud
     let baseline = runner.run_cells(&report.hooks, &dynamic::baseline_plan(&report.hooks)).await?;
     let (plan, skipped) = dynamic::fault_plan(&report.hooks, &baseline);
     let faulted = runner.run_cells(&report.hooks, &plan).await?;
-    report.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
-    report.holes = advice::holes(&report.hooks, &report.cells);
-    report.sealed_recheck =
-        sealed_recheck(&runner, &report.hooks, &report.holes, &opts.seal_exe, &dynamic::TOOLS).await?;
-    report.not_covered = vec![
+    report.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
+    report.checks.holes = advice::holes(&report.hooks, &report.checks.cells);
+    report.checks.sealed_recheck =
+        sealed_recheck(&runner, &report.hooks, &report.checks.holes, &opts.seal_exe, &dynamic::TOOLS).await?;
+    report.checks.not_covered = vec![
         format!("faults are injected through {} only", dynamic::FAULT_TOOLS.join(" and ")),
         format!(
             "routes: {} is a general-purpose subagent's Bash write, {} a write through failopen mcp-fs's {}",
@@ -329,21 +312,21 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut Aud
             .into(),
     ];
     if report.hooks.iter().any(|h| matches!(h.kind, HookKind::McpTool { .. })) {
-        report.not_covered.push(
+        report.checks.not_covered.push(
             "an mcp_tool hook's server is replaced by failopen mcp-guard: as-is it refuses the write; under a fault \
              it answers isError, does not answer in time, or cannot be started"
                 .into(),
         );
     }
     if report.hooks.iter().any(|h| matches!(h.kind, HookKind::Model { .. })) {
-        report.not_covered.push(
+        report.checks.not_covered.push(
             "a prompt or agent hook's model is failopen's stand-in: as-is it refuses the write, as the hook asks; \
              under a model fault it answers HTTP 500, not in time, or with garbage"
                 .into(),
         );
     }
     if !opts.managed.is_empty() {
-        report.not_covered.push(
+        report.checks.not_covered.push(
             "managed hooks are checked statically and run beside the audited hook in every session; a write they \
              refuse is invalid here, never blocked"
                 .into(),

@@ -54,10 +54,10 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         let _ = writeln!(s, "  {}  {}{managed}\n      {}, {timeout}{of}\n      {}", h.id, h.location, h.event, h.what);
     }
     let _ = writeln!(s, "\nStatic findings");
-    if r.findings.is_empty() {
+    if r.checks.findings.is_empty() {
         let _ = writeln!(s, "  none");
     }
-    for f in &r.findings {
+    for f in &r.checks.findings {
         let _ = writeln!(
             s,
             "  {:<8} {:<4} {} ({})",
@@ -69,34 +69,34 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
     }
     if r.claude_version.is_some() {
         let _ = writeln!(s, "\nDynamic checks: a write attempt per tool, as configured and under injected faults");
-        s.push_str(&table(&r.cells));
+        s.push_str(&table(&r.checks.cells));
         let _ = writeln!(
             s,
             "  blocked = refused with evidence; WROTE = the file changed; invalid = cannot tell; - = not run"
         );
-        for note in &r.not_covered {
+        for note in &r.checks.not_covered {
             let _ = writeln!(s, "  note: {note}");
         }
     }
     if r.claude_version.is_some() {
         let _ = writeln!(s, "\nHoles");
-        if r.holes.is_empty() {
+        if r.checks.holes.is_empty() {
             let _ = writeln!(s, "  none: every guard held");
         }
-        for (hook, what) in hole_lines(&r.holes) {
+        for (hook, what) in hole_lines(&r.checks.holes) {
             let _ = writeln!(s, "  {hook:<4} {what}");
         }
     }
-    if !r.advice.is_empty() {
+    if !r.checks.advice.is_empty() {
         let _ = writeln!(s, "\nAdvice");
-        for a in &r.advice {
+        for a in &r.checks.advice {
             let _ = writeln!(s, "  {:<4} {}", a.hook, a.change);
             if let Some(snippet) = &a.snippet {
                 let _ = writeln!(s, "         {snippet}");
             }
         }
     }
-    for re in &r.sealed_recheck {
+    for re in &r.checks.sealed_recheck {
         let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
         let _ = writeln!(
             s,
@@ -111,7 +111,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
     if !has_claude_part(r) {
         s.clear();
         let _ = writeln!(s, "failopen audit: no Claude Code settings here; the other agents' hooks:");
-        for f in &r.findings {
+        for f in &r.checks.findings {
             let _ = writeln!(s, "  {:<8} {} ({})", f.severity.as_str(), f.message, f.code);
         }
     }
@@ -144,7 +144,7 @@ pub(super) fn version_words(r: &AuditReport) -> String {
 
 /// The result line's words: how many holes, or that every guard held.
 pub(super) fn verdict(r: &AuditReport) -> String {
-    let holes = r.holes.len() + r.agents.iter().map(|a| a.holes.len()).sum::<usize>();
+    let holes = r.checks.holes.len() + r.agents.iter().map(|a| a.checks.holes.len()).sum::<usize>();
     let dynamic = r.claude_version.is_some() || r.agents.iter().any(|a| a.version.is_some());
     match (r.fails_open(), dynamic) {
         (false, true) => "every guard held".to_string(),

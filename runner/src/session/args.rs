@@ -39,7 +39,7 @@ pub(crate) fn common_args(
 
 /// The session's whole environment: [`base_env`], the arm's, and the backend's.
 pub(crate) fn session_env(spec: &SessionSpec<'_>, dirs: &Dirs) -> Vec<(String, String)> {
-    let mut env: Vec<(String, String)> = base_env(dirs, &spec.id).into_iter().chain(spec.env.iter().cloned()).collect();
+    let mut env = agent_env(spec, dirs);
     match spec.backend {
         Backend::StandIn(standin) => {
             env.push(("ANTHROPIC_BASE_URL".into(), standin.session_url(&spec.id, &dirs.work.to_string_lossy())));
@@ -55,6 +55,12 @@ pub(crate) fn session_env(spec: &SessionSpec<'_>, dirs: &Dirs) -> Vec<(String, S
         }
     }
     env
+}
+
+/// [`base_env`] and the arm's own variables: what every agent's session
+/// starts from, before the agent's own (its model's address and key).
+pub(crate) fn agent_env(spec: &SessionSpec<'_>, dirs: &Dirs) -> Vec<(String, String)> {
+    base_env(dirs, &spec.id).into_iter().chain(spec.env.iter().cloned()).collect()
 }
 
 /// What every session's agent gets, whatever the agent: PATH, the isolated

@@ -13,30 +13,26 @@
 //! asking and without a sandbox, as `--permission-mode bypassPermissions`
 //! does for Claude Code.
 
-use std::process::Stdio;
-use std::time::Instant;
-
-use super::args::base_env;
-use super::{finish, not_started, run_in_own_group, Backend, Dirs, Launched, SessionOutcome, SessionSpec};
+use super::args::agent_env;
+use super::not_yet_run::NotYetRun;
+use super::{finish, launch_headless, not_started, temp_root, Backend, SessionOutcome, SessionSpec};
 use crate::agent::codex::{config, stream};
-use crate::mode::Mode;
 use crate::task::PROMPT;
 
+/// What Codex sessions do not run yet, in Codex's words.
+const NOT_YET_RUN: NotYetRun = NotYetRun {
+    live_model: "codex-live-model",
+    interactive: "codex-interactive",
+    hook_source: "codex-hook-source",
+    route: "codex-route",
+};
+
 /// What a Codex session cannot do of what `spec` asks, if anything: only a
-/// print-mode session of a hook in the settings, against the stand-in, is
-/// measured on Codex so far.
+/// print-mode session of a command hook in the settings, against the
+/// stand-in, is measured on Codex so far.
 pub(crate) fn unsupported(spec: &SessionSpec<'_>) -> Option<&'static str> {
-    if !matches!(spec.backend, Backend::StandIn(_)) {
-        return Some("codex-live-model");
-    }
-    if spec.mode != Mode::Print {
-        return Some("codex-interactive");
-    }
-    if spec.mcp_config.is_some() || spec.setting_sources.is_some() || spec.skills || !spec.files.is_empty() {
-        return Some("codex-hook-source");
-    }
-    if spec.permission_mode.is_some() || spec.route != crate::surface::Route::Article || !spec.extra_args.is_empty() {
-        return Some("codex-route");
+    if let Some(what) = NOT_YET_RUN.asked_by(spec) {
+        return Some(what);
     }
     if config::has_more_than_hooks(&spec.settings) {
         return Some("codex-settings");
@@ -49,12 +45,10 @@ pub(crate) fn unsupported(spec: &SessionSpec<'_>) -> Option<&'static str> {
 
 /// Run one Codex session (see the module doc).
 pub(crate) async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
-    if let Some(what) = unsupported(spec) {
-        return Ok(not_started(Some(what)));
-    }
-    let Backend::StandIn(standin) = spec.backend else { return Ok(not_started(Some("codex-live-model"))) };
-    let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
-    let dirs = Dirs::create(root.path())?;
+    let (Backend::StandIn(standin), None) = (spec.backend, unsupported(spec)) else {
+        return Ok(not_started(unsupported(spec)));
+    };
+    let (root, dirs) = temp_root(spec)?;
     let codex_home = dirs.home.join(".codex");
     std::fs::create_dir_all(&codex_home)?;
     let base_url = format!("{}/v1", standin.session_url(&spec.id, &dirs.work.to_string_lossy()));
@@ -62,25 +56,14 @@ pub(crate) async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcom
     let hooks = serde_json::to_vec_pretty(&config::hooks_json(&spec.settings))?;
     std::fs::write(codex_home.join("hooks.json"), &hooks)?;
     std::fs::write(dirs.evidence.join("hooks.json"), &hooks)?;
-    let mut env = base_env(&dirs, &spec.id);
-    env.extend(spec.env.iter().cloned());
+    let mut env = agent_env(spec, &dirs);
     env.push(("CODEX_HOME".into(), codex_home.to_string_lossy().into_owned()));
     env.push((config::KEY_ENV.into(), super::STAND_IN_API_KEY.into()));
     let mut cmd = tokio::process::Command::new(&spec.claude.path);
     cmd.args(["exec", "--json", "--skip-git-repo-check", "--ephemeral", "-C"])
         .arg(&dirs.work)
         .args(["-m", config::MODEL, "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"])
-        .arg(PROMPT)
-        .current_dir(&dirs.work)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(dirs.evidence.join("stdout.jsonl"))?)
-        .stderr(std::fs::File::create(dirs.evidence.join("stderr.txt"))?)
-        .env_clear()
-        .envs(env);
-    let started = Instant::now();
-    let (exit, pgid) = run_in_own_group(cmd, spec).await;
-    let secs = started.elapsed().as_secs_f64();
-    let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    let launched = Launched { exit, pgid, secs, facts: stream::parse(&stdout), flags: Vec::new() };
+        .arg(PROMPT);
+    let launched = launch_headless(spec, &dirs, cmd, env, stream::parse).await?;
     finish(spec, root, &dirs, launched).await
 }

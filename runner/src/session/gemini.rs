@@ -4,31 +4,27 @@
 //! and the same temp root, process group, wall timeout and evidence as a
 //! Claude Code session. Measured on 0.45.2 and 0.61.0: docs/gemini.md.
 
-use std::process::Stdio;
-use std::time::Instant;
-
-use super::args::base_env;
-use super::{finish, not_started, run_in_own_group, Backend, Dirs, Launched, SessionOutcome, SessionSpec};
+use super::args::agent_env;
+use super::not_yet_run::NotYetRun;
+use super::{finish, launch_headless, not_started, temp_root, Backend, SessionOutcome, SessionSpec};
 use crate::agent::gemini::{config, stream};
-use crate::mode::Mode;
 use crate::task::PROMPT;
+
+/// What Gemini CLI sessions do not run yet, in Gemini's words.
+const NOT_YET_RUN: NotYetRun = NotYetRun {
+    live_model: "gemini-live-model",
+    interactive: "gemini-interactive",
+    hook_source: "gemini-hook-source",
+    route: "gemini-route",
+};
 
 /// What a Gemini session cannot do of what `spec` asks, if anything: only a
 /// print-mode session of a command hook in the settings, against the
 /// stand-in, is measured on Gemini CLI so far. Claude Code's `onFailure` is
 /// dropped (Gemini has no such key), which makes a `native` arm a bare one.
 pub(crate) fn unsupported(spec: &SessionSpec<'_>) -> Option<&'static str> {
-    if !matches!(spec.backend, Backend::StandIn(_)) {
-        return Some("gemini-live-model");
-    }
-    if spec.mode != Mode::Print {
-        return Some("gemini-interactive");
-    }
-    if spec.mcp_config.is_some() || spec.setting_sources.is_some() || spec.skills || !spec.files.is_empty() {
-        return Some("gemini-hook-source");
-    }
-    if spec.permission_mode.is_some() || spec.route != crate::surface::Route::Article || !spec.extra_args.is_empty() {
-        return Some("gemini-route");
+    if let Some(what) = NOT_YET_RUN.asked_by(spec) {
+        return Some(what);
     }
     let lost = config::not_carried(&spec.settings);
     if lost.iter().any(|what| !what.ends_with(" hook key onFailure")) {
@@ -39,34 +35,20 @@ pub(crate) fn unsupported(spec: &SessionSpec<'_>) -> Option<&'static str> {
 
 /// Run one Gemini CLI session (see the module doc).
 pub(crate) async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
-    if let Some(what) = unsupported(spec) {
-        return Ok(not_started(Some(what)));
-    }
-    let Backend::StandIn(standin) = spec.backend else { return Ok(not_started(Some("gemini-live-model"))) };
-    let root = tempfile::Builder::new().prefix("session-").tempdir_in(spec.pool.sessions_dir())?;
-    let dirs = Dirs::create(root.path())?;
+    let (Backend::StandIn(standin), None) = (spec.backend, unsupported(spec)) else {
+        return Ok(not_started(unsupported(spec)));
+    };
+    let (root, dirs) = temp_root(spec)?;
     let gemini_dir = dirs.home.join(".gemini");
     std::fs::create_dir_all(&gemini_dir)?;
     let settings = serde_json::to_vec_pretty(&config::settings_json(&spec.settings))?;
     std::fs::write(gemini_dir.join("settings.json"), &settings)?;
     std::fs::write(dirs.evidence.join("gemini-settings.json"), &settings)?;
     let base_url = standin.session_url(&spec.id, &dirs.work.to_string_lossy());
-    let mut env = base_env(&dirs, &spec.id);
-    env.extend(spec.env.iter().cloned());
+    let mut env = agent_env(spec, &dirs);
     env.extend(config::env(&base_url));
     let mut cmd = tokio::process::Command::new(&spec.claude.path);
-    cmd.args(config::args())
-        .args(["-p", PROMPT])
-        .current_dir(&dirs.work)
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(dirs.evidence.join("stdout.jsonl"))?)
-        .stderr(std::fs::File::create(dirs.evidence.join("stderr.txt"))?)
-        .env_clear()
-        .envs(env);
-    let started = Instant::now();
-    let (exit, pgid) = run_in_own_group(cmd, spec).await;
-    let secs = started.elapsed().as_secs_f64();
-    let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    let launched = Launched { exit, pgid, secs, facts: stream::parse(&stdout), flags: Vec::new() };
+    cmd.args(config::args()).args(["-p", PROMPT]);
+    let launched = launch_headless(spec, &dirs, cmd, env, stream::parse).await?;
     finish(spec, root, &dirs, launched).await
 }

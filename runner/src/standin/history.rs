@@ -62,17 +62,24 @@ pub struct History {
 }
 
 impl History {
-    /// Read the facts out of a Messages API request body.
-    ///
-    /// Roles are not assumed to alternate: Claude Code can send `system`
-    /// entries between turns.
-    pub fn from_request(body: &Value) -> History {
+    /// An empty history with the tools a request body offers: the `name`
+    /// of each entry of its top-level `tools` (the Messages API's shape and
+    /// the Responses API's alike).
+    pub fn offered_tools(body: &Value) -> History {
         let tool_names: Vec<String> = body
             .get("tools")
             .and_then(Value::as_array)
             .map(|tools| tools.iter().filter_map(|t| t.get("name")?.as_str().map(String::from)).collect())
             .unwrap_or_default();
-        let mut h = History { has_tools: !tool_names.is_empty(), tool_names, ..History::default() };
+        History { has_tools: !tool_names.is_empty(), tool_names, ..History::default() }
+    }
+
+    /// Read the facts out of a Messages API request body.
+    ///
+    /// Roles are not assumed to alternate: Claude Code can send `system`
+    /// entries between turns.
+    pub fn from_request(body: &Value) -> History {
+        let mut h = History::offered_tools(body);
         let messages = body.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
         if let Some(first) = messages.iter().find(|m| m.get("role").and_then(Value::as_str) == Some("user")) {
             h.first_user_text = text_blocks(first.get("content")).collect::<Vec<_>>().join("\n");

@@ -55,12 +55,7 @@ pub fn notes_patch() -> String {
 
 /// Read a Responses API request body into a [`History`].
 pub fn history(body: &Value) -> History {
-    let tool_names: Vec<String> = body
-        .get("tools")
-        .and_then(Value::as_array)
-        .map(|tools| tools.iter().filter_map(|t| t.get("name")?.as_str().map(String::from)).collect())
-        .unwrap_or_default();
-    let mut h = History { has_tools: !tool_names.is_empty(), tool_names, ..History::default() };
+    let mut h = History::offered_tools(body);
     let items = body.get("input").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
     for item in items {
         let call_id = item.get("call_id").and_then(Value::as_str).unwrap_or_default().to_string();

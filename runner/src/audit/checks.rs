@@ -1,0 +1,41 @@
+//! What the checks found on one agent's hooks: the part of an audit
+//! Claude Code's report and each other agent's share, read by both
+//! renderers alike.
+
+use serde::Serialize;
+
+use super::advice::{Advice, Hole};
+use super::dynamic::AuditCell;
+use super::{Finding, SealedRecheck, Severity};
+
+/// The findings, fault cells, holes, advice and sealed re-checks of one
+/// agent's hooks. Serialized flat into its report (the JSON keys are the
+/// field names).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Checks {
+    /// Static findings.
+    pub findings: Vec<Finding>,
+    /// Dynamic cells (empty with --static-only).
+    pub cells: Vec<AuditCell>,
+    /// Proven holes.
+    pub holes: Vec<Hole>,
+    /// Advice.
+    pub advice: Vec<Advice>,
+    /// Hole cells re-run on a sealed copy.
+    pub sealed_recheck: Vec<SealedRecheck>,
+    /// What the dynamic checks do not cover.
+    pub not_covered: Vec<String>,
+}
+
+impl Checks {
+    /// Whether a guard fails open: after the dynamic checks (`dynamic`), a
+    /// proven hole or an error finding; static only, any warning or error
+    /// finding.
+    pub fn fails_open(&self, dynamic: bool) -> bool {
+        if dynamic {
+            !self.holes.is_empty() || self.findings.iter().any(|f| f.severity >= Severity::Error)
+        } else {
+            self.findings.iter().any(|f| f.severity >= Severity::Warning)
+        }
+    }
+}

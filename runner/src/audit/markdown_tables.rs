@@ -1,0 +1,61 @@
+//! The Markdown tables Claude Code's part of an audit report and the other
+//! agents' parts share: the holes, the advice, and a sealed re-check.
+
+use std::fmt::Write;
+
+use super::advice::{Advice, Hole};
+use super::dynamic::AuditCell;
+use super::judge::CellResult;
+use super::markdown_syntax::{code, table, text};
+use super::words::{describe, fault_columns, hole_lines, table_notes, table_rows};
+use super::SealedRecheck;
+
+/// One row per (hook, kind of hole), or `empty` when every guard held.
+pub(super) fn holes(s: &mut String, holes: &[Hole], empty: &str) {
+    let rows: Vec<Vec<String>> = hole_lines(holes).into_iter().map(|(hook, what)| vec![hook, text(&what)]).collect();
+    table(s, &["hook", "hole"], &rows, empty);
+}
+
+/// One row per piece of advice: the hook, the change in words, and the
+/// exact change as code.
+pub(super) fn advice(s: &mut String, advice: &[Advice]) {
+    let rows: Vec<Vec<String>> = advice
+        .iter()
+        .map(|a| vec![a.hook.clone(), text(&a.change), a.snippet.as_deref().map(code).unwrap_or_default()])
+        .collect();
+    table(s, &["hook", "change", "exact change"], &rows, "");
+}
+
+/// A re-check under seal: a line `{lead} {hook} {how}: N of M holes closed`,
+/// then one row per hole re-run.
+pub(super) fn recheck(s: &mut String, re: &SealedRecheck, lead: &str, how: &str) {
+    let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
+    let _ = writeln!(s, "{lead} {} {how}: {closed} of {} holes closed\n", re.hook, re.cells.len());
+    let rows: Vec<Vec<String>> =
+        re.cells.iter().map(|c| vec![c.tool.clone(), c.fault.as_str().into(), text(&describe(&c.result))]).collect();
+    table(s, &["tool", "fault", "result"], &rows, "");
+}
+
+/// The fault x tool grid of `cells`: a row per (hook, tool), a column per
+/// fault, a write in bold (or `No hook was run.`). Returns the grid's notes
+/// (the cells that could not be told, and why), for the caller to list.
+pub(super) fn fault_grid(s: &mut String, cells: &[AuditCell]) -> Vec<String> {
+    let faults = fault_columns(cells);
+    let grid = table_rows(cells, &faults);
+    let mut header = vec!["hook", "tool"];
+    header.extend(faults.iter().map(|f| f.as_str()));
+    let rows: Vec<Vec<String>> = grid
+        .iter()
+        .map(|(h, tool, row)| {
+            let mut line = vec![h.to_string(), tool.to_string()];
+            line.extend(row.iter().map(|c| match c.map(|c| &c.result) {
+                Some(w @ CellResult::Wrote(_)) => format!("**{}**", w.word()),
+                Some(other) => other.word().into(),
+                None => "-".into(),
+            }));
+            line
+        })
+        .collect();
+    table(s, &header, &rows, "No hook was run.");
+    table_notes(&grid)
+}

@@ -1,0 +1,43 @@
+//! What the other agents' sessions do not run yet, and how each names it.
+//!
+//! failopen measures Codex CLI and Gemini CLI in print mode against the
+//! stand-in, with the arm's hook in the user config and the article's
+//! route. Anything else an arm asks is not started: its row is `invalid
+//! unsupported:<reason>`, with the agent's own reason.
+
+use super::{Backend, SessionSpec};
+use crate::mode::Mode;
+use crate::surface::Route;
+
+/// One agent's reasons (`codex-live-model`, ...), one per kind of session it
+/// does not run yet.
+pub(crate) struct NotYetRun {
+    /// A live model: only the stand-in speaks the agent's protocol here.
+    pub(crate) live_model: &'static str,
+    /// Interactive mode (the terminal UI).
+    pub(crate) interactive: &'static str,
+    /// A hook from anywhere but the user config: an MCP config, other
+    /// setting sources, a skill, or files placed in the session.
+    pub(crate) hook_source: &'static str,
+    /// A permission mode, a route other than the article's, or extra flags.
+    pub(crate) route: &'static str,
+}
+
+impl NotYetRun {
+    /// The reason for the first thing `spec` asks that is not run yet, if any.
+    pub(crate) fn asked_by(&self, spec: &SessionSpec<'_>) -> Option<&'static str> {
+        if !matches!(spec.backend, Backend::StandIn(_)) {
+            return Some(self.live_model);
+        }
+        if spec.mode != Mode::Print {
+            return Some(self.interactive);
+        }
+        if spec.mcp_config.is_some() || spec.setting_sources.is_some() || spec.skills || !spec.files.is_empty() {
+            return Some(self.hook_source);
+        }
+        if spec.permission_mode.is_some() || spec.route != Route::Article || !spec.extra_args.is_empty() {
+            return Some(self.route);
+        }
+        None
+    }
+}
