@@ -31,6 +31,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("trust", include_str!("../../arms/trust.json")),
     ("surface", include_str!("../../arms/surface.json")),
     ("workspace-trust", include_str!("../../arms/workspace-trust.json")),
+    ("shapes", include_str!("../../arms/shapes.json")),
     ("all", include_str!("../../arms/all.json")),
 ];
 

@@ -190,6 +190,8 @@ const CATALOG: &[Guard] = &[
     // Decisions of the other events that can refuse (arms/surface.json).
     script!("perm-deny", json: true, long: false),
     script!("json-block", json: true, long: false),
+    // The JSON decisions in each agent's own shape (arms/shapes.json).
+    script!("json-decision-deny", json: true, long: false),
     script!("stdout-deny", json: false, long: false),
     script!("json-ask", json: true, long: false),
     script!("json-deny-exit1", json: true, long: false),

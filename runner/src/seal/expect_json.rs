@@ -10,6 +10,7 @@
 //! | `PreToolUse` | `hookSpecificOutput.permissionDecision`: `allow`, `deny` or `ask`; or the deprecated top-level `decision`: `approve` or `block` |
 //! | `PermissionRequest` | `hookSpecificOutput.decision.behavior`: `allow` or `deny` |
 //! | `UserPromptSubmit`, `PostToolUse`, `PostToolUseFailure`, `Stop`, `SubagentStop`, `ConfigChange` | top-level `decision`: `block` (or `approve`) |
+//! | `BeforeTool` (Gemini CLI's) | top-level `decision`: `allow`, `deny` or `block` (its alias of `deny`); Gemini CLI reads no `hookSpecificOutput` decision, so Claude Code's shape is no answer there |
 //! | any other event, or a payload that is not a JSON object with a `hook_event_name` | `hookSpecificOutput.permissionDecision` or top-level `decision`, values as for `PreToolUse` |
 //!
 //! A decision field that is present with a value outside its list is a
@@ -23,6 +24,11 @@ use serde_json::Value;
 pub const PERMISSION_DECISIONS: [&str; 3] = ["allow", "deny", "ask"];
 /// Values of the top-level `decision` (`approve` is deprecated for PreToolUse).
 pub const TOP_LEVEL_DECISIONS: [&str; 2] = ["approve", "block"];
+/// Values of Gemini CLI's top-level `decision` (`BeforeTool`), from its hooks
+/// reference: `block` is an alias of `deny`; anything else it takes as allow.
+pub const GEMINI_DECISIONS: [&str; 3] = ["allow", "deny", "block"];
+/// Gemini CLI's event before a tool runs (Claude Code's `PreToolUse`).
+pub const GEMINI_BEFORE_TOOL: &str = "BeforeTool";
 /// Values of `hookSpecificOutput.decision.behavior` (PermissionRequest).
 pub const PERMISSION_REQUEST_BEHAVIORS: [&str; 2] = ["allow", "deny"];
 /// Events whose decision is the top-level `decision` field.
@@ -44,6 +50,7 @@ const PERMISSION_DECISION: Field = Field {
     values: &PERMISSION_DECISIONS,
 };
 const TOP_LEVEL_DECISION: Field = Field { pointer: "/decision", name: "decision", values: &TOP_LEVEL_DECISIONS };
+const GEMINI_DECISION: Field = Field { pointer: "/decision", name: "decision", values: &GEMINI_DECISIONS };
 const BEHAVIOR: Field = Field {
     pointer: "/hookSpecificOutput/decision/behavior",
     name: "hookSpecificOutput.decision.behavior",
@@ -67,6 +74,7 @@ pub fn decision_problem(payload: &[u8], stdout: &[u8]) -> Option<String> {
     let event = event_name(payload);
     let fields: &[Field] = match event.as_deref() {
         Some("PermissionRequest") => &[BEHAVIOR],
+        Some(GEMINI_BEFORE_TOOL) => &[GEMINI_DECISION],
         Some(e) if TOP_LEVEL_DECISION_EVENTS.contains(&e) => &[TOP_LEVEL_DECISION],
         _ => &[PERMISSION_DECISION, TOP_LEVEL_DECISION],
     };
@@ -158,6 +166,21 @@ mod tests {
         // A typo next to a valid field still fails.
         assert!(!ok(&p, r#"{"decision":"block","hookSpecificOutput":{"permissionDecision":"nope"}}"#));
         assert!(!ok(&p, r#"{"decision":true}"#));
+    }
+
+    #[test]
+    fn gemini_before_tool_reads_only_its_top_level_decision() {
+        let p = payload(GEMINI_BEFORE_TOOL);
+        for d in ["allow", "deny", "block"] {
+            assert!(ok(&p, &format!(r#"{{"decision":"{d}","reason":"r"}}"#)), "{d}");
+        }
+        // Claude Code's shape carries no decision Gemini CLI reads: it would allow.
+        let why = decision_problem(&p, br#"{"hookSpecificOutput":{"permissionDecision":"deny"}}"#).unwrap();
+        assert_eq!(why, "exited 0 without a BeforeTool decision: its JSON has no decision (allow|deny|block)");
+        assert!(!ok(&p, r#"{"decision":"approve"}"#), "not in Gemini CLI's list");
+        assert!(!ok(&p, r#"{"decision":"ask"}"#), "not measured: refused");
+        // PreToolUse (Claude Code, Codex) still reads Gemini's "deny" as no decision.
+        assert!(!ok(&payload("PreToolUse"), r#"{"decision":"deny"}"#));
     }
 
     #[test]

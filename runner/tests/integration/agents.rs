@@ -4,7 +4,8 @@
 //! in arms/article.json), and every arm of the full and extended grids gives
 //! [`expected_on_agent`]'s verdict, whose reasoning is in oracle.rs. No row
 //! may be invalid: every arm either runs as written on the agent or is one
-//! the oracle does not cover.
+//! the oracle does not cover. arms/shapes.json (which JSON decision each agent
+//! reads) runs on all three agents, each arm against its written expectation.
 
 use failopen::agent::Agent;
 use failopen::record::Row;
@@ -43,9 +44,15 @@ fn grid_holds(agent: Agent, version: &str) -> Vec<Row> {
 
 /// The article's arms among `rows` give what arms/article.json expects on the agent.
 fn article_expectations_hold(agent: Agent, rows: &[Row]) {
-    for arm in failopen::arms::load("article").unwrap() {
+    set_expectations_hold("article", agent, rows);
+}
+
+/// Every arm of the built-in set `set` has a row among `rows`, with the
+/// verdict the set's file expects on `agent` (reasoning beside it).
+fn set_expectations_hold(set: &str, agent: Agent, rows: &[Row]) {
+    for arm in failopen::arms::load(set).unwrap() {
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(agent));
-        let expect = expect.unwrap_or_else(|| panic!("article: {} carries no {agent} expectation", arm.name));
+        let expect = expect.unwrap_or_else(|| panic!("{set}: {} carries no {agent} expectation", arm.name));
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
         assert_eq!(row.verdict, expect.verdict, "{} on {agent}: {row:?}\nexpected from {}", arm.name, expect.source);
     }
@@ -101,4 +108,21 @@ fn an_agent_that_cannot_run_an_arm_says_so_without_a_session() {
         assert!(r.reason.starts_with("unsupported:codex-"), "{r:?}");
         assert_eq!(r.session_secs, 0.0, "no session was started: {r:?}");
     }
+}
+
+/// arms/shapes.json on each agent at `version`: which JSON decision each reads,
+/// with and without the article's plain wrapper and seal.
+fn shapes_hold(agent: Agent, version: &str) {
+    let (rows, _dir) = run_battery(&["--agent", agent.as_str(), "--claude", version, "--arms", "shapes", "-j", "3"]);
+    assert_eq!(rows.len(), 9, "{agent} {version}");
+    set_expectations_hold("shapes", agent, &rows);
+}
+
+#[test]
+fn each_agent_reads_its_own_json_decision_and_seal_makes_every_shape_refuse() {
+    shapes_hold(Agent::ClaudeCode, "2.1.328");
+    shapes_hold(Agent::ClaudeCode, "2.1.240");
+    shapes_hold(Agent::Codex, failopen::agent::codex::PINNED_VERSION);
+    shapes_hold(Agent::Gemini, failopen::agent::gemini::PINNED_VERSION);
+    shapes_hold(Agent::Gemini, failopen::agent::gemini::OLDER_VERSION);
 }

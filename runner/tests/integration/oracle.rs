@@ -229,10 +229,13 @@ pub fn expected_on_agent(agent: Agent, guard: &str, wrapper: &str, version: &str
         "timed" if matches!(guard, "missing" | "no-exec" | "bad-interpreter") => "wrote",
         "plain" | "timed" => "blocked",
         // seal passes an exit 0 on (with --expect-json, only with a decision for the event:
-        // an `ask` is one, garbage is not) and turns every failure into exit 2 with a
+        // on PreToolUse an `ask` is one, garbage is not) and turns every failure into exit 2 with a
         // reason on stderr, also a silent exit 2 (which Codex would otherwise run).
         "sealed" => match answer_on(agent, guard) {
             Answer::Allows if guard == "garbage-json" => "blocked",
+            // Gemini's event is BeforeTool, whose decision is the top-level `decision`:
+            // seal finds none in Claude Code's JSON (its deny or ask) and refuses.
+            Answer::Allows if agent == Agent::Gemini && matches!(guard, "json-deny" | "json-ask") => "blocked",
             Answer::Allows => "wrote",
             _ => "blocked",
         },
@@ -245,7 +248,9 @@ fn the_agents_differ_where_their_contracts_do() {
     let on = |agent, guard, wrapper| expected_on_agent(agent, guard, wrapper, "0");
     assert_eq!(on(Agent::Codex, "stdout-deny", "bare"), "wrote", "a silent exit 2 is a failure to Codex");
     assert_eq!(on(Agent::Codex, "stdout-deny", "sealed"), "blocked", "seal gives it a reason");
-    assert_eq!(on(Agent::Gemini, "json-deny", "sealed"), "wrote", "Gemini ignores Claude Code's JSON");
+    assert_eq!(on(Agent::Gemini, "json-deny", "bare"), "wrote", "Gemini ignores Claude Code's JSON");
+    assert_eq!(on(Agent::Gemini, "json-deny", "sealed"), "blocked", "seal knows Gemini's decision is not there");
+    assert_eq!(on(Agent::Codex, "json-ask", "sealed"), "wrote", "an ask is a PreToolUse decision Codex lets through");
     assert_eq!(on(Agent::Gemini, "missing", "bare"), "blocked", "127 with text is a refusal to Gemini");
     assert_eq!(on(Agent::Codex, "crash", "native"), "wrote", "no onFailure outside Claude Code");
     assert_eq!(on(Agent::ClaudeCode, "crash", "native"), "wrote", "2.1.240-era rules for a non-version");
