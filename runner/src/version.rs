@@ -79,11 +79,12 @@ impl Version {
     }
 }
 
-/// The version in what `claude --version` printed: the first word of the
-/// last line that starts with a version (`2.1.328 (Claude Code)`). Lines
+/// The version in what `--version` printed: the first word of the last line
+/// that starts with a version (Claude Code's `2.1.328 (Claude Code)`, Gemini
+/// CLI's `0.61.0`; Codex's own form is read by `Agent::reported_version`). Lines
 /// before it are the binary's own warnings, e.g. 2.0.20's "Claude
 /// configuration file not found" when `~/.claude.json` is missing.
-pub fn reported_by_claude(output: &str) -> Option<&str> {
+pub fn reported_version(output: &str) -> Option<&str> {
     output.lines().rev().filter_map(|line| line.split_whitespace().next()).find(|word| word.parse::<Version>().is_ok())
 }
 
@@ -234,13 +235,13 @@ mod tests {
 
     #[test]
     fn the_version_claude_reports_is_found_after_its_warnings() {
-        assert_eq!(reported_by_claude("2.1.328 (Claude Code)\n"), Some("2.1.328"));
+        assert_eq!(reported_version("2.1.328 (Claude Code)\n"), Some("2.1.328"));
         // 2.0.20 with a backup of ~/.claude.json but no file (CI's HOME).
         let warned = "Claude configuration file not found at: /root/.claude.json\n\
                       A backup file exists at: /root/.claude.json.backup\n\n2.0.20 (Claude Code)\n";
-        assert_eq!(reported_by_claude(warned), Some("2.0.20"));
-        assert_eq!(reported_by_claude("Claude Code 2.1.328"), None);
-        assert_eq!(reported_by_claude(""), None);
+        assert_eq!(reported_version(warned), Some("2.0.20"));
+        assert_eq!(reported_version("Claude Code 2.1.328"), None);
+        assert_eq!(reported_version(""), None);
     }
 
     #[test]

@@ -67,14 +67,19 @@ impl Agent {
     /// that starts with a version (Claude Code: `2.1.328 (Claude Code)`,
     /// after any warnings; Gemini CLI: `0.61.0`), or Codex's `codex-cli 0.171.0`.
     pub fn reported_version(self, output: &str) -> Option<&str> {
-        let is_version = |word: &&str| word.parse::<crate::version::Version>().is_ok();
-        output.lines().rev().find_map(|line| {
+        fn after_codex_cli(line: &str) -> Option<&str> {
             let mut words = line.split_whitespace();
-            match (self, words.next()) {
-                (Agent::Codex, Some("codex-cli")) => words.next().filter(is_version),
-                (_, first) => first.filter(is_version),
-            }
-        })
+            (words.next() == Some("codex-cli")).then(|| words.next()).flatten()
+        }
+        match self {
+            Agent::Codex => output
+                .lines()
+                .rev()
+                .filter_map(after_codex_cli)
+                .find(|word| word.parse::<crate::version::Version>().is_ok())
+                .or_else(|| crate::version::reported_version(output)),
+            Agent::ClaudeCode | Agent::Gemini => crate::version::reported_version(output),
+        }
     }
 
     /// The name people know it by, for messages and reports.

@@ -5,10 +5,10 @@
 use std::fmt::Write;
 
 use super::agent_audit::AgentAudit;
-use super::judge::CellResult;
 use super::markdown_syntax::{code, table as md_table, text as md_text};
 use super::markdown_tables;
-use super::words::{describe, hole_lines, kind_words, table};
+use super::text_sections;
+use super::words::{kind_words, table};
 
 /// `Codex CLI 0.171.0`, or the agent and that only its static checks ran.
 fn agent_words(a: &AgentAudit) -> String {
@@ -57,35 +57,11 @@ pub fn text(a: &AgentAudit) -> String {
         for note in &a.checks.not_covered {
             let _ = writeln!(s, "  note: {note}");
         }
-        let _ = writeln!(s, "\nHoles ({})", agent_words(a));
-        if a.checks.holes.is_empty() {
-            let _ = writeln!(s, "  none: every guard held");
-        }
-        for (hook, what) in hole_lines(&a.checks.holes) {
-            let _ = writeln!(s, "  {hook:<4} {what}");
-        }
+        text_sections::holes(&mut s, &format!("Holes ({})", agent_words(a)), &a.checks.holes);
     }
-    if !a.checks.advice.is_empty() {
-        let _ = writeln!(s, "\nAdvice ({})", a.agent_name);
-        for adv in &a.checks.advice {
-            let _ = writeln!(s, "  {:<4} {}", adv.hook, adv.change);
-            if let Some(snippet) = &adv.snippet {
-                let _ = writeln!(s, "         {snippet}");
-            }
-        }
-    }
+    text_sections::advice(&mut s, &format!("Advice ({})", a.agent_name), &a.checks.advice);
     for re in &a.checks.sealed_recheck {
-        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
-        let _ = writeln!(
-            s,
-            "\nRe-check of {} wrapped by failopen seal, on {}: {closed} of {} holes closed",
-            re.hook,
-            agent_words(a),
-            re.cells.len()
-        );
-        for c in &re.cells {
-            let _ = writeln!(s, "  {:<17} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
-        }
+        text_sections::recheck(&mut s, re, &format!("wrapped by failopen seal, on {}", agent_words(a)), 17);
     }
     s
 }

@@ -39,6 +39,7 @@ pub mod probes;
 pub mod render;
 pub mod sources;
 pub mod static_checks;
+pub mod text_sections;
 pub mod words;
 
 use std::path::{Path, PathBuf};

@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use super::judge::CellResult;
-use super::words::{describe, hole_lines, kind_words, on_failure_words, table};
+use super::text_sections;
+use super::words::{kind_words, on_failure_words, table};
 use super::AuditReport;
 
 /// The JSON report (pretty, trailing newline), with the process's `exit_code`.
@@ -79,34 +79,11 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         }
     }
     if r.claude_version.is_some() {
-        let _ = writeln!(s, "\nHoles");
-        if r.checks.holes.is_empty() {
-            let _ = writeln!(s, "  none: every guard held");
-        }
-        for (hook, what) in hole_lines(&r.checks.holes) {
-            let _ = writeln!(s, "  {hook:<4} {what}");
-        }
+        text_sections::holes(&mut s, "Holes", &r.checks.holes);
     }
-    if !r.checks.advice.is_empty() {
-        let _ = writeln!(s, "\nAdvice");
-        for a in &r.checks.advice {
-            let _ = writeln!(s, "  {:<4} {}", a.hook, a.change);
-            if let Some(snippet) = &a.snippet {
-                let _ = writeln!(s, "         {snippet}");
-            }
-        }
-    }
+    text_sections::advice(&mut s, "Advice", &r.checks.advice);
     for re in &r.checks.sealed_recheck {
-        let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
-        let _ = writeln!(
-            s,
-            "\nRe-check of {} wrapped as `failopen seal --install` would: {closed} of {} holes closed",
-            re.hook,
-            re.cells.len()
-        );
-        for c in &re.cells {
-            let _ = writeln!(s, "  {:<12} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
-        }
+        text_sections::recheck(&mut s, re, "wrapped as `failopen seal --install` would", 12);
     }
     if !has_claude_part(r) {
         s.clear();

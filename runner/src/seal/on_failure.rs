@@ -106,7 +106,7 @@ pub fn honours(version: &str) -> bool {
 /// The version in `claude --version` output (see
 /// [`crate::version::reported_by_claude`]).
 pub fn parse_version(output: &str) -> Result<String, String> {
-    crate::version::reported_by_claude(output).map(str::to_string).ok_or_else(|| {
+    crate::version::reported_version(output).map(str::to_string).ok_or_else(|| {
         let shown: String = output.trim().chars().take(80).collect();
         format!("`claude --version` printed {shown:?}, which has no line starting with a version")
     })

@@ -45,9 +45,10 @@ pub(crate) fn unsupported(spec: &SessionSpec<'_>) -> Option<&'static str> {
 
 /// Run one Codex session (see the module doc).
 pub(crate) async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
-    let (Backend::StandIn(standin), None) = (spec.backend, unsupported(spec)) else {
-        return Ok(not_started(unsupported(spec)));
-    };
+    if let Some(what) = unsupported(spec) {
+        return Ok(not_started(Some(what)));
+    }
+    let Backend::StandIn(standin) = spec.backend else { return Ok(not_started(Some(NOT_YET_RUN.live_model))) };
     let (root, dirs) = temp_root(spec)?;
     let codex_home = dirs.home.join(".codex");
     std::fs::create_dir_all(&codex_home)?;
