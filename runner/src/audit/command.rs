@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::seal::invocation::{self, SealUse};
+use crate::shell::lex::{self, Token};
+
 /// Programs that run a script named by their first non-option argument.
 const INTERPRETERS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "nodejs", "deno", "bun", "perl", "ruby",
@@ -29,6 +32,10 @@ pub struct ParsedCommand {
     pub seal_prefix: Option<Vec<String>>,
     /// The guard (the inner one when sealed).
     pub guard: GuardCommand,
+    /// The command runs failopen but seal does not decide the hook's answer:
+    /// [`SealUse::problem_code`] and the words of [`SealUse::problem`]
+    /// (shared with `seal --install`).
+    pub seal_problem: Option<(&'static str, String)>,
 }
 
 impl ParsedCommand {
@@ -40,31 +47,20 @@ impl ParsedCommand {
 
 /// Take a hook command string apart.
 pub fn parse(command: &str) -> ParsedCommand {
-    let Some(words) = simple_words(command) else {
-        return ParsedCommand { seal_prefix: None, guard: GuardCommand::default() };
-    };
-    let start = words.iter().take_while(|w| is_assignment(w)).count();
-    let is_seal = words.get(start).is_some_and(|p| file_name(p) == "failopen")
-        && words.get(start + 1).is_some_and(|w| w == "seal");
-    if is_seal {
-        let dash = words.iter().position(|w| w == "--");
-        let (prefix, inner) = match dash {
-            Some(i) => (words[..=i].to_vec(), words[i + 1..].to_vec()),
-            // `failopen seal GUARD` without `--`: the guard is the first non-option word after `seal`.
-            None => {
-                let i = start + 2 + words[start + 2..].iter().take_while(|w| w.starts_with('-')).count();
-                (words[..i].to_vec(), words[i..].to_vec())
-            }
-        };
+    let seal = invocation::classify(command);
+    let seal_problem = seal.problem_code().zip(seal.problem());
+    if let SealUse::Sealed(call) = seal {
+        let inner = call.guard;
         // `seal --install` writes `-- /bin/sh -c 'ORIGINAL'`: audit ORIGINAL.
         let guard = if inner.len() == 3 && file_name(&inner[0]) == "sh" && inner[1] == "-c" {
             parse(&inner[2]).guard
         } else {
             guard_of(inner)
         };
-        return ParsedCommand { seal_prefix: Some(prefix), guard };
+        return ParsedCommand { seal_prefix: Some(call.prefix), guard, seal_problem };
     }
-    ParsedCommand { seal_prefix: None, guard: guard_of(words) }
+    let guard = simple_words(command).map(guard_of).unwrap_or_default();
+    ParsedCommand { seal_prefix: None, guard, seal_problem }
 }
 
 fn guard_of(words: Vec<String>) -> GuardCommand {
@@ -98,15 +94,18 @@ fn guard_of(words: Vec<String>) -> GuardCommand {
 /// Shell builtins a hook command may start with: no file to check.
 const SHELL_BUILTINS: &[&str] = &["exit", "true", "false", "echo", "printf", ":", "test", "[", "cd", "exec", "eval"];
 
-/// The words of a simple command (None when it has shell operators or bad quoting).
+/// The words of a simple command, unquoted (None when it has shell
+/// operators or bad quoting).
 pub fn simple_words(command: &str) -> Option<Vec<String>> {
-    let words = shlex::split(command)?;
-    let operator =
-        |w: &String| matches!(w.as_str(), "|" | "||" | "&&" | ";" | "&" | ">" | "<" | ">>" | "2>" | "2>&1" | "|&");
-    if words.is_empty() || words.iter().any(operator) || words.iter().any(|w| w.ends_with(';')) {
-        return None;
-    }
-    Some(words)
+    let tokens = lex::tokens(command).ok()?;
+    let words: Option<Vec<String>> = tokens
+        .iter()
+        .map(|t| match t {
+            Token::Word(w) => Some(lex::unquote(w)),
+            Token::Operator(_) => None,
+        })
+        .collect();
+    words.filter(|w| !w.is_empty())
 }
 
 fn file_name(word: &str) -> String {
@@ -184,7 +183,23 @@ mod tests {
     fn shell_operators_make_it_not_simple() {
         assert_eq!(parse("cat | /g/x.sh").guard, GuardCommand::default());
         assert!(simple_words("a && b").is_none());
+        assert!(simple_words("a||true").is_none(), "operators need no spaces");
         assert!(simple_words("a 'b && c'").is_some());
+    }
+
+    #[test]
+    fn a_seal_the_command_undoes_is_not_sealed_and_says_why() {
+        let p = parse("/x/failopen seal -- /g/deny.sh || true");
+        assert!(!p.sealed());
+        let (code, problem) = p.seal_problem.unwrap();
+        assert_eq!(code, "seal-undone");
+        assert!(problem.contains("undoes it: `||` after seal"), "{problem}");
+        let p = parse("failopen sael -- /g/deny.sh");
+        assert!(!p.sealed());
+        let (code, problem) = p.seal_problem.unwrap();
+        assert_eq!(code, "seal-mistyped");
+        assert!(problem.contains("\"sael\" where `seal` should be"), "{problem}");
+        assert_eq!(parse("/x/failopen seal -- /g/deny.sh").seal_problem, None);
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
     match &e.kind {
         HookKind::Command { command } => {
             let parsed = command::parse(command);
+            if let Some((code, problem)) = &parsed.seal_problem {
+                out.push(finding(e, Severity::Error, code, problem.clone()));
+            }
             out.extend(check_script(e, &parsed, env));
             out.extend(check_timeout(e));
             match &parsed.seal_prefix {
@@ -349,6 +352,26 @@ mod tests {
         let v = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
             {"type": "command", "command": format!("{} seal -- /bin/sh -c 'exit 2'", exe.display()), "timeout": 10}]}]}});
         assert!(audit(v, OnFailure::Ignored).is_empty());
+    }
+
+    /// Audit and `seal --install` say the same thing of a seal the command
+    /// around it undoes, or of failopen run without `seal`: an error, and
+    /// the hook is unprotected.
+    #[test]
+    fn a_seal_undone_by_its_command_or_mistyped_is_an_error_and_unprotected() {
+        for (command, code) in [
+            ("failopen seal -- /bin/true || true", "seal-undone"),
+            ("failopen seal -- /bin/true; echo done", "seal-undone"),
+            ("failopen seal -- /bin/true | tee log", "seal-undone"),
+            ("failopen sael -- /bin/true", "seal-mistyped"),
+            ("failopen -- seal -- /bin/true", "seal-mistyped"),
+        ] {
+            let v = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [
+                {"type": "command", "command": command, "timeout": 5}]}]}});
+            let f = audit(v, OnFailure::Ignored);
+            assert_eq!(f[0], (code.to_string(), Severity::Error), "{command}: {f:?}");
+            assert!(codes(&f).contains(&"unprotected"), "{command}: {f:?}");
+        }
     }
 
     #[test]

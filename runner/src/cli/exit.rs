@@ -13,6 +13,9 @@ pub enum ExitCode {
     Failure,
     /// 2: `seal` refused: the guard denied, or failed to decide, or seal's
     /// own arguments were wrong (a hook must never exit anything but 0 or 2).
+    /// Also any command line that does not parse, for every subcommand (as
+    /// clap's usage errors do): a hook command that mistypes `failopen seal`
+    /// then blocks rather than allows.
     Refused,
     /// 3: a guard fails open. `diff`: a cell moved from blocked to wrote;
     /// `audit`: a hole was proven.

@@ -46,10 +46,13 @@ pub fn main() -> ExitCode {
     match Cli::try_parse_from(args) {
         Ok(cli) => dispatch(cli, started),
         Err(e) => {
-            // Help and version are answers; anything else is bad input.
+            // Help and version are answers. A command line that does not
+            // parse exits 2, as clap's own do: a hook that mistypes `failopen
+            // seal` (`failopen sael -- g`, `failopen -- seal -- g`) then
+            // blocks instead of letting the call through.
             let _ = e.print();
             if e.use_stderr() {
-                ExitCode::Failure
+                ExitCode::Refused
             } else {
                 ExitCode::Success
             }

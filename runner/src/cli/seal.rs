@@ -91,7 +91,19 @@ pub fn run(args: SealArgs, started: Instant) -> ExitCode {
         return match failopen::seal::install::install_file(&path) {
             Ok(report) => {
                 println!("{report}");
-                ExitCode::Success
+                match report.summary.unprotected.len() {
+                    0 => ExitCode::Success,
+                    n => {
+                        eprintln!(
+                            "error: {n} hook{} run{} failopen without being protected by it (listed above as NOT \
+                             PROTECTED); fix {} by hand",
+                            if n == 1 { "" } else { "s" },
+                            if n == 1 { "s" } else { "" },
+                            if n == 1 { "it" } else { "them" }
+                        );
+                        ExitCode::Failure
+                    }
+                }
             }
             Err(e) => {
                 eprintln!("error: {e:#}");

@@ -41,7 +41,7 @@ impl fmt::Display for InstallReport {
         if s.changed() {
             let n = s.wrapped.len();
             write!(f, "{path}: wrapped {n} PreToolUse command hook{} with seal", if n == 1 { "" } else { "s" })?;
-        } else if s.already_wrapped.is_empty() && s.skipped.is_empty() {
+        } else if s.already_wrapped.is_empty() && s.skipped.is_empty() && s.unprotected.is_empty() {
             write!(f, "{path}: no PreToolUse hooks found; file not changed")?;
         } else {
             write!(f, "{path}: nothing to wrap; file not changed")?;
@@ -51,6 +51,9 @@ impl fmt::Display for InstallReport {
         }
         for e in &s.already_wrapped {
             write!(f, "\n  already wrapped (left alone): {e}")?;
+        }
+        for e in &s.unprotected {
+            write!(f, "\n  NOT PROTECTED (left alone, fix it by hand): {e}")?;
         }
         for e in &s.skipped {
             write!(f, "\n  skipped: {e}")?;

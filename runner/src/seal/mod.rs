@@ -31,6 +31,7 @@ pub mod expect_json;
 pub mod fail_closed;
 pub mod guard_process;
 pub mod install;
+pub mod invocation;
 pub mod on_failure;
 pub mod payload;
 pub mod pipes;

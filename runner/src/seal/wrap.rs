@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::deadline::MAX_DEADLINE_SECS;
 use super::decision::shell_quote;
+use super::invocation::{self, SealUse};
 
 /// One hook entry of the settings file, as named in reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +39,11 @@ pub struct InstallSummary {
     pub wrapped: Vec<HookEntry>,
     /// Command hooks that already ran through seal (left alone).
     pub already_wrapped: Vec<HookEntry>,
+    /// Command hooks that run failopen in a way that does not protect them
+    /// (the command around seal undoes it, or the subcommand is not `seal`):
+    /// left alone, because wrapping them again would not help; `what` says
+    /// what is wrong. The user must fix each by hand.
+    pub unprotected: Vec<HookEntry>,
     /// Hooks seal cannot wrap (not `"type": "command"`, or no command string).
     pub skipped: Vec<HookEntry>,
     /// Wrapped hooks that got `"onFailure": "block"`.
@@ -86,9 +92,17 @@ pub fn wrap_settings(value: &mut Value, seal_exe: &str, add_on_failure: bool) ->
                 summary.skipped.push(report("command hook without a command string".into()));
                 continue;
             };
-            if is_sealed(&command, seal_exe) {
-                summary.already_wrapped.push(report(command));
-                continue;
+            match invocation::classify_for(&command, Some(seal_exe)) {
+                SealUse::Sealed(_) => {
+                    summary.already_wrapped.push(report(command));
+                    continue;
+                }
+                use_ @ (SealUse::Undone { .. } | SealUse::Mistyped { .. }) => {
+                    let problem = use_.problem().unwrap_or_default();
+                    summary.unprotected.push(report(format!("{command}: {problem}")));
+                    continue;
+                }
+                SealUse::NotSealed => {}
             }
             let deadline = hook.get("timeout").and_then(Value::as_f64).and_then(deadline_for_timeout);
             hook["command"] = Value::String(wrap_command(&command, seal_exe, deadline));
@@ -136,19 +150,9 @@ fn fmt_secs(secs: f64) -> String {
     format!("{secs}")
 }
 
-/// Whether a hook command already runs through seal: its program (after any
-/// `VAR=value` words) is `seal_exe` or a file named `failopen`, and the next
-/// word is `seal`.
-pub fn is_sealed(command: &str, seal_exe: &str) -> bool {
-    let words = shell_words(command, 8);
-    let mut words = words.iter().skip_while(|w| crate::shell::is_assignment(w));
-    let (Some(program), Some(sub)) = (words.next(), words.next()) else { return false };
-    let named_failopen = std::path::Path::new(program).file_name().is_some_and(|n| n == "failopen");
-    (program == seal_exe || named_failopen) && sub == "seal"
-}
-
 /// The first `max` words of a POSIX shell command (quotes and backslashes
-/// removed; no expansions). Good enough to recognise a seal invocation.
+/// removed; no expansions), for the tests' round trip.
+#[cfg(test)]
 fn shell_words(s: &str, max: usize) -> Vec<String> {
     let mut words = Vec::new();
     let mut chars = s.chars().peekable();
@@ -248,13 +252,28 @@ mod tests {
     }
 
     #[test]
-    fn recognises_seal_by_hand_or_elsewhere() {
-        assert!(is_sealed("failopen seal -- /x.sh", EXE));
-        assert!(is_sealed("'/other dir/failopen' seal --deadline 2 -- /x.sh", EXE));
-        assert!(is_sealed("A=1 /opt/fo/failopen seal -- /x.sh", EXE));
-        assert!(!is_sealed("/x/failopen run", EXE));
-        assert!(!is_sealed("/x/guard.sh seal", EXE));
-        assert!(!is_sealed("", EXE));
+    fn recognises_seal_by_hand_or_elsewhere_and_leaves_undone_seals_to_the_user() {
+        let mut v = json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "failopen seal -- /x.sh"},
+            {"type": "command", "command": "'/other dir/failopen' seal --deadline 2 -- /x.sh"},
+            {"type": "command", "command": "/opt/fo/fo-renamed seal -- /x.sh"},
+            {"type": "command", "command": "failopen seal -- /x.sh || true"},
+            {"type": "command", "command": "failopen seal -- /x.sh; echo done"},
+            {"type": "command", "command": "failopen seal -- /x.sh | tee log"},
+            {"type": "command", "command": "failopen sael -- /x.sh"},
+            {"type": "command", "command": "/x/guard.sh seal"}
+        ]}]}});
+        let before = v.clone();
+        let s = wrap_settings(&mut v, "/opt/fo/fo-renamed", false);
+        assert_eq!(s.already_wrapped.len(), 3, "{s:?}");
+        assert_eq!(s.unprotected.len(), 4, "{s:?}");
+        assert!(s.unprotected[0].what.contains("undoes it: `||` after seal"), "{:?}", s.unprotected[0]);
+        assert!(s.unprotected[3].what.contains("\"sael\" where `seal` should be"), "{:?}", s.unprotected[3]);
+        assert_eq!(s.wrapped.len(), 1, "only the plain guard is wrapped");
+        let hooks = &v["hooks"]["PreToolUse"][0]["hooks"];
+        for i in 0..7 {
+            assert_eq!(hooks[i], before["hooks"]["PreToolUse"][0]["hooks"][i], "hook {i} left alone");
+        }
     }
 
     #[test]
@@ -270,7 +289,7 @@ mod tests {
             let wrapped = wrap_command(&original, EXE, Some(1.5));
             let words = shell_words(&wrapped, 8);
             proptest::prop_assert_eq!(words, [EXE, "seal", "--deadline", "1.5", "--", "/bin/sh", "-c", original.as_str()]);
-            proptest::prop_assert!(is_sealed(&wrapped, "/elsewhere/failopen"));
+            proptest::prop_assert!(invocation::classify_for(&wrapped, None).is_sealed());
         }
     }
 

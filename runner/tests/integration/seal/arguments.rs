@@ -1,4 +1,4 @@
-//! Bad deadlines, help, version and argument errors: exit 2 in seal mode, 1 elsewhere.
+//! Bad deadlines, help, version and argument errors: exit 2, in seal mode and elsewhere.
 
 use super::*;
 
@@ -73,9 +73,26 @@ fn unknown_flags_and_missing_guards_are_argument_errors_exit_2() {
 }
 
 #[test]
-fn other_subcommands_keep_their_exit_codes() {
+fn other_subcommands_answer_help_with_0_and_bad_arguments_with_2() {
     assert_eq!(failopen(&["--version"]).status.code(), Some(0));
     assert_eq!(failopen(&["--help"]).status.code(), Some(0));
-    // Bad input to any other subcommand is failopen's usual exit 1 (clap's own would be 2).
-    assert_eq!(failopen(&["report", "--bogus"]).status.code(), Some(1));
+    // A command line that does not parse exits 2, as clap's own do.
+    assert_eq!(failopen(&["report", "--bogus"]).status.code(), Some(2));
+}
+
+/// A hook command that mistypes `failopen seal` runs no guard; it used to
+/// exit 1, which every agent reads as "no objection". It blocks now, the way
+/// Claude Code runs it (through a shell, the payload on stdin).
+#[test]
+fn a_mistyped_seal_in_a_hook_blocks() {
+    let bin = support::bin();
+    for command in [
+        format!("{} sael -- /bin/true", bin.display()),
+        format!("{} -- seal -- /bin/true", bin.display()),
+        format!("{} seal- -- /bin/true", bin.display()),
+        format!("{}", bin.display()),
+    ] {
+        let out = Command::new("/bin/sh").arg("-c").arg(&command).write_stdin(PAYLOAD).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}: {}", String::from_utf8_lossy(&out.stderr));
+    }
 }

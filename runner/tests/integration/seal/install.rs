@@ -204,6 +204,46 @@ fn install_twice_changes_nothing_the_second_time() {
     assert_eq!(backups(), files, "second run wrote a backup");
 }
 
+/// A seal the command around it undoes (`|| true`, `; echo`, `| tee`) is
+/// not "already wrapped": install names it NOT PROTECTED, leaves it as it
+/// is (wrapping it again would not help), and exits 1; each of those
+/// commands, run as Claude Code runs it, turns seal's refusal into exit 0.
+#[test]
+fn install_names_a_seal_its_command_undoes_and_exits_1() {
+    let f = Fixture::new();
+    let seal = format!("{} seal --", p(&support::bin()));
+    for tail in ["|| true", "; echo done", "| tee -a log"] {
+        let command = format!("{seal} /bin/sh -c 'exit 1' {tail}");
+        let run = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(&command)
+            .current_dir(f.dir.path())
+            .write_stdin(PAYLOAD)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{command}: the shell really undoes seal's refusal");
+
+        let settings = f.path("settings.json");
+        let json = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}});
+        fs::write(&settings, json.to_string()).unwrap();
+        let before = fs::read(&settings).unwrap();
+        let out = install(&f, &settings);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{tail}: {stdout}");
+        assert!(
+            stdout.contains("NOT PROTECTED") && stdout.contains("the command around `failopen seal` undoes it"),
+            "{stdout}"
+        );
+        assert!(!stdout.contains("already wrapped"), "{stdout}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("fix it by hand"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(fs::read(&settings).unwrap(), before, "{tail}: the file was changed");
+    }
+}
+
 #[test]
 fn install_backup_keeps_the_mode_of_a_private_settings_file() {
     // A 0600 settings file may hold secrets in `env`; its backup was 0644.

@@ -1,4 +1,7 @@
-//! Small facts about POSIX shell command words, shared by seal and audit.
+//! Small facts about POSIX shell commands, shared by seal and audit:
+//! assignment words, and ([`lex`]) a command split into words and operators.
+
+pub mod lex;
 
 /// `NAME=value` as a shell assignment word.
 pub fn is_assignment(word: &str) -> bool {

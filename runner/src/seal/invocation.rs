@@ -1,0 +1,307 @@
+//! Whether a hook command's exit code is seal's: the one reading of a
+//! command that `seal --install` and `failopen audit` both use.
+//!
+//! Seal only protects a hook when seal *is* the hook command: its exit 2 is
+//! the hook's exit 2, and its stdout and stderr reach the agent. Anything
+//! around it can undo that:
+//!
+//! - `failopen seal -- g || true`: a refusal (exit 2) becomes `true`'s 0;
+//! - `failopen seal -- g; echo done`: the hook's status is `echo`'s;
+//! - `failopen seal -- g | tee log`: a pipeline's status is its last command's;
+//! - `failopen seal -- g &`: the shell exits 0 at once;
+//! - `cd dir && failopen seal -- g`: if `cd` fails, seal never runs and the
+//!   hook exits 1;
+//! - `failopen seal -- g >/dev/null` or `2>log`: the JSON decision or the
+//!   refusal's reason never reaches the agent (Codex runs the call after a
+//!   silent exit 2).
+//!
+//! And a hook whose program is `failopen` but whose subcommand is not `seal`
+//! (`failopen sael -- g`, `failopen -- seal -- g`) runs no guard at all.
+
+use std::path::Path;
+
+use crate::shell::is_assignment;
+use crate::shell::lex::{self, is_redirection, Token};
+
+/// What a hook command does with `failopen seal`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SealUse {
+    /// The command does not run failopen.
+    NotSealed,
+    /// The command is exactly one seal invocation: seal's answer is the hook's.
+    Sealed(SealCall),
+    /// Seal runs, but the command around it decides the hook's exit code or
+    /// output; `why` says how (one sentence, no trailing period).
+    Undone {
+        /// The seal invocation inside.
+        call: SealCall,
+        /// How the rest of the command undoes it.
+        why: String,
+    },
+    /// The program is `failopen` and the next word is not `seal`.
+    Mistyped {
+        /// The word where `seal` should be (`None`: nothing follows).
+        subcommand: Option<String>,
+    },
+}
+
+/// One `failopen seal` invocation, its words unquoted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealCall {
+    /// `VAR=value` words, the program, `seal`, seal's options, and `--` if given.
+    pub prefix: Vec<String>,
+    /// The guard's words (after `--`, or after seal's options).
+    pub guard: Vec<String>,
+}
+
+impl SealUse {
+    /// Whether seal decides the hook's answer.
+    pub fn is_sealed(&self) -> bool {
+        matches!(self, SealUse::Sealed(_))
+    }
+
+    /// The seal invocation, whole or undone.
+    pub fn call(&self) -> Option<&SealCall> {
+        match self {
+            SealUse::Sealed(call) | SealUse::Undone { call, .. } => Some(call),
+            _ => None,
+        }
+    }
+
+    /// A stable kebab-case name for what is wrong (audit's finding code):
+    /// `seal-undone` or `seal-mistyped`.
+    pub fn problem_code(&self) -> Option<&'static str> {
+        match self {
+            SealUse::Undone { .. } => Some("seal-undone"),
+            SealUse::Mistyped { .. } => Some("seal-mistyped"),
+            _ => None,
+        }
+    }
+
+    /// What is wrong, for reports (`None` when sealed or not sealed).
+    pub fn problem(&self) -> Option<String> {
+        match self {
+            SealUse::Undone { why, .. } => Some(format!("the command around `failopen seal` undoes it: {why}")),
+            SealUse::Mistyped { subcommand: Some(s) } => {
+                Some(format!("the command runs failopen with {:?} where `seal` should be, so no guard runs", s))
+            }
+            SealUse::Mistyped { subcommand: None } => {
+                Some("the command runs failopen without `seal`, so no guard runs".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Read a hook command. A command the shell cannot tokenize (an unterminated
+/// quote) is [`SealUse::NotSealed`].
+pub fn classify(command: &str) -> SealUse {
+    classify_for(command, None)
+}
+
+/// [`classify`], with one more path that counts as failopen: the seal
+/// executable `seal --install` writes (its file may be named otherwise).
+pub fn classify_for(command: &str, seal_exe: Option<&str>) -> SealUse {
+    let Ok(tokens) = lex::tokens(command) else { return SealUse::NotSealed };
+    let commands = split_simple(&tokens);
+    let Some((at, words)) =
+        commands.iter().enumerate().find_map(|(i, c)| failopen_words(&c.words, seal_exe).map(|w| (i, w)))
+    else {
+        return SealUse::NotSealed;
+    };
+    let program_at = words.iter().take_while(|w| is_assignment(w) || *w == "exec").count();
+    match words.get(program_at + 1).map(String::as_str) {
+        Some("seal") => {}
+        other => return SealUse::Mistyped { subcommand: other.map(str::to_string) },
+    }
+    let call = seal_call(&words, program_at);
+    match undoing(&commands, at) {
+        None => SealUse::Sealed(call),
+        Some(why) => SealUse::Undone { call, why },
+    }
+}
+
+/// One simple command: its words, the operator that ends it, its redirections.
+struct Simple<'a> {
+    words: Vec<&'a str>,
+    redirections: Vec<&'a str>,
+    /// The control operator after it (`None`: the end of the command).
+    then: Option<&'a str>,
+}
+
+fn split_simple(tokens: &[Token]) -> Vec<Simple<'_>> {
+    let mut out = vec![Simple { words: Vec::new(), redirections: Vec::new(), then: None }];
+    let mut redirect_target = false;
+    for token in tokens {
+        let last = out.last_mut().expect("never empty");
+        match token {
+            Token::Word(w) if redirect_target => {
+                redirect_target = false;
+                let _ = w;
+            }
+            Token::Word(w) => last.words.push(w),
+            Token::Operator(op) if is_redirection(op) => {
+                // An IO number (`2>`) is the word just before, glued to it.
+                last.redirections.push(op);
+                redirect_target = true;
+            }
+            Token::Operator(op) => {
+                last.then = Some(op);
+                out.push(Simple { words: Vec::new(), redirections: Vec::new(), then: None });
+            }
+        }
+    }
+    out.retain(|c| !c.words.is_empty() || c.then.is_some() || !c.redirections.is_empty());
+    out
+}
+
+/// The unquoted words of a simple command whose program is named `failopen`.
+fn failopen_words(words: &[&str], seal_exe: Option<&str>) -> Option<Vec<String>> {
+    let words: Vec<String> = words.iter().map(|w| lex::unquote(w)).collect();
+    let program = words.iter().find(|w| !is_assignment(w) && *w != "exec")?;
+    let is_failopen = Path::new(program).file_name()? == "failopen" || seal_exe == Some(program.as_str());
+    is_failopen.then_some(words)
+}
+
+fn seal_call(words: &[String], program_at: usize) -> SealCall {
+    let after_seal = program_at + 2;
+    let split = match words[after_seal..].iter().position(|w| w == "--") {
+        Some(dash) => after_seal + dash + 1,
+        None => after_seal + words[after_seal..].iter().take_while(|w| w.starts_with('-')).count(),
+    };
+    SealCall { prefix: words[..split].to_vec(), guard: words[split..].to_vec() }
+}
+
+/// How the commands around the one at `at` (the seal call) undo it, if they do.
+fn undoing(commands: &[Simple], at: usize) -> Option<String> {
+    let seal = &commands[at];
+    if let Some(r) = seal.redirections.first() {
+        return Some(if r.starts_with('<') {
+            format!("`{r}` feeds seal from a file instead of the hook's payload")
+        } else {
+            format!("`{r}` sends seal's output to a file, so its JSON decision or its refusal's reason never reaches the agent")
+        });
+    }
+    if at > 0 {
+        let before = commands[at - 1].then.unwrap_or(";");
+        return Some(match before {
+            "|" | "|&" => "seal reads another command's output through a pipe instead of the hook's payload".into(),
+            "&&" => "`&&` before seal: when the command before it fails, seal never runs and the hook exits with that command's code".into(),
+            "||" => "`||` before seal: when the command before it succeeds, seal never runs and the hook exits 0".into(),
+            op => format!("`{}` before seal: another command runs first, in the same hook", shown(op)),
+        });
+    }
+    match seal.then {
+        None => None,
+        Some("||") => Some("`||` after seal turns its refusal (exit 2) into the exit code of what follows".into()),
+        Some("|" | "|&") => {
+            Some("`|` after seal: a pipeline exits with its last command's code, so seal's refusal is lost".into())
+        }
+        Some("&") => Some("`&` runs seal in the background, and the hook exits 0 at once".into()),
+        Some("&&") => Some(
+            "`&&` after seal: when seal allows, what follows runs and its output and exit code become the hook's"
+                .into(),
+        ),
+        Some(op) if commands.len() == at + 1 || commands[at + 1..].iter().all(|c| c.words.is_empty()) => {
+            // A trailing `;` or newline with nothing after it changes nothing.
+            (op != ";" && op != "\n").then(|| format!("`{}` after seal", shown(op)))
+        }
+        Some(op) => {
+            Some(format!("`{}` after seal: the hook exits with the last command's code, not seal's", shown(op)))
+        }
+    }
+}
+
+fn shown(op: &str) -> &str {
+    if op == "\n" {
+        "a newline"
+    } else {
+        op
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn undone(command: &str) -> String {
+        match classify(command) {
+            SealUse::Undone { why, .. } => why,
+            other => panic!("{command}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_whole_seal_command_is_sealed() {
+        for c in [
+            "failopen seal -- /x.sh",
+            "'/other dir/failopen' seal --deadline 2 -- /x.sh",
+            "A=1 /opt/fo/failopen seal -- /x.sh",
+            "exec failopen seal -- /x.sh",
+            "failopen seal -- /x.sh;",
+            "failopen seal -- /x.sh # logs go to ~/.g",
+            "/x/failopen seal --deadline 4 -- /bin/sh -c '/g.sh || true'",
+        ] {
+            assert!(classify(c).is_sealed(), "{c}: {:?}", classify(c));
+        }
+        let SealUse::Sealed(call) = classify("A=1 '/p q/failopen' seal --deadline 4 -- node \"$D\"/g.js --x") else {
+            panic!()
+        };
+        assert_eq!(call.prefix, ["A=1", "/p q/failopen", "seal", "--deadline", "4", "--"]);
+        assert_eq!(call.guard, ["node", "$D/g.js", "--x"]);
+        let SealUse::Sealed(call) = classify("failopen seal /g.sh") else { panic!() };
+        assert_eq!((call.prefix.len(), call.guard.as_slice()), (2, ["/g.sh".to_string()].as_slice()));
+    }
+
+    #[test]
+    fn the_command_around_seal_undoes_it() {
+        assert!(undone("failopen seal -- g || true").contains("`||` after seal turns its refusal"));
+        assert!(undone("failopen seal -- g||true").contains("`||`"), "no spaces needed");
+        assert!(undone("failopen seal -- g; echo done").contains("last command's code"));
+        assert!(undone("failopen seal -- g\necho done").contains("a newline"));
+        assert!(undone("failopen seal -- g | tee log").contains("pipeline"));
+        assert!(undone("failopen seal -- g &").contains("background"));
+        assert!(undone("failopen seal -- g && echo ok").contains("`&&` after seal"));
+        assert!(undone("cd \"$CLAUDE_PROJECT_DIR\" && failopen seal -- g").contains("seal never runs"));
+        assert!(undone("cat | failopen seal -- g").contains("pipe"));
+        assert!(undone("failopen seal -- g >/dev/null").contains("`>` sends seal's output"));
+        assert!(undone("failopen seal -- g 2>>/tmp/log").contains("`>>`"));
+        assert!(undone("failopen seal -- g </dev/null").contains("feeds seal"));
+        let problem = classify("failopen seal -- g || true").problem().unwrap();
+        assert!(problem.starts_with("the command around `failopen seal` undoes it: "), "{problem}");
+    }
+
+    #[test]
+    fn failopen_without_seal_is_a_typo() {
+        assert_eq!(classify("failopen sael -- g"), SealUse::Mistyped { subcommand: Some("sael".into()) });
+        assert_eq!(classify("/x/failopen -- seal -- g"), SealUse::Mistyped { subcommand: Some("--".into()) });
+        assert_eq!(classify("failopen"), SealUse::Mistyped { subcommand: None });
+        assert!(classify("failopen sael -- g").problem().unwrap().contains("\"sael\" where `seal` should be"));
+    }
+
+    #[test]
+    fn other_commands_are_not_sealed() {
+        for c in [
+            "/g.sh",
+            "/x/guard.sh seal",
+            "",
+            "python3 g.py 'failopen seal'",
+            "f 'unterminated",
+            "sh -c 'failopen seal -- g'",
+        ] {
+            assert_eq!(classify(c), SealUse::NotSealed, "{c}");
+        }
+    }
+
+    proptest::proptest! {
+        /// What `seal --install` writes is always read back as sealed.
+        #[test]
+        fn every_installed_command_is_sealed(original in "[^\\x00]{0,40}") {
+            let wrapped = super::super::wrap::wrap_command(&original, "/x y/failopen", Some(1.5));
+            let SealUse::Sealed(call) = classify(&wrapped) else {
+                return Err(proptest::test_runner::TestCaseError::fail(format!("{wrapped:?}")));
+            };
+            proptest::prop_assert_eq!(call.guard, ["/bin/sh", "-c", original.as_str()]);
+        }
+    }
+}
