@@ -9,7 +9,7 @@ use nix::errno::Errno;
 use nix::sys::signal::Signal;
 
 use super::expect_json::decision_problem;
-use super::guard_process::{GuardEnd, GuardRun, MAX_OUTPUT_BYTES};
+use super::guard_process::{GuardEnd, GuardRun, OutputProblem, MAX_OUTPUT_BYTES};
 
 /// Exit code Claude Code reads as "deny".
 pub const DENY: i32 = 2;
@@ -49,6 +49,12 @@ pub enum Refusal {
     NoJson(String),
     /// The guard wrote more than [`MAX_OUTPUT_BYTES`] on one stream.
     TooMuchOutput(&'static str),
+    /// Seal ran out of memory keeping the guard's output on one stream.
+    NoMemory(&'static str),
+    /// The guard exited 0 but something it left behind still held its
+    /// stdout or stderr open at the deadline: its answer may not have
+    /// arrived whole.
+    PipesHeldOpen(Duration),
     /// Seal could not supervise the guard.
     SealFailed(io::Error),
     /// Seal itself got SIGTERM, SIGINT or SIGHUP (`None`: it could not tell
@@ -79,6 +85,13 @@ impl fmt::Display for Refusal {
             Refusal::TooMuchOutput(stream) => {
                 write!(f, "wrote more than {} MiB on {stream}", MAX_OUTPUT_BYTES >> 20)
             }
+            Refusal::NoMemory(stream) => write!(f, "seal ran out of memory keeping its {stream}"),
+            Refusal::PipesHeldOpen(d) => write!(
+                f,
+                "exited 0, but a process it left behind still held its output open after {}s, so its answer may \
+                 not have arrived whole",
+                d.as_secs_f64()
+            ),
             Refusal::SealFailed(e) => write!(f, "seal could not supervise it: {e}"),
             Refusal::SealSignalled { signal, reading_payload } => {
                 match signal {
@@ -103,10 +116,15 @@ impl fmt::Display for Refusal {
 /// [`expect_json`]: super::expect_json
 pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadline: Duration) -> Verdict {
     let refusal = match run.end {
-        _ if run.overflowed.is_some() => Refusal::TooMuchOutput(run.overflowed.unwrap_or("stdout")),
+        _ if run.output_problem.is_some() => match run.output_problem {
+            Some(OutputProblem::NoMemory(stream)) => Refusal::NoMemory(stream),
+            _ => Refusal::TooMuchOutput(stream_of(run.output_problem)),
+        },
         GuardEnd::Exited(status) => {
             use std::os::unix::process::ExitStatusExt;
             match (status.code(), status.signal()) {
+                // An exit 2 is a refusal whatever else is still running.
+                (Some(0), _) if run.held_open => Refusal::PipesHeldOpen(deadline),
                 (Some(0), _) if expect_json.is_some() => {
                     match decision_problem(expect_json.unwrap_or_default(), &run.stdout) {
                         None => return pass(0, run),
@@ -126,6 +144,13 @@ pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadlin
         GuardEnd::Stopped => Refusal::SealSignalled { signal: None, reading_payload: false },
     };
     refuse(argv, &refusal, &run.stderr)
+}
+
+fn stream_of(problem: Option<OutputProblem>) -> &'static str {
+    match problem {
+        Some(OutputProblem::TooMuch(s) | OutputProblem::NoMemory(s)) => s,
+        None => "stdout",
+    }
 }
 
 fn pass(code: i32, run: GuardRun) -> Verdict {
@@ -265,7 +290,8 @@ mod tests {
             stdout: b"reason on stdout".to_vec(),
             stderr: stderr.to_vec(),
             pipes_left_open: false,
-            overflowed: None,
+            held_open: false,
+            output_problem: None,
         };
         let v = judge(&argv(&["/g/stdout-deny.sh"]), run(b" \n"), None, Duration::from_secs(3));
         assert_eq!(v.code, 2);

@@ -13,10 +13,12 @@
 //! orphan holding its pipes cannot wedge seal.
 //!
 //! Time bound: seal stops waiting at most `grace` after `deadline_at` (plus
-//! scheduling noise): the deadline for the guard to exit, then `grace` for
-//! its pipes to close once its process group has been killed. The deadline
-//! is an instant, not a duration, because it counts from seal's own start
-//! (the payload read comes out of it too).
+//! scheduling noise): the deadline for the guard to exit *and* for its pipes
+//! to reach end of file (a helper such as `exec > >(tee log)` may still be
+//! copying its answer after it exits), then `grace` for them to close once
+//! its process group has been killed. The deadline is an instant, not a
+//! duration, because it counts from seal's own start (the payload read
+//! comes out of it too).
 
 use std::io::{self, ErrorKind};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
@@ -28,11 +30,11 @@ use nix::errno::Errno;
 use nix::libc;
 use nix::sys::prctl::set_pdeathsig;
 use nix::sys::signal::{kill, killpg, Signal};
-use nix::sys::wait::{waitid, Id, WaitPidFlag};
+use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
 use nix::unistd::{getpid, getppid, Pid};
 
-pub use super::pipes::MAX_OUTPUT_BYTES;
 use super::pipes::{drain, poll, set_nonblocking, timeout_ms, write_some};
+pub use super::pipes::{OutputProblem, MAX_OUTPUT_BYTES};
 
 /// How the guard process ended, as far as seal could tell.
 #[derive(Debug)]
@@ -59,19 +61,25 @@ pub struct GuardRun {
     pub stdout: Vec<u8>,
     /// The guard's stderr, byte for byte (possibly cut short).
     pub stderr: Vec<u8>,
-    /// Some process outside the guard's group still held stdout or stderr open
-    /// when seal stopped waiting; the output is what had arrived by then.
+    /// Some process still held stdout or stderr open when seal stopped
+    /// waiting (the grace after a kill); the output is what had arrived by then.
     pub pipes_left_open: bool,
-    /// Which stream went over [`MAX_OUTPUT_BYTES`], if any.
-    pub overflowed: Option<&'static str>,
+    /// The guard had exited, but its stdout or stderr was still open at the
+    /// deadline: held by a process it left behind (in its group, or one that
+    /// left it). Its answer may not have arrived whole, so an exit 0 is no
+    /// clean allow.
+    pub held_open: bool,
+    /// A stream went over [`MAX_OUTPUT_BYTES`], or memory for it ran out.
+    pub output_problem: Option<OutputProblem>,
 }
 
 /// Run `argv` (no shell) in its own process group with `payload` on stdin,
 /// until `deadline_at` at the latest, or until `stop` becomes readable.
 ///
-/// `argv` must not be empty. The guard's whole process group is SIGKILLed as
-/// soon as the guard exits, the deadline passes or `stop` fires, so
-/// background children of the guard never outlive it.
+/// `argv` must not be empty. The guard's whole process group is SIGKILLed
+/// when the guard exits non-zero, once an exit 0's pipes are at end of file,
+/// or when the deadline passes or `stop` fires, so background children of
+/// the guard never outlive it.
 pub fn run_guard(
     argv: &[String],
     payload: &[u8],
@@ -84,7 +92,8 @@ pub fn run_guard(
         stdout: Vec::new(),
         stderr: Vec::new(),
         pipes_left_open: false,
-        overflowed: None,
+        held_open: false,
+        output_problem: None,
     };
     let Some((program, args)) = argv.split_first() else {
         run.end = GuardEnd::NotStarted(io::Error::new(ErrorKind::InvalidInput, "empty command"));
@@ -129,6 +138,17 @@ fn die_with_parent(seal_pid: Pid) -> io::Result<()> {
 }
 
 /// The poll loop. Fills `run`; an `Err` means seal itself could not supervise.
+///
+/// When the guard exits 0, its group is *not* killed at once: a helper in
+/// it (`exec > >(tee log)`, `exec > >(cat)`) may still be copying the
+/// guard's JSON decision into seal's pipe, and an allow is only an allow
+/// once its whole answer is in. Seal reads stdout and stderr to end of
+/// file, up to the deadline, and only then kills the group (so background
+/// children that closed their pipes still die with it). If the pipes are
+/// still open at the deadline, someone else holds them: the group is killed,
+/// what arrives within `grace` is kept, and `held_open` is set. Any other
+/// exit is a refusal whatever is still in flight, so the group is killed at
+/// once and the pipes get only the grace.
 fn supervise(
     child: &mut Child,
     pid: Pid,
@@ -152,21 +172,29 @@ fn supervise(
     let mut written = 0usize;
     let mut exited = false;
     let mut timed_out = false;
-    let mut stop_at = deadline_at;
+    // Set once the group has been killed at the deadline: the end of the grace.
+    let mut grace_until: Option<Instant> = None;
 
     loop {
         if exited && stdout.is_none() && stderr.is_none() {
             break;
         }
         let now = Instant::now();
+        let stop_at = grace_until.unwrap_or(deadline_at);
         if now >= stop_at {
-            if exited || timed_out {
+            if grace_until.is_some() {
                 break; // grace is over
             }
-            timed_out = true;
+            // The deadline: the guard is still running, or it exited and
+            // someone still holds its pipes open.
+            if exited {
+                run.held_open = true;
+            } else {
+                timed_out = true;
+            }
             kill_group(pid);
             stdin = None;
-            stop_at = now + grace;
+            grace_until = Some(now + grace);
             continue;
         }
 
@@ -204,31 +232,35 @@ fn supervise(
                     }
                 }
                 1 => {
-                    if drain(stdout.as_mut(), &mut run.stdout, "stdout", &mut run.overflowed) {
+                    if drain(stdout.as_mut(), &mut run.stdout, "stdout", &mut run.output_problem) {
                         stdout = None;
                     }
                 }
                 2 => {
-                    if drain(stderr.as_mut(), &mut run.stderr, "stderr", &mut run.overflowed) {
+                    if drain(stderr.as_mut(), &mut run.stderr, "stderr", &mut run.output_problem) {
                         stderr = None;
                     }
                 }
                 _ => {
                     // Slot 3 (slot 4, stop, returned above). The guard is a
                     // zombie now (not reaped: its pid, hence its process
-                    // group id, cannot be reused while we kill the group).
+                    // group id, cannot be reused while the group lives).
                     exit_watch = None;
                     exited = true;
-                    kill_group(pid);
                     stdin = None;
-                    if !timed_out {
-                        stop_at = Instant::now() + grace;
+                    if !exited_zero(pid) && grace_until.is_none() {
+                        kill_group(pid);
+                        grace_until = Some(Instant::now() + grace);
                     }
+                    // An exit 0: its helpers may still be writing; read on.
                 }
             }
         }
     }
 
+    // Pipes at end of file (or the grace over): nobody in the group may
+    // outlive the guard.
+    kill_group(pid);
     run.pipes_left_open = stdout.is_some() || stderr.is_some();
     if exited {
         // The watcher thread has returned, so reaping now is race-free.
@@ -240,6 +272,19 @@ fn supervise(
     // else: killed at the deadline but not even a zombie within the grace
     // (e.g. stuck in uninterruptible sleep): leave it unreaped rather than wait.
     Ok(())
+}
+
+/// Whether the exited (not yet reaped) `pid` exited with status 0. Peeks
+/// without reaping; anything it cannot tell is "no".
+fn exited_zero(pid: Pid) -> bool {
+    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT | WaitPidFlag::WNOHANG;
+    loop {
+        match waitid(Id::Pid(pid), flags) {
+            Err(Errno::EINTR) => continue,
+            Ok(WaitStatus::Exited(_, 0)) => return true,
+            _ => return false,
+        }
+    }
 }
 
 /// Start a thread that waits (without reaping) for `pid` to exit, then drops

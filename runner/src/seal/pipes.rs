@@ -12,6 +12,15 @@ use nix::libc;
 /// (rather than run out of memory and crash, which would fail open).
 pub const MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
 
+/// Why seal could not keep all of a guard's output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputProblem {
+    /// The stream went over [`MAX_OUTPUT_BYTES`].
+    TooMuch(&'static str),
+    /// Memory to keep the stream ran out (an allocation failed).
+    NoMemory(&'static str),
+}
+
 /// Put `fd` in non-blocking mode.
 pub fn set_nonblocking(fd: BorrowedFd) -> io::Result<()> {
     let flags = OFlag::from_bits_truncate(fcntl(fd, FcntlArg::F_GETFL)?);
@@ -51,12 +60,14 @@ pub fn write_some<W: Write>(pipe: Option<&mut W>, payload: &[u8], written: &mut 
 }
 
 /// Read what is available (bounded, so one busy pipe cannot starve the
-/// deadline). Returns true at end of file (or on a read error).
+/// deadline). Returns true at end of file (or on a read error). Past
+/// [`MAX_OUTPUT_BYTES`], or when memory for more runs out, the rest is read
+/// and dropped and `problem` says so (the first problem is kept).
 pub fn drain<R: Read>(
     pipe: Option<&mut R>,
     buf: &mut Vec<u8>,
     name: &'static str,
-    overflowed: &mut Option<&'static str>,
+    problem: &mut Option<OutputProblem>,
 ) -> bool {
     let Some(pipe) = pipe else { return true };
     let mut chunk = [0u8; 64 * 1024];
@@ -64,10 +75,15 @@ pub fn drain<R: Read>(
         match pipe.read(&mut chunk) {
             Ok(0) => return true,
             Ok(n) => {
-                if buf.len() + n <= MAX_OUTPUT_BYTES {
-                    buf.extend_from_slice(&chunk[..n]);
+                if problem.is_some() {
+                    // Already refusing: keep reading so the guard is not
+                    // blocked on a full pipe, but keep nothing more.
+                } else if buf.len() + n > MAX_OUTPUT_BYTES {
+                    *problem = Some(OutputProblem::TooMuch(name));
+                } else if buf.try_reserve(n).is_err() {
+                    *problem = Some(OutputProblem::NoMemory(name));
                 } else {
-                    overflowed.get_or_insert(name);
+                    buf.extend_from_slice(&chunk[..n]);
                 }
             }
             Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
@@ -95,8 +111,14 @@ mod tests {
         let mut over = None;
         let mut src: &[u8] = b"abc";
         assert!(drain(Some(&mut src), &mut buf, "stdout", &mut over), "read to the end");
-        assert_eq!(over, Some("stdout"));
+        assert_eq!(over, Some(OutputProblem::TooMuch("stdout")));
         assert_eq!(buf.len(), MAX_OUTPUT_BYTES - 1);
+        // Once refusing, nothing more is kept, even what would fit.
+        let mut small = Vec::new();
+        let mut src: &[u8] = b"abc";
+        assert!(drain(Some(&mut src), &mut small, "stderr", &mut over));
+        assert!(small.is_empty());
+        assert_eq!(over, Some(OutputProblem::TooMuch("stdout")), "the first problem is kept");
     }
 
     #[test]

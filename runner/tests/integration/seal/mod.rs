@@ -135,5 +135,6 @@ fn p(path: &Path) -> &str {
 mod arguments;
 mod decisions;
 mod expect_json;
+mod in_flight;
 mod install;
 mod limits;
