@@ -37,6 +37,8 @@ pub enum Refusal {
     PayloadUnreadable(io::Error),
     /// The payload's end of input did not come within the deadline.
     PayloadLate(Duration),
+    /// The payload was larger than seal reads.
+    PayloadTooBig,
     /// The guard exited with a code other than 0 or 2.
     Exit(i32),
     /// The guard was killed by a signal.
@@ -57,11 +59,11 @@ pub enum Refusal {
     PipesHeldOpen(Duration),
     /// Seal could not supervise the guard.
     SealFailed(io::Error),
-    /// Seal itself got SIGTERM, SIGINT or SIGHUP (`None`: it could not tell
+    /// Seal itself got a terminating signal (`None`: it could not tell
     /// which); the guard, if it had started, was killed.
     SealSignalled {
-        /// The signal seal received.
-        signal: Option<Signal>,
+        /// The number of the signal seal received.
+        signal: Option<i32>,
         /// It came while seal was still reading the payload.
         reading_payload: bool,
     },
@@ -74,6 +76,9 @@ impl fmt::Display for Refusal {
             Refusal::NoGuard => write!(f, "no guard command given"),
             Refusal::PayloadUnreadable(e) => write!(f, "seal could not read the hook payload: {e}"),
             Refusal::PayloadLate(d) => write!(f, "the hook payload did not arrive within {}s", d.as_secs_f64()),
+            Refusal::PayloadTooBig => {
+                write!(f, "the hook payload is larger than {} MiB", super::payload::MAX_PAYLOAD_BYTES >> 20)
+            }
             Refusal::Exit(code) => write!(f, "exit {code}"),
             Refusal::Signal(sig) => match Signal::try_from(*sig) {
                 Ok(s) => write!(f, "killed by {}", s.as_str()),
@@ -85,7 +90,7 @@ impl fmt::Display for Refusal {
             Refusal::TooMuchOutput(stream) => {
                 write!(f, "wrote more than {} MiB on {stream}", MAX_OUTPUT_BYTES >> 20)
             }
-            Refusal::NoMemory(stream) => write!(f, "seal ran out of memory keeping its {stream}"),
+            Refusal::NoMemory(what) => write!(f, "seal ran out of memory keeping its {what}"),
             Refusal::PipesHeldOpen(d) => write!(
                 f,
                 "exited 0, but a process it left behind still held its output open after {}s, so its answer may \
@@ -95,7 +100,7 @@ impl fmt::Display for Refusal {
             Refusal::SealFailed(e) => write!(f, "seal could not supervise it: {e}"),
             Refusal::SealSignalled { signal, reading_payload } => {
                 match signal {
-                    Some(s) => write!(f, "seal received {}", s.as_str())?,
+                    Some(s) => write!(f, "seal received {}", super::signals::name(*s))?,
                     None => write!(f, "seal was signalled")?,
                 }
                 if *reading_payload {
@@ -277,9 +282,9 @@ mod tests {
             Refusal::PayloadLate(Duration::from_millis(500)).to_string(),
             "the hook payload did not arrive within 0.5s"
         );
-        let term = Refusal::SealSignalled { signal: Some(Signal::SIGTERM), reading_payload: false };
+        let term = Refusal::SealSignalled { signal: Some(nix::libc::SIGTERM), reading_payload: false };
         assert_eq!(term.to_string(), "seal received SIGTERM");
-        let hup = Refusal::SealSignalled { signal: Some(Signal::SIGHUP), reading_payload: true };
+        let hup = Refusal::SealSignalled { signal: Some(nix::libc::SIGHUP), reading_payload: true };
         assert_eq!(hup.to_string(), "seal received SIGHUP while reading the hook payload");
     }
 

@@ -6,9 +6,10 @@
 //! (seal's signal pipe): when it becomes readable the guard's group is killed
 //! at once.
 //!
-//! The guard is also asked to die with seal: `PR_SET_PDEATHSIG` = SIGKILL is
-//! set in the child before exec, so a seal killed by SIGKILL (which it cannot
-//! catch) does not leave its guard running. The loop never blocks on a single
+//! The guard's group also dies with seal: a watchdog process
+//! ([`super::watchdog`]) kills it if seal is SIGKILLed (which it cannot
+//! catch), and on Linux `PR_SET_PDEATHSIG` = SIGKILL is set in the guard
+//! before exec as well. The loop never blocks on a single
 //! pipe, so a guard that never reads stdin, writes megabytes, or leaves an
 //! orphan holding its pipes cannot wedge seal.
 //!
@@ -28,13 +29,14 @@ use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
 use nix::libc;
-use nix::sys::prctl::set_pdeathsig;
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
 use nix::unistd::{getpid, getppid, Pid};
 
 use super::pipes::{drain, poll, set_nonblocking, timeout_ms, write_some};
 pub use super::pipes::{OutputProblem, MAX_OUTPUT_BYTES};
+use super::signals;
+use super::watchdog::Watchdog;
 
 /// How the guard process ended, as far as seal could tell.
 #[derive(Debug)]
@@ -99,6 +101,14 @@ pub fn run_guard(
         run.end = GuardEnd::NotStarted(io::Error::new(ErrorKind::InvalidInput, "empty command"));
         return run;
     };
+    // Before the guard starts, while seal has no other thread.
+    let watchdog = match Watchdog::start() {
+        Ok(w) => w,
+        Err(e) => {
+            run.end = GuardEnd::SealFailed(e);
+            return run;
+        }
+    };
     let seal_pid = getpid();
     let mut command = Command::new(program);
     command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
@@ -111,16 +121,58 @@ pub fn run_guard(
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => {
+            drop(watchdog);
             run.end = GuardEnd::NotStarted(e);
             return run;
         }
     };
-    let pid = Pid::from_raw(child.id() as i32);
-    if let Err(e) = supervise(&mut child, pid, payload, deadline_at, grace, stop, &mut run) {
-        kill_group(pid);
+    let mut group = Group::new(Pid::from_raw(child.id() as i32), watchdog);
+    if let Err(e) = supervise(&mut child, &mut group, payload, deadline_at, grace, stop, &mut run) {
+        group.release();
         run.end = GuardEnd::SealFailed(e);
     }
     run
+}
+
+/// The guard's process group while it may be alive: killed by whoever lets
+/// go of it first. Seal's poll loop releases it (killing it) before it reaps
+/// the guard; a panic unwinding through the loop drops it (killing it); the
+/// fatal-signal handler kills it ([`signals::set_guard_group`]); and if seal
+/// is SIGKILLed, the watchdog does.
+struct Group {
+    pid: Pid,
+    watchdog: Watchdog,
+    held: bool,
+}
+
+impl Group {
+    fn new(pid: Pid, mut watchdog: Watchdog) -> Group {
+        watchdog.watch(pid);
+        signals::set_guard_group(Some(pid.as_raw()));
+        Group { pid, watchdog, held: true }
+    }
+
+    /// Kill the group (it stays held: the guard is not reaped yet).
+    fn kill(&self) {
+        kill_group(self.pid);
+    }
+
+    /// Kill the group and let go of its id, which may be reused once the
+    /// guard is reaped: nobody kills it after this.
+    fn release(&mut self) {
+        if self.held {
+            self.kill();
+            signals::set_guard_group(None);
+            self.watchdog.release();
+            self.held = false;
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.release();
+    }
 }
 
 /// In the child, before exec: ask the kernel to SIGKILL this process when
@@ -128,9 +180,20 @@ pub fn run_guard(
 /// place (the parent would then be someone else: init or a subreaper).
 ///
 /// The kernel sends it when the *thread* that forked exits; seal spawns from
-/// its main thread, which lives as long as seal.
+/// its main thread, which lives as long as seal. (The watchdog kills the
+/// guard's children too; this covers the guard in the moment before the
+/// watchdog knows its group.) Linux only: elsewhere the watchdog alone.
+#[cfg(any(target_os = "linux", target_os = "android"))]
 fn die_with_parent(seal_pid: Pid) -> io::Result<()> {
-    set_pdeathsig(Signal::SIGKILL).map_err(|e| io::Error::from_raw_os_error(e as i32))?;
+    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(|e| io::Error::from_raw_os_error(e as i32))?;
+    if getppid() != seal_pid {
+        return Err(io::Error::from_raw_os_error(libc::ESRCH));
+    }
+    Ok(())
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn die_with_parent(seal_pid: Pid) -> io::Result<()> {
     if getppid() != seal_pid {
         return Err(io::Error::from_raw_os_error(libc::ESRCH));
     }
@@ -151,13 +214,14 @@ fn die_with_parent(seal_pid: Pid) -> io::Result<()> {
 /// once and the pipes get only the grace.
 fn supervise(
     child: &mut Child,
-    pid: Pid,
+    group: &mut Group,
     payload: &[u8],
     deadline_at: Instant,
     grace: Duration,
     stop: Option<BorrowedFd>,
     run: &mut GuardRun,
 ) -> io::Result<()> {
+    let pid = group.pid;
     let mut exit_watch = Some(watch_exit(pid)?);
     let mut stdin = child.stdin.take().filter(|_| !payload.is_empty());
     let mut stdout = child.stdout.take();
@@ -192,7 +256,7 @@ fn supervise(
             } else {
                 timed_out = true;
             }
-            kill_group(pid);
+            group.kill();
             stdin = None;
             grace_until = Some(now + grace);
             continue;
@@ -219,7 +283,7 @@ fn supervise(
         if ready.contains(&4) {
             // Seal was told to stop: kill the group and go, without waiting
             // for a grace or reaping (seal exits right after).
-            kill_group(pid);
+            group.release();
             run.end = GuardEnd::Stopped;
             return Ok(());
         }
@@ -249,7 +313,7 @@ fn supervise(
                     exited = true;
                     stdin = None;
                     if !exited_zero(pid) && grace_until.is_none() {
-                        kill_group(pid);
+                        group.kill();
                         grace_until = Some(Instant::now() + grace);
                     }
                     // An exit 0: its helpers may still be writing; read on.
@@ -259,8 +323,8 @@ fn supervise(
     }
 
     // Pipes at end of file (or the grace over): nobody in the group may
-    // outlive the guard.
-    kill_group(pid);
+    // outlive the guard, and after this its id is let go.
+    group.release();
     run.pipes_left_open = stdout.is_some() || stderr.is_some();
     if exited {
         // The watcher thread has returned, so reaping now is race-free.

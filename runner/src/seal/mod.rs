@@ -37,6 +37,7 @@ pub mod payload;
 pub mod pipes;
 pub mod settings_file;
 pub mod signals;
+pub mod watchdog;
 pub mod wrap;
 
 use std::io::Write;
@@ -86,7 +87,7 @@ fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant, signals:
     }
     let run = guard_process::run_guard(&opts.argv, payload, deadline_at, KILL_GRACE, signals.map(|s| s.fd()));
     if matches!(run.end, GuardEnd::Stopped) {
-        let why = Refusal::SealSignalled { signal: signals.and_then(|s| s.caught()), reading_payload: false };
+        let why = Refusal::SealSignalled { signal: signals.and_then(|s| s.caught_number()), reading_payload: false };
         return decision::refuse(&opts.argv, &why, &run.stderr);
     }
     decision::judge(&opts.argv, run, opts.expect_json.then_some(payload), opts.deadline)
@@ -109,7 +110,7 @@ pub fn run_from_stdio(opts: &SealOptions, started: Instant) -> i32 {
         };
         emit(&verdict);
         if verdict.code == 0 {
-            if let Some(signal) = signals::caught() {
+            if let Some(signal) = signals::caught_number() {
                 // Signalled after the guard allowed, while seal was writing:
                 // the instruction was to stop, so the answer is still no.
                 let why = Refusal::SealSignalled { signal: Some(signal), reading_payload: false };
@@ -137,10 +138,12 @@ fn read_and_seal(opts: &SealOptions, deadline_at: Instant, signals: SignalPipe) 
         PayloadRead::Complete(payload) => seal_until(opts, &payload, deadline_at, Some(signals)),
         PayloadRead::Late { .. } => decision::refuse(&opts.argv, &Refusal::PayloadLate(opts.deadline), b""),
         PayloadRead::Stopped => {
-            let why = Refusal::SealSignalled { signal: signals.caught(), reading_payload: true };
+            let why = Refusal::SealSignalled { signal: signals.caught_number(), reading_payload: true };
             decision::refuse(&opts.argv, &why, b"")
         }
         PayloadRead::Failed(e) => decision::refuse(&opts.argv, &Refusal::PayloadUnreadable(e), b""),
+        PayloadRead::TooBig => decision::refuse(&opts.argv, &Refusal::PayloadTooBig, b""),
+        PayloadRead::NoMemory => decision::refuse(&opts.argv, &Refusal::NoMemory("hook payload"), b""),
     }
 }
 

@@ -21,6 +21,10 @@ use nix::libc;
 
 use super::pipes::{poll, timeout_ms};
 
+/// The largest hook payload seal reads (64 MiB): far above any tool call's
+/// input, and a bound on the memory a runaway writer can make seal use.
+pub const MAX_PAYLOAD_BYTES: usize = 64 * 1024 * 1024;
+
 /// How reading the payload ended.
 #[derive(Debug)]
 pub enum PayloadRead {
@@ -33,6 +37,10 @@ pub enum PayloadRead {
     },
     /// The stop descriptor became readable (seal was signalled).
     Stopped,
+    /// More than [`MAX_PAYLOAD_BYTES`] arrived.
+    TooBig,
+    /// Memory to keep the payload ran out.
+    NoMemory,
     /// Reading failed (e.g. stdin is closed).
     Failed(io::Error),
 }
@@ -64,6 +72,8 @@ pub fn read_until(input: BorrowedFd, deadline_at: Instant, stop: Option<Borrowed
         }
         match nix::unistd::read(input, &mut chunk) {
             Ok(0) => return PayloadRead::Complete(payload),
+            Ok(n) if payload.len() + n > MAX_PAYLOAD_BYTES => return PayloadRead::TooBig,
+            Ok(n) if payload.try_reserve(n).is_err() => return PayloadRead::NoMemory,
             Ok(n) => payload.extend_from_slice(&chunk[..n]),
             Err(Errno::EINTR | Errno::EAGAIN) => {}
             Err(e) => return PayloadRead::Failed(e.into()),
@@ -109,6 +119,19 @@ mod tests {
         poke.write_all(b"!").unwrap();
         let got = read_until(reader.as_fd(), Instant::now() + Duration::from_secs(10), Some(stop.as_fd()));
         assert!(matches!(got, PayloadRead::Stopped), "{got:?}");
+    }
+
+    #[test]
+    fn a_payload_over_the_cap_is_too_big() {
+        let (reader, mut writer) = io::pipe().unwrap();
+        let t = std::thread::spawn(move || {
+            let chunk = vec![b'x'; 1 << 20];
+            while writer.write_all(&chunk).is_ok() {}
+        });
+        let got = read_until(reader.as_fd(), Instant::now() + Duration::from_secs(60), None);
+        assert!(matches!(got, PayloadRead::TooBig), "{got:?}");
+        drop(reader);
+        t.join().unwrap();
     }
 
     #[test]

@@ -90,27 +90,96 @@ fn signal_seal(child: &std::process::Child, signal: nix::sys::signal::Signal) {
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
 }
 
+/// `kill(2)` by number (real-time signals have no `Signal`).
+fn signal_seal_raw(child: &std::process::Child, signal: i32) {
+    // SAFETY: kill(2) with a pid this test owns.
+    assert_eq!(unsafe { nix::libc::kill(child.id() as i32, signal) }, 0);
+}
+
 #[test]
-fn sigterm_sigint_and_sighup_kill_the_guard_group_and_refuse() {
-    use nix::sys::signal::Signal;
-    // Their default action exited 143/130/129 (not a deny) and left the
-    // guard's process group running.
-    for signal in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+fn every_catchable_terminating_signal_kills_the_guard_group_and_refuses() {
+    use nix::libc;
+    // Their default action exited 128+N (not a deny) and left the guard's
+    // process group running: 143, 130 and 129 before seal handled the first
+    // three; 131, 138, 140, 142, 152, 154, 158 for the rest until issue 29.
+    let rt = libc::SIGRTMIN();
+    let signals = [
+        (libc::SIGTERM, "SIGTERM".to_string()),
+        (libc::SIGINT, "SIGINT".into()),
+        (libc::SIGHUP, "SIGHUP".into()),
+        (libc::SIGQUIT, "SIGQUIT".into()),
+        (libc::SIGUSR1, "SIGUSR1".into()),
+        (libc::SIGUSR2, "SIGUSR2".into()),
+        (libc::SIGALRM, "SIGALRM".into()),
+        (libc::SIGXCPU, "SIGXCPU".into()),
+        (libc::SIGXFSZ, "SIGXFSZ".into()),
+        (libc::SIGVTALRM, "SIGVTALRM".into()),
+        (libc::SIGPROF, "SIGPROF".into()),
+        (libc::SIGPWR, "SIGPWR".into()),
+        (libc::SIGSTKFLT, "SIGSTKFLT".into()),
+        (libc::SIGIO, "SIGIO".into()),
+        (rt, "SIGRTMIN+0".into()),
+        (rt + 5, "SIGRTMIN+5".into()),
+        (libc::SIGRTMAX(), format!("SIGRTMIN+{}", libc::SIGRTMAX() - rt)),
+    ];
+    for (signal, name) in signals {
         let f = Fixture::new();
         let g = f.script("sleeper.sh", "cat >/dev/null; sleep 31 & sleep 31; exit 0");
         let (child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
         drop(stdin); // an empty payload, complete
-        f.wait_for_processes(4); // seal, the guard, two sleeps
-        signal_seal(&child, signal);
+        f.wait_for_processes(5); // seal, its watchdog, the guard, two sleeps
+        signal_seal_raw(&child, signal);
         let out = output_within(child, Duration::from_secs(10));
-        assert_eq!(out.status.code(), Some(2), "{signal}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(
             refusal_line(&out),
-            format!("guard {} could not decide (seal received {}); refusing by default", p(&g), signal.as_str())
+            format!("guard {} could not decide (seal received {name}); refusing by default", p(&g))
         );
         assert!(out.stdout.is_empty());
         f.assert_no_survivors();
     }
+}
+
+/// A fatal signal (an abort after a failed allocation, a memory fault) to
+/// seal cannot be returned from: seal kills the guard's group and its
+/// watchdog, writes one line and exits 2, instead of dying with 134 or 139.
+#[test]
+fn fatal_signals_to_seal_refuse_and_leave_nothing() {
+    use nix::libc;
+    for signal in [libc::SIGABRT, libc::SIGSEGV, libc::SIGBUS, libc::SIGILL, libc::SIGFPE, libc::SIGSYS, libc::SIGTRAP]
+    {
+        let f = Fixture::new();
+        let g = f.script("sleeper.sh", "cat >/dev/null; sleep 31 & sleep 31; exit 0");
+        let (child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
+        drop(stdin);
+        f.wait_for_processes(5);
+        signal_seal_raw(&child, signal);
+        let out = output_within(child, Duration::from_secs(10));
+        assert_eq!(out.status.code(), Some(2), "signal {signal}: {}", String::from_utf8_lossy(&out.stderr));
+        let line = refusal_line(&out);
+        assert!(
+            line.starts_with("failopen seal: seal itself failed (") && line.ends_with("; refusing by default"),
+            "{line}"
+        );
+        f.assert_no_survivors();
+    }
+}
+
+/// SIGTSTP, SIGTTIN and SIGTTOU would stop seal until the agent's hook
+/// timeout (which fails open on versions that ignore `onFailure`): ignored.
+#[test]
+fn stop_signals_do_not_stop_seal() {
+    use nix::libc;
+    let f = Fixture::new();
+    let g = f.script("slow-allow.sh", "cat >/dev/null; sleep 0.5; exit 0");
+    let (child, stdin) = f.spawn_seal(&["--deadline", "10", "--", p(&g)]);
+    drop(stdin);
+    f.wait_for_processes(4); // seal, its watchdog, the guard, sleep
+    for signal in [libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU] {
+        signal_seal_raw(&child, signal);
+    }
+    let out = output_within(child, Duration::from_secs(10));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
@@ -142,9 +211,73 @@ fn the_guard_dies_with_a_sigkilled_seal() {
     let g = f.script("exec-sleeper.sh", "cat >/dev/null; exec sleep 31");
     let (mut child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
     drop(stdin);
-    f.wait_for_processes(2); // seal and the guard
+    f.wait_for_processes(3); // seal, its watchdog and the guard
     signal_seal(&child, nix::sys::signal::Signal::SIGKILL);
     child.wait().unwrap();
+    f.assert_no_survivors();
+}
+
+/// `PR_SET_PDEATHSIG` reaches only the guard itself: `sh -c 'sleep 31; :'`
+/// lost `sh` and kept `sleep` when seal was SIGKILLed. The watchdog, in a
+/// group of its own, kills the guard's whole group when seal dies.
+#[test]
+fn the_guards_children_die_with_a_sigkilled_seal_too() {
+    let f = Fixture::new();
+    let (mut child, stdin) = f.spawn_seal(&["--deadline", "60", "--", "/bin/sh", "-c", "cat >/dev/null; sleep 31; :"]);
+    drop(stdin);
+    f.wait_for_processes(4); // seal, its watchdog, sh, sleep
+    signal_seal(&child, nix::sys::signal::Signal::SIGKILL);
+    child.wait().unwrap();
+    f.assert_no_survivors();
+    // Killing seal's whole process group, as a host may on its timeout,
+    // does not reach the watchdog (a group of its own), which still cleans up.
+    use std::os::unix::process::CommandExt;
+    let mut child = std::process::Command::new(support::bin())
+        .args(["seal", "--deadline", "60", "--", "/bin/sh", "-c", "cat >/dev/null; sleep 31; :"])
+        .env(TAG_VAR, &f.tag)
+        .stdin(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    f.wait_for_processes(4);
+    nix::sys::signal::killpg(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
+    child.wait().unwrap();
+    f.assert_no_survivors();
+}
+
+/// Nothing bounded the payload or the output: `head -c 3G /dev/zero | seal`
+/// under `ulimit -v 1000000` aborted with 134 ("memory allocation failed"),
+/// and so did a guard writing 60 MB to each pipe under `ulimit -v 200000`.
+/// An abort is a hook error, so the call ran. Now both refuse.
+#[test]
+fn a_huge_payload_or_output_under_a_memory_limit_is_a_refusal_not_an_abort() {
+    let f = Fixture::new();
+    let bin = support::bin();
+    let payload = Command::new("/bin/bash")
+        .arg("-c")
+        .arg(format!("head -c 3G /dev/zero | (ulimit -v 1000000; exec {} seal --deadline 30 -- /bin/true)", p(&bin)))
+        .env(TAG_VAR, &f.tag)
+        .output()
+        .unwrap();
+    assert_eq!(payload.status.code(), Some(2), "{}", String::from_utf8_lossy(&payload.stderr));
+    assert!(refusal_line(&payload).contains("(the hook payload is larger than 64 MiB)"), "{}", refusal_line(&payload));
+    let output = Command::new("/bin/bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 200000; exec {} seal --deadline 30 -- /bin/sh -c 'head -c 60000000 /dev/zero; head -c 60000000 /dev/zero >&2; exit 0'",
+            p(&bin)
+        ))
+        .env(TAG_VAR, &f.tag)
+        .write_stdin(PAYLOAD)
+        .output()
+        .unwrap();
+    let line = refusal_line(&output);
+    match output.status.code() {
+        // It fit after all: then every byte was forwarded.
+        Some(0) => assert_eq!(output.stdout.len(), 60_000_000),
+        Some(2) => assert!(line.contains("seal ran out of memory keeping its std"), "{line}"),
+        other => panic!("exit {other:?}: {line}"),
+    }
     f.assert_no_survivors();
 }
 
