@@ -192,6 +192,19 @@ const CATALOG: &[Guard] = &[
     script!("json-block", json: true, long: false),
     // The JSON decisions in each agent's own shape (arms/shapes.json).
     script!("json-decision-deny", json: true, long: false),
+    // JSON denies in shapes an agent may reject as malformed (issue 29: seal
+    // must not pass them as decisions).
+    script!("json-deny-null-reason", json: true, long: false),
+    script!("json-deny-no-event", json: true, long: false),
+    script!("json-deny-wrong-event", json: true, long: false),
+    script!("json-async-block", json: true, long: false),
+    script!("json-deny-top-reason", json: true, long: false),
+    script!("json-deny-suppress", json: true, long: false),
+    script!("json-deny-extra-key", json: true, long: false),
+    // Exit-2 refusals an agent may still let through (issue 29 §3).
+    script!("deny-blank-reason", json: false, long: false),
+    script!("deny-stdout-log", json: false, long: false),
+    script!("json-deny-exit2", json: true, long: false),
     script!("stdout-deny", json: false, long: false),
     script!("json-ask", json: true, long: false),
     script!("json-deny-exit1", json: true, long: false),

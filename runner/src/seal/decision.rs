@@ -8,7 +8,7 @@ use std::time::Duration;
 use nix::errno::Errno;
 use nix::sys::signal::Signal;
 
-use super::expect_json::decision_problem;
+use super::answer;
 use super::guard_process::{GuardEnd, GuardRun, OutputProblem, MAX_OUTPUT_BYTES};
 
 /// Exit code Claude Code reads as "deny".
@@ -112,14 +112,14 @@ impl fmt::Display for Refusal {
     }
 }
 
-/// Judge a finished guard run. Exit 0/2 pass through byte for byte (unless
-/// `--expect-json` rejects an exit 0); everything else becomes a refusal.
-/// `expect_json` is `Some(payload)` under `--expect-json`: an exit 0 must
-/// then carry a decision for the payload's event (see [`expect_json`]).
-/// `deadline` is only used to word a timeout.
-///
-/// [`expect_json`]: super::expect_json
-pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadline: Duration) -> Verdict {
+/// Judge a finished guard run on `payload`. Exit 0 and 2 pass through byte
+/// for byte, unless the agent would not read them as the guard meant (see
+/// [`answer`]): an exit 0 carrying a refusal in a shape some agent rejects,
+/// or (`expect_json`) no decision at all, is refused; an exit 2 gets a
+/// reason where it has none, and loses a stdout Gemini CLI would misread.
+/// Everything else becomes a refusal. `deadline` is only used to word a
+/// timeout.
+pub fn judge(argv: &[String], run: GuardRun, payload: &[u8], expect_json: bool, deadline: Duration) -> Verdict {
     let refusal = match run.end {
         _ if run.output_problem.is_some() => match run.output_problem {
             Some(OutputProblem::NoMemory(stream)) => Refusal::NoMemory(stream),
@@ -130,14 +130,11 @@ pub fn judge(argv: &[String], run: GuardRun, expect_json: Option<&[u8]>, deadlin
             match (status.code(), status.signal()) {
                 // An exit 2 is a refusal whatever else is still running.
                 (Some(0), _) if run.held_open => Refusal::PipesHeldOpen(deadline),
-                (Some(0), _) if expect_json.is_some() => {
-                    match decision_problem(expect_json.unwrap_or_default(), &run.stdout) {
-                        None => return pass(0, run),
-                        Some(why) => Refusal::NoJson(why),
-                    }
-                }
-                (Some(0), _) => return pass(0, run),
-                (Some(2), _) => return pass_refusal(argv, run),
+                (Some(0), _) => match answer::exit0(payload, &run.stdout, expect_json) {
+                    None => return pass(0, run),
+                    Some(problem) => Refusal::NoJson(problem.why),
+                },
+                (Some(2), _) => return pass_refusal(argv, run, payload),
                 (Some(code), _) => Refusal::Exit(code),
                 (None, Some(sig)) => Refusal::Signal(sig),
                 (None, None) => Refusal::Exit(-1),
@@ -162,16 +159,28 @@ fn pass(code: i32, run: GuardRun) -> Verdict {
     Verdict { code, stdout: run.stdout, stderr: run.stderr }
 }
 
-/// Pass the guard's exit 2 on, with a reason on stderr: Codex CLI honours
-/// an exit 2 only when stderr holds a reason (0.149.0 and 0.171.0 run the
-/// call after a silent exit 2: docs/codex.md), so a guard that refuses
-/// without a word (or with its reason on stdout) gets seal's line naming it.
+/// Pass the guard's exit 2 on, with a reason on stderr: Codex CLI and
+/// Gemini CLI honour an exit 2 only when stderr holds a reason once trimmed
+/// as Unicode whitespace (Codex 0.149.0 and 0.171.0 run the call after a
+/// silent exit 2, or one whose "reason" is a vertical tab: docs/codex.md),
+/// so a guard that refuses without a word (or with its reason on stdout)
+/// gets seal's line naming it. Where Gemini CLI may be the agent, a stdout
+/// that is not a Gemini deny is dropped: Gemini reads a hook's JSON whatever
+/// the exit code, and finds no deny in a log line or Claude Code's shape.
 /// Claude Code blocks on exit 2 either way; a guard's own reason passes
 /// byte for byte.
-fn pass_refusal(argv: &[String], mut run: GuardRun) -> Verdict {
-    if run.stderr.iter().all(u8::is_ascii_whitespace) {
-        run.stderr =
+fn pass_refusal(argv: &[String], mut run: GuardRun, payload: &[u8]) -> Verdict {
+    let fix = answer::exit2(payload, &run.stdout, &run.stderr);
+    if fix.drop_stdout {
+        run.stdout.clear();
+    }
+    if fix.needs_reason {
+        let mut line =
             format!("guard {} refused (exit 2) without giving a reason on stderr\n", guard_name(argv)).into_bytes();
+        if !String::from_utf8_lossy(&run.stderr).trim().is_empty() {
+            line.extend_from_slice(&run.stderr);
+        }
+        run.stderr = line;
     }
     pass(DENY, run)
 }
@@ -298,11 +307,11 @@ mod tests {
             held_open: false,
             output_problem: None,
         };
-        let v = judge(&argv(&["/g/stdout-deny.sh"]), run(b" \n"), None, Duration::from_secs(3));
+        let v = judge(&argv(&["/g/stdout-deny.sh"]), run(b" \n"), b"{}", false, Duration::from_secs(3));
         assert_eq!(v.code, 2);
         assert_eq!(v.stderr, b"guard /g/stdout-deny.sh refused (exit 2) without giving a reason on stderr\n");
         assert_eq!(v.stdout, b"reason on stdout");
-        let v = judge(&argv(&["/g/deny.sh"]), run(b"no writes\n"), None, Duration::from_secs(3));
+        let v = judge(&argv(&["/g/deny.sh"]), run(b"no writes\n"), b"{}", false, Duration::from_secs(3));
         assert_eq!((v.code, v.stderr.as_slice()), (2, b"no writes\n".as_slice()));
     }
 

@@ -12,8 +12,9 @@
 //!   ([`pipes`]: the non-blocking pipe helpers it uses).
 //! - [`deadline`]: which `--deadline` values are valid.
 //! - [`signals`]: SIGTERM, SIGINT and SIGHUP to seal become a refusal.
-//! - [`decision`]: turn the run into a [`Verdict`] ([`expect_json`]: what
-//!   `--expect-json` accepts).
+//! - [`decision`]: turn the run into a [`Verdict`] ([`answer`]: what each
+//!   agent reads in a guard's answer, so that seal passes on only what the
+//!   agent will honour, and what `--expect-json` accepts).
 //! - [`fail_closed`]: a panic in seal mode becomes a refusal, not exit 101.
 //! - [`install`]: rewrite a Claude Code settings file to route hooks through seal
 //!   (the pure JSON transform is in [`wrap`]; [`exe_path`] picks the path
@@ -24,10 +25,10 @@
 //! Synchronous on purpose (one poll loop and one tiny watcher thread, no
 //! async runtime): it runs before every tool call.
 
+pub mod answer;
 pub mod deadline;
 pub mod decision;
 pub mod exe_path;
-pub mod expect_json;
 pub mod fail_closed;
 pub mod guard_process;
 pub mod install;
@@ -90,7 +91,7 @@ fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant, signals:
         let why = Refusal::SealSignalled { signal: signals.and_then(|s| s.caught_number()), reading_payload: false };
         return decision::refuse(&opts.argv, &why, &run.stderr);
     }
-    decision::judge(&opts.argv, run, opts.expect_json.then_some(payload), opts.deadline)
+    decision::judge(&opts.argv, run, payload, opts.expect_json, opts.deadline)
 }
 
 /// The `failopen seal` command: read the hook payload from stdin, run the

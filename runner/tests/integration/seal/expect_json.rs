@@ -48,18 +48,36 @@ fn expect_json_requires_a_decision_not_just_an_object() {
     }
 }
 
+/// A payload as Claude Code sends it (a transcript path, no `turn_id`), and
+/// one as Codex does (`turn_id`, `model`, no transcript): seal reads an
+/// answer the way the agent that sent the payload will.
+const CLAUDE_PAYLOAD: &[u8] = br#"{"session_id":"s","transcript_path":"/h/.claude/projects/p/s.jsonl","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+const CODEX_PAYLOAD: &[u8] = br#"{"session_id":"s","turn_id":"t","transcript_path":null,"model":"gpt-5.5","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
 #[test]
 fn expect_json_accepts_each_events_own_decision_byte_for_byte() {
     let f = Fixture::new();
     let event = |name: &str| format!(r#"{{"session_id":"s","hook_event_name":"{name}"}}"#).into_bytes();
-    let cases: [(Vec<u8>, &str, i32); 8] = [
-        (PAYLOAD.to_vec(), r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}"#, 0),
+    let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"a person decides"}}"#;
+    let cases: [(Vec<u8>, &str, i32); 12] = [
+        // `ask` is Claude Code's; Codex runs the call on it.
+        (CLAUDE_PAYLOAD.to_vec(), ask, 0),
+        (CODEX_PAYLOAD.to_vec(), ask, 2),
+        (PAYLOAD.to_vec(), ask, 2),
         (PAYLOAD.to_vec(), r#"{"decision":"block","reason":"deprecated but honoured"}"#, 0),
-        (event("PermissionRequest"), r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no"}}}"#, 0),
+        (
+            event("PermissionRequest"),
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}"#,
+            0,
+        ),
+        // Without hookEventName Claude Code's schema rejects it: no decision.
+        (event("PermissionRequest"), r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no"}}}"#, 2),
         (event("PermissionRequest"), r#"{"hookSpecificOutput":{"permissionDecision":"deny"}}"#, 2),
         (event("Stop"), r#"{"decision":"block","reason":"tests are red"}"#, 0),
         (event("Stop"), r#"{"continue":true}"#, 2),
-        (b"not json".to_vec(), r#"{"decision":"block"}"#, 0),
+        (b"not json".to_vec(), r#"{"decision":"block","reason":"r"}"#, 0),
+        // Codex takes decision: block only with a reason.
+        (b"not json".to_vec(), r#"{"decision":"block"}"#, 2),
         (b"not json".to_vec(), r#"{"systemMessage":"hi"}"#, 2),
     ];
     for (i, (payload, answer, code)) in cases.into_iter().enumerate() {
@@ -69,8 +87,111 @@ fn expect_json_accepts_each_events_own_decision_byte_for_byte() {
         if code == 0 {
             assert_eq!(out.stdout, format!("{answer}\n").into_bytes(), "passed through byte for byte");
             assert!(out.stderr.is_empty());
+        } else {
+            assert!(out.stdout.is_empty(), "{answer}: a refused answer is not forwarded");
         }
     }
+}
+
+/// The JSON denies an agent rejects as malformed (issue 29 §2): each let
+/// the call through in real sessions when seal passed it on (arms/shapes.json
+/// measures them). Seal refuses each, with and without --expect-json, and
+/// names the shape, not a deadline.
+#[test]
+fn denies_an_agent_would_not_read_are_refused_naming_the_shape() {
+    let f = Fixture::new();
+    let cases: [(&[u8], &str, &str); 8] = [
+        (
+            CLAUDE_PAYLOAD,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":null}}"#,
+            "permissionDecisionReason is null",
+        ),
+        (CLAUDE_PAYLOAD, r#"{"hookSpecificOutput":{"permissionDecision":"deny"}}"#, "has no hookEventName"),
+        (
+            CLAUDE_PAYLOAD,
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+            "but the hook ran for PreToolUse",
+        ),
+        (CLAUDE_PAYLOAD, r#"{"async":true,"decision":"block","reason":"no"}"#, "async: true"),
+        (
+            CODEX_PAYLOAD,
+            r#"{"reason":"no","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}"#,
+            "non-empty permissionDecisionReason",
+        ),
+        (
+            CODEX_PAYLOAD,
+            r#"{"suppressOutput":true,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+            "suppressOutput",
+        ),
+        (
+            CODEX_PAYLOAD,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no","ruleId":"r"}}"#,
+            "hookSpecificOutput.ruleId",
+        ),
+        (
+            CLAUDE_PAYLOAD,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"Deny","permissionDecisionReason":"no"}}"#,
+            "not one of allow, deny, ask, defer",
+        ),
+    ];
+    for (i, (payload, answer, names)) in cases.into_iter().enumerate() {
+        let g = f.script(&format!("shape{i}.sh"), &format!("cat >/dev/null; printf '%s\\n' '{answer}'"));
+        for flags in [&["--expect-json", "--"][..], &["--"][..]] {
+            let mut args = flags.to_vec();
+            args.push(p(&g));
+            let (out, _) = f.seal(&args, payload);
+            let line = refusal_line(&out);
+            assert_eq!(out.status.code(), Some(2), "{answer} {flags:?}: {line}");
+            assert!(out.stdout.is_empty(), "{answer}");
+            assert!(line.contains(names), "{answer} {flags:?}: {line}");
+            assert!(!line.contains("within"), "names the shape, not a deadline: {line}");
+        }
+    }
+    // The same deny in the form every agent reads passes, byte for byte.
+    let ok = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+    let g = f.script("canonical.sh", &format!("cat >/dev/null; printf '%s\\n' '{ok}'"));
+    for payload in [CLAUDE_PAYLOAD, CODEX_PAYLOAD, PAYLOAD] {
+        let (out, _) = f.seal(&["--", p(&g)], payload);
+        assert_eq!((out.status.code(), out.stdout), (Some(0), format!("{ok}\n").into_bytes()));
+    }
+}
+
+/// Exit 2 as each agent reads it (issue 29 §3): Codex and Gemini CLI trim a
+/// reason as Unicode whitespace, so a vertical tab or a no-break space is no
+/// reason; Gemini reads a hook's JSON whatever its exit code, so a stdout
+/// that is not its deny is dropped and stderr gets seal's line.
+#[test]
+fn exit_2_gets_a_reason_every_agent_reads() {
+    let f = Fixture::new();
+    let gemini =
+        br#"{"session_id":"s","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{}}"#;
+    let blank = f.script("blank.sh", "cat >/dev/null; printf '\\v\\302\\240\\n' >&2; exit 2");
+    for payload in [CODEX_PAYLOAD, &gemini[..], CLAUDE_PAYLOAD] {
+        let (out, _) = f.seal(&["--", p(&blank)], payload);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            refusal_line(&out).ends_with("refused (exit 2) without giving a reason on stderr"),
+            "{}",
+            refusal_line(&out)
+        );
+    }
+    let log = f.script("log.sh", "cat >/dev/null; echo '{\"level\":\"error\"}'; echo 'no writes' >&2; exit 2");
+    let (out, _) = f.seal(&["--", p(&log)], gemini);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "a stdout Gemini CLI would read as no decision is dropped");
+    assert_eq!(out.stderr, b"no writes\n");
+    // Claude Code and Codex ignore stdout on exit 2: it passes byte for byte.
+    let (out, _) = f.seal(&["--", p(&log)], CLAUDE_PAYLOAD);
+    assert_eq!(out.stdout, b"{\"level\":\"error\"}\n");
+    // A Gemini deny on stdout is kept.
+    let deny = f.script("gdeny.sh", "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"no\"}'; exit 2");
+    let (out, _) = f.seal(&["--", p(&deny)], gemini);
+    assert_eq!(out.stdout, b"{\"decision\":\"deny\",\"reason\":\"no\"}\n");
+    // A stderr Gemini would parse as an answer without a deny gets seal's line first.
+    let json_err = f.script("jerr.sh", "cat >/dev/null; echo '{\"decision\":\"allow\"}' >&2; exit 2");
+    let (out, _) = f.seal(&["--", p(&json_err)], gemini);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("guard ") && err.ends_with("{\"decision\":\"allow\"}\n"), "{err}");
 }
 
 #[test]
