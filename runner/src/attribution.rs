@@ -184,9 +184,16 @@ pub fn blocked_by_hook_items(text: &str) -> Option<Vec<&str>> {
 /// only when that is the session's sole PreToolUse hook.
 pub const GENERIC_HOOK_DENY: &str = "Hook requested permission behavior: deny";
 
-/// Whether a refusal is exactly [`GENERIC_HOOK_DENY`].
+/// Whether a refusal is one of Claude Code's reasonless wordings of a JSON
+/// deny: [`GENERIC_HOOK_DENY`] (2.0.20), or `Hook PreToolUse:<Tool> denied
+/// this tool` (2.1.240, for a deny without `permissionDecisionReason`).
+/// Neither names the hook or the guard's reason.
 pub fn is_generic_hook_deny(text: &str) -> bool {
-    unwrapped(text) == GENERIC_HOOK_DENY
+    let t = unwrapped(text);
+    t == GENERIC_HOOK_DENY
+        || t.strip_prefix("Hook PreToolUse:")
+            .and_then(|rest| rest.strip_suffix(" denied this tool"))
+            .is_some_and(|tool| !tool.is_empty() && !tool.contains(char::is_whitespace))
 }
 
 /// Who refused a call whose error result reads `text`.

@@ -253,6 +253,13 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
         return AttemptResult::Failed(text.to_string());
     }
     match attribution::refuser(text, who.hook, who.decided_reasons) {
+        // A generic deny names no hook and no reason: besides the session's
+        // sole PreToolUse hook deciding in JSON (the refuser's condition),
+        // it counts only where the call is known not to have run (the
+        // stream says so, or the guard's trace shows it ran for that call).
+        Refuser::HookUnderTest if attribution::is_generic_hook_deny(text) && !not_executed => {
+            AttemptResult::ForeignRefused { by: Refuser::Unattributed, text: text.to_string() }
+        }
         Refuser::HookUnderTest => AttemptResult::Refused(text.to_string()),
         by => AttemptResult::ForeignRefused { by, text: text.to_string() },
     }

@@ -35,9 +35,14 @@ fn the_generic_deny_is_ours_only_as_the_sole_hook_with_json_decisions() {
     h.sole_pretooluse_hook = true;
     assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::HookUnderTest);
     assert_eq!(refuser("Hook requested permission behavior: ask", &h, &[]), Refuser::Unattributed);
+    // 2.1.240's wording of a deny without permissionDecisionReason.
+    assert_eq!(refuser("Hook PreToolUse:Write denied this tool", &h, &[]), Refuser::HookUnderTest);
+    assert!(!is_generic_hook_deny("Hook PreToolUse: denied this tool"));
+    assert!(!is_generic_hook_deny("Hook PreToolUse:Write denied this tool, and more"));
     // A guard that never decides in JSON cannot have asked for this.
     h.reasons.clear();
     assert_eq!(refuser(GENERIC_HOOK_DENY, &h, &[]), Refuser::Unattributed);
+    assert_eq!(refuser("Hook PreToolUse:Write denied this tool", &h, &[]), Refuser::Unattributed);
 }
 
 #[test]

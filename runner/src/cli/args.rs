@@ -354,12 +354,22 @@ pub struct HistoryArgs {
 
 /// Shown after `failopen seal --help`.
 const SEAL_AFTER_HELP: &str = "\
-Exit codes: 0 only when the guard ran and exited 0 (and --expect-json was satisfied); \
+Exit codes: 0 only when the guard ran, exited 0, its output was read to the end, and its \
+answer is one the agent will read as the guard meant (and --expect-json was satisfied); \
 2 otherwise. Argument errors, --help and --version also exit 2, on purpose: in a hook \
 command any other exit code lets the tool call through.
 
---install is a setup command, not a hook: it exits 0 on success and 1 on error. \
-Never put `failopen seal --install` in a hook command.";
+A JSON refusal in a shape some agent would not read (a null reason, no or another \
+hookEventName, async: true, a deny Codex drops) becomes exit 2 with its reason, with or \
+without --expect-json. Every catchable signal to seal is a refusal, and the guard's whole \
+process group dies with seal, SIGKILL included.
+
+Limits: the hook payload at most 64 MiB, the guard's stdout and stderr at most 64 MiB each; \
+more, or memory running out, is a refusal (exit 2), never an abort.
+
+--install is a setup command, not a hook: it exits 0 on success and 1 on error (also when \
+a hook runs failopen without being protected by it). Never put `failopen seal --install` \
+in a hook command.";
 
 #[derive(Debug, Args)]
 pub struct SealArgs {
@@ -374,8 +384,8 @@ pub struct SealArgs {
     )]
     pub deadline: f64,
     /// An exit 0 must come with a JSON decision for the payload's hook_event_name
-    /// on stdout (PreToolUse: hookSpecificOutput.permissionDecision allow|deny|ask),
-    /// or seal refuses.
+    /// on stdout that the agent reads (PreToolUse: hookSpecificOutput with
+    /// hookEventName and permissionDecision allow|deny|ask), or seal refuses.
     #[arg(long)]
     pub expect_json: bool,
     /// Setup, not a hook: rewrite this Claude Code settings file so every PreToolUse

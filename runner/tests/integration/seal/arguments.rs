@@ -47,6 +47,10 @@ fn help_and_version_exit_2_in_seal_mode() {
     let help = String::from_utf8_lossy(&failopen(&["seal", "--help"]).stdout).into_owned();
     assert!(help.contains("--help and --version also exit 2, on purpose"), "{help}");
     assert!(help.contains("Never put `failopen seal --install` in a hook command"), "{help}");
+    assert!(
+        help.contains("the hook payload at most 64 MiB, the guard's stdout and stderr at most 64 MiB each"),
+        "{help}"
+    );
     assert!(String::from_utf8_lossy(&failopen(&["seal", "--version"]).stdout).contains(env!("CARGO_PKG_VERSION")));
 }
 
