@@ -27,6 +27,7 @@ mod reliability;
 mod report;
 mod results;
 mod seal;
+mod site_browser;
 mod surface;
 mod timeline_browser;
 mod workflows;

@@ -216,10 +216,17 @@ const SCRIPT: &str = r##"(function () {
 
 /// The page for a timeline.
 pub fn render(t: &Timeline) -> anyhow::Result<String> {
+    page(t, "")
+}
+
+/// The page for a timeline, with `nav` (HTML: the site's navigation) at the top.
+pub fn page(t: &Timeline, nav: &str) -> anyhow::Result<String> {
     let mut s = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     s.push_str("<title>failopen timeline</title>\n<style>");
     s.push_str(&style());
-    s.push_str("</style>\n</head>\n<body>\n<h1>Does the hook fail open? Timeline</h1>\n");
+    s.push_str("</style>\n</head>\n<body>\n");
+    s.push_str(nav);
+    s.push_str("<h1>Does the hook fail open? Timeline</h1>\n");
     let headline = if t.is_empty() { "No rows.".to_string() } else { format!("{}.", t.headline()) };
     writeln!(s, "<p>{}</p>", esc(&headline))?;
     s.push_str("<div class=\"filters\">");

@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod battery;
+pub mod browser;
 pub mod cmd;
 pub mod lock;
 pub mod procs;
