@@ -116,6 +116,51 @@ fn regression_shards_merge_and_the_gate_exits_with_the_diff_code() {
     assert_eq!(last.code, 1, "no diff code (the diff never ran) fails the job\n{}", last.log);
 }
 
+/// The site job, after a new release's run: the committed results and the
+/// merged CSV the merge job uploads, built into the folder the Pages upload
+/// takes, with the new release as Claude Code's newest grid.
+#[test]
+fn regression_site_builds_the_pages_artifact_with_the_new_release() {
+    let wf = Yaml::load(REGRESSION);
+    let (_d, co, runner) = checkout();
+    let version = "2.1.999";
+    // The merge job's artifact: a whole run (here 2.1.328's rows, as the new version).
+    let mut w = failopen::record::RowWriter::open(&co.join(format!("claude-{version}.csv"))).unwrap();
+    for mut r in read_csv(&support::repo().join(format!("results/claude-{PINNED}.csv"))) {
+        r.claude_version = version.into();
+        w.append(&r).unwrap();
+    }
+    drop(w);
+    let downloaded = wf.steps(Some("site")).iter().find_map(|s| s["with"]["name"].as_str()).unwrap();
+    assert_eq!(expand(downloaded, &[("needs.plan.outputs.version", version)]), format!("claude-{version}"));
+    assert!(
+        upload_paths(&wf, "merge", &[("needs.plan.outputs.version", version)])
+            .contains(&format!("claude-{version}.csv")),
+        "the merge job uploads the CSV the site job reads"
+    );
+    let site = runner.run(&wf, Some("site"), "site", &co, &[("needs.plan.outputs.version", version)], &[]);
+    assert_eq!(site.code, 0, "{}", site.log);
+    let pages = wf
+        .steps(Some("site"))
+        .iter()
+        .find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-pages-artifact@")));
+    let folder = co.join(scalar(&pages.expect("the site job uploads a Pages artifact")["with"]["path"]));
+    let front = std::fs::read_to_string(folder.join("index.html")).unwrap();
+    assert!(
+        front.contains(&format!("data-agent=\"claude-code\" data-version=\"{version}\"")),
+        "the new release heads the matrix"
+    );
+    assert!(folder.join(format!("claude-code/{version}/crash/bare.html")).is_file());
+    assert!(folder.join("claude-code/2.1.240.html").is_file(), "with the committed results");
+    assert!(!folder.join("site").exists(), "the committed site is not an input");
+    let built: usize = site.outputs["pages"].parse().unwrap();
+    assert!(built > 1000, "{built} pages");
+    let job = &wf.doc["jobs"]["site"];
+    assert_eq!(scalar(&job["permissions"]["pages"]), "write");
+    assert_eq!(scalar(&job["permissions"]["id-token"]), "write");
+    assert!(scalar(&job["if"]).contains("always()"), "the site is published whatever the gate said");
+}
+
 /// The plan runs the battery only for a version with no reference run, takes a
 /// requested version as given, and makes the shard matrix 1..SHARDS.
 #[test]
