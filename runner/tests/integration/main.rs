@@ -23,6 +23,7 @@ mod mcp_fs;
 mod mcp_guard;
 mod old_releases;
 mod regression;
+mod release;
 mod reliability;
 mod report;
 mod results;
