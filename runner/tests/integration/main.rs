@@ -28,7 +28,9 @@ mod reliability;
 mod report;
 mod results;
 mod seal;
+#[cfg(target_os = "linux")]
 mod site_browser;
 mod surface;
+#[cfg(target_os = "linux")]
 mod timeline_browser;
 mod workflows;

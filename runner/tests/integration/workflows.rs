@@ -14,6 +14,7 @@ use crate::support::{self, assert_no_leftovers, read_csv, scripts, PINNED};
 const REGRESSION: &str = ".github/workflows/regression.yml";
 const HISTORY: &str = ".github/workflows/history.yml";
 const ACTION: &str = "action.yml";
+const MACOS: &str = ".github/workflows/macos.yml";
 
 /// A temp directory laid out like a checkout (`results/` is the repository's)
 /// beside the runner's files; `failopen` is the binary under test.
@@ -161,6 +162,47 @@ fn regression_site_builds_the_pages_artifact_with_the_new_release() {
     assert!(scalar(&job["if"]).contains("always()"), "the site is published whatever the gate said");
 }
 
+/// The macOS job installs, through failopen's own installer, exactly the
+/// versions the article's tests run on (the install step runs here: the
+/// versions are in the cache), and its test filters name tests that exist:
+/// the article's arms on both versions, and the unit tests of the code that
+/// differs on macOS.
+#[test]
+fn macos_installs_the_articles_versions_and_runs_the_articles_tests() {
+    let wf = Yaml::load(MACOS);
+    assert_eq!(scalar(&wf.doc["jobs"]["article"]["runs-on"]), "macos-latest");
+    let (_d, co, runner) = checkout();
+    std::fs::create_dir_all(co.join("target/release")).unwrap();
+    std::os::unix::fs::symlink(support::bin(), co.join("target/release/failopen")).unwrap();
+    let install = {
+        let _lock = support::lock::sessions();
+        runner.run(&wf, Some("article"), "install", &co, &[], &[])
+    };
+    assert_eq!(install.code, 0, "{}", install.log);
+    let step = wf.step(Some("article"), "install");
+    let mut versions: Vec<String> = scalar(&step["env"]["VERSIONS"]).split_whitespace().map(str::to_string).collect();
+    versions.sort();
+    let mut want = vec![PINNED.to_string(), support::OLD.to_string()];
+    want.sort();
+    assert_eq!(versions, want, "the versions battery.rs runs the article on");
+    for v in &want {
+        assert!(install.log.contains(v.as_str()), "claude list shows {v}\n{}", install.log);
+    }
+
+    let filter = scalar(&wf.step(Some("article"), "article")["env"]["TESTS"]);
+    let (module, name) = filter.split_once("::").unwrap();
+    let source =
+        std::fs::read_to_string(support::repo().join(format!("runner/tests/integration/{module}.rs"))).unwrap();
+    let tests: Vec<&str> =
+        source.lines().filter_map(|l| l.strip_prefix("fn ")).filter(|f| f.starts_with(name)).collect();
+    assert_eq!(tests.len(), 2, "the article on 2.1.240 and on the pinned version: {tests:?}");
+    for module in scalar(&wf.step(Some("article"), "unit")["env"]["MODULES"]).split_whitespace() {
+        let file = support::repo().join(format!("runner/src/{}.rs", module.trim_end_matches("::")));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(text.contains("#[cfg(test)]"), "{} has unit tests", file.display());
+    }
+}
+
 /// The plan runs the battery only for a version with no reference run, takes a
 /// requested version as given, and makes the shard matrix 1..SHARDS.
 #[test]
@@ -234,12 +276,22 @@ fn history_plan_turns_the_split_into_a_matrix() {
     assert_eq!(bad.code, 1, "a count of 0 is refused\n{}", bad.log);
 }
 
-/// Every `run:` takes expressions through `env:` (nothing to inject into a
-/// script); every input action.yml uses is declared and every declared one
+/// Every `run:` of every workflow takes expressions through `env:` (nothing
+/// to inject into a script); every input action.yml uses is declared and every declared one
 /// used; its outputs name steps it has; each composite run step has a shell.
 #[test]
 fn scripts_take_expressions_through_env_and_action_inputs_are_declared() {
-    for file in [REGRESSION, HISTORY, ACTION] {
+    let dir = support::repo().join(".github/workflows");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| format!(".github/workflows/{}", e.file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".yml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "regression, history, release, macos: {files:?}");
+    files.push(ACTION.to_string());
+    for file in &files {
         let y = Yaml::load(file);
         let jobs: Vec<Option<String>> = match y.doc["jobs"].as_mapping() {
             Some(m) => m.keys().map(|k| Some(scalar(k))).collect(),
