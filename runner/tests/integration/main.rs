@@ -18,6 +18,7 @@ mod extended;
 mod fuzz_parsers;
 mod history;
 mod interactive;
+mod links;
 mod live;
 mod mcp_fs;
 mod mcp_guard;
