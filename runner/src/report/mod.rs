@@ -17,6 +17,7 @@
 
 pub mod article;
 pub mod csv;
+pub mod fragment_filter;
 pub mod grid;
 pub mod html;
 pub mod json;

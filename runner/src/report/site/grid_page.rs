@@ -13,6 +13,7 @@ use std::fmt::Write;
 
 use super::page::{a, legend, page};
 use super::{paths, Model};
+use crate::report::fragment_filter;
 use crate::report::grid::{ArmTally, Grid};
 use crate::report::svg::esc;
 
@@ -55,26 +56,6 @@ const SCRIPT: &str = r##"(function () {
   var selects = FACETS.map(function (f) { return document.getElementById("f-" + f); });
   var attrs = FACETS.map(function (f) { return "data-" + f.replace(/_/g, "-"); });
   var cells = Array.prototype.slice.call(table.querySelectorAll("td[data-arm]"));
-  function has(select, value) {
-    return Array.prototype.some.call(select.options, function (o) { return o.value === value; });
-  }
-  function readHash() {
-    var p = new URLSearchParams(location.hash.replace(/^#/, ""));
-    FACETS.forEach(function (f, i) {
-      var v = p.get(f);
-      selects[i].value = v !== null && has(selects[i], v) ? v : "";
-    });
-  }
-  function writeHash() {
-    var p = new URLSearchParams();
-    FACETS.forEach(function (f, i) { if (selects[i].value) { p.set(f, selects[i].value); } });
-    var h = p.toString();
-    try {
-      history.replaceState(null, "", h ? "#" + h : location.pathname + location.search);
-    } catch (e) {
-      location.hash = h;
-    }
-  }
   function matches(td) {
     return selects.every(function (s, i) { return !s.value || td.getAttribute(attrs[i]) === s.value; });
   }
@@ -93,10 +74,7 @@ const SCRIPT: &str = r##"(function () {
     });
     document.getElementById("shown").textContent = "showing " + shown + " of " + cells.length + " cells";
   }
-  selects.forEach(function (s) { s.addEventListener("change", function () { writeHash(); apply(); }); });
-  window.addEventListener("hashchange", function () { readHash(); apply(); });
-  readHash();
-  apply();
+  fragmentFilter(FACETS, selects, apply);
 })();
 "##;
 
@@ -177,6 +155,6 @@ pub fn render(m: &Model, g: &Grid) -> String {
     }
     s.push_str("</tbody></table>\n<h2>Legend</h2>\n");
     s.push_str(&legend());
-    let _ = writeln!(s, "<script>\n{SCRIPT}</script>");
+    let _ = writeln!(s, "<script>\n{}{SCRIPT}</script>", fragment_filter::SCRIPT);
     page(&at, &title, &s)
 }
