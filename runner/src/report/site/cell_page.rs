@@ -217,11 +217,10 @@ fn elsewhere_section(m: &Model, g: &Grid, arm: &ArmTally, at: &str, s: &mut Stri
         .report
         .versions
         .iter()
-        .filter(|o| o.version != g.version || o.agent != g.agent)
+        .filter(|o| !std::ptr::eq(*o, g))
         .filter_map(|o| {
             let same = o.arm(&arm.arm)?;
-            let link =
-                a(&paths::link(at, &Model::cell_path(o, same)), &format!("{} {}", o.agent.display_name(), o.version));
+            let link = a(&paths::link(at, &Model::cell_path(o, same)), &Model::title(o));
             Some(format!(
                 "<li>{link}: <span class=\"v {}\">{}</span></li>",
                 same.tally.summary().as_str(),
@@ -238,7 +237,7 @@ fn elsewhere_section(m: &Model, g: &Grid, arm: &ArmTally, at: &str, s: &mut Stri
 pub fn render(m: &Model, g: &Grid, arm: &ArmTally) -> String {
     let at = Model::cell_path(g, arm);
     let grid = paths::link(&at, &paths::grid(g.agent, &g.claude_version, g.mode));
-    let title = format!("{} on {} {}", arm.arm, g.agent.display_name(), g.claude_version);
+    let title = format!("{} on {}", arm.arm, Model::title(g));
     let verdict = arm.tally.summary().as_str();
     let mut s = format!(
         "<h1><code>{}</code> on {} {} <small>({})</small></h1>\n<p>In {}. Measured: \
@@ -247,7 +246,7 @@ pub fn render(m: &Model, g: &Grid, arm: &ArmTally) -> String {
         esc(g.agent.display_name()),
         esc(&g.claude_version),
         g.mode.as_str(),
-        a(&grid, &format!("the {} grid", g.version)),
+        a(&grid, &format!("the {} grid", Model::title(g))),
         esc(&arm.tally.label())
     );
     let known = m.site.catalog.get(&arm.arm);

@@ -28,10 +28,6 @@ pub fn headline_rows<'a>(m: &'a Model, newest: &[&Grid]) -> Vec<&'a str> {
     m.report.rows.iter().map(String::as_str).filter(|r| !CONTROLS.contains(r) && everywhere(r)).collect()
 }
 
-fn title(g: &Grid) -> String {
-    format!("{} {}", g.agent.display_name(), g.claude_version)
-}
-
 fn matrix(m: &Model, s: &mut String) {
     let newest = m.newest();
     let rows = headline_rows(m, &newest);
@@ -44,7 +40,7 @@ fn matrix(m: &Model, s: &mut String) {
     );
     for g in &newest {
         let href = paths::link(paths::INDEX, &paths::grid(g.agent, &g.claude_version, g.mode));
-        let _ = write!(s, "<th colspan=\"{}\">{}</th>", HEADLINE_WRAPPERS.len(), a(&href, &title(g)));
+        let _ = write!(s, "<th colspan=\"{}\">{}</th>", HEADLINE_WRAPPERS.len(), a(&href, &Model::title(g)));
     }
     s.push_str("</tr>\n<tr>");
     for _ in &newest {
@@ -90,14 +86,7 @@ fn grids(m: &Model, s: &mut String) {
             .filter(|(_, n)| *n > 0)
             .map(|(sum, n)| format!("{n} {sum}"))
             .collect();
-        let _ = writeln!(
-            s,
-            "<li>{} ({}): {} cells, {}</li>",
-            a(&href, &title(g)),
-            g.mode.as_str(),
-            g.arms.len(),
-            counts.join(", ")
-        );
+        let _ = writeln!(s, "<li>{}: {} cells, {}</li>", a(&href, &Model::title(g)), g.arms.len(), counts.join(", "));
     }
     s.push_str("</ul>\n");
 }

@@ -106,14 +106,14 @@ fn cell(g: &Grid, at: &str, arm: &ArmTally, values: &[String; 7]) -> String {
 /// The grid page of `g`.
 pub fn render(m: &Model, g: &Grid) -> String {
     let at = paths::grid(g.agent, &g.claude_version, g.mode);
-    let title = format!("{} {} ({})", g.agent.display_name(), g.claude_version, g.mode.as_str());
+    let title = Model::title(g);
     let mut s = format!("<h1>{}: guard × wrapper</h1>\n", esc(&title));
     let others: Vec<String> = m
         .report
         .versions
         .iter()
-        .filter(|o| o.agent == g.agent && o.version != g.version)
-        .map(|o| a(&paths::link(&at, &paths::grid(o.agent, &o.claude_version, o.mode)), &o.version))
+        .filter(|o| o.agent == g.agent && !std::ptr::eq(*o, g))
+        .map(|o| a(&paths::link(&at, &paths::grid(o.agent, &o.claude_version, o.mode)), &Model::title(o)))
         .collect();
     let _ = writeln!(
         s,

@@ -107,6 +107,14 @@ impl<'a> Model<'a> {
             .flatten()
     }
 
+    /// How the pages name a grid: `Claude Code 2.1.328`, `Claude Code 2.1.328 interactive`.
+    pub fn title(g: &Grid) -> String {
+        match g.mode {
+            Mode::Print => format!("{} {}", g.agent.display_name(), g.claude_version),
+            Mode::Interactive => format!("{} {} interactive", g.agent.display_name(), g.claude_version),
+        }
+    }
+
     /// The cell page of `a` in grid `g`.
     pub fn cell_path(g: &Grid, a: &ArmTally) -> String {
         paths::cell(g.agent, &g.claude_version, g.mode, &a.arm)
