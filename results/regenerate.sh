@@ -18,3 +18,5 @@ if [[ -f results/history.csv ]]; then
   "${fo[@]}" report results/history.csv --format timeline-html --out results/timeline.html
   "${fo[@]}" report results/history.csv --format timeline-md --out results/TIMELINE.md
 fi
+# The findings as a static site: every reference CSV, the history and the bisects above.
+"${fo[@]}" report results --format site --out results/site

@@ -23,16 +23,16 @@ pub const DEFAULT_DEADLINE_SECS: f64 = 3.0;
 
 /// The arm sets shipped in `arms/`, embedded: (name, JSON text).
 pub const BUILTIN: &[(&str, &str)] = &[
-    ("article", include_str!("../../arms/article.json")),
-    ("full", include_str!("../../arms/full.json")),
-    ("extended", include_str!("../../arms/extended.json")),
-    ("http", include_str!("../../arms/http.json")),
-    ("model", include_str!("../../arms/model.json")),
-    ("trust", include_str!("../../arms/trust.json")),
-    ("surface", include_str!("../../arms/surface.json")),
-    ("workspace-trust", include_str!("../../arms/workspace-trust.json")),
-    ("shapes", include_str!("../../arms/shapes.json")),
-    ("all", include_str!("../../arms/all.json")),
+    ("article", include_str!("../arms/article.json")),
+    ("full", include_str!("../arms/full.json")),
+    ("extended", include_str!("../arms/extended.json")),
+    ("http", include_str!("../arms/http.json")),
+    ("model", include_str!("../arms/model.json")),
+    ("trust", include_str!("../arms/trust.json")),
+    ("surface", include_str!("../arms/surface.json")),
+    ("workspace-trust", include_str!("../arms/workspace-trust.json")),
+    ("shapes", include_str!("../arms/shapes.json")),
+    ("all", include_str!("../arms/all.json")),
 ];
 
 /// One experiment arm.

@@ -125,7 +125,7 @@ macro_rules! script {
             name: $name,
             kind: GuardKind::Script {
                 file: concat!($name, ".sh"),
-                body: include_str!(concat!("../../guards/", $name, ".sh")),
+                body: include_str!(concat!("../guards/", $name, ".sh")),
                 executable: $exec,
             },
             answers_json: $json,
@@ -296,9 +296,9 @@ pub const MISSING_SCRIPT: &str = "missing-guard.sh";
 /// The article's wrapper scripts, embedded verbatim.
 pub mod wrapper_scripts {
     /// The article's plain wrapper: any exit other than 0 or 2 becomes 2.
-    pub const PLAIN: &str = include_str!("../../guards/wrappers/plain.sh");
+    pub const PLAIN: &str = include_str!("../guards/wrappers/plain.sh");
     /// The article's timed wrapper: the plain one plus a perl alarm of 3 s.
-    pub const TIMED: &str = include_str!("../../guards/wrappers/timed.sh");
+    pub const TIMED: &str = include_str!("../guards/wrappers/timed.sh");
 }
 
 /// A directory holding the materialised guards and wrappers for one run.
@@ -316,7 +316,7 @@ impl GuardDir {
                 write_script(&root.join(file), body, executable)?;
             }
         }
-        write_script(&root.join(MODEL_COMMAND_SCRIPT), include_str!("../../guards/model-command.sh"), true)?;
+        write_script(&root.join(MODEL_COMMAND_SCRIPT), include_str!("../guards/model-command.sh"), true)?;
         write_script(&root.join("plain.sh"), wrapper_scripts::PLAIN, true)?;
         write_script(&root.join("timed.sh"), wrapper_scripts::TIMED, true)?;
         Ok(GuardDir { root: root.to_path_buf() })

@@ -16,6 +16,13 @@ use std::path::{Path, PathBuf};
 pub const LINUX_DIR: &str = "/etc/claude-code";
 /// Where macOS keeps managed settings.
 pub const MACOS_DIR: &str = "/Library/Application Support/ClaudeCode";
+/// Where macOS keeps the managed preferences an MDM profile pushes (the
+/// `com.anthropic.claudecode` domain): `<user>/` for one user's, else the
+/// device's. Claude Code takes the first of these that exists over the
+/// `managed-settings.json` files ("first source wins").
+pub const MACOS_MANAGED_PREFERENCES: &str = "/Library/Managed Preferences";
+/// The preference domain's file name under [`MACOS_MANAGED_PREFERENCES`].
+pub const MACOS_PLIST: &str = "com.anthropic.claudecode.plist";
 /// Environment variable naming another directory to look in instead
 /// (for tests; Claude Code itself still reads the system one).
 pub const DIR_VAR: &str = "FAILOPEN_MANAGED_SETTINGS_DIR";
@@ -37,6 +44,34 @@ impl ManagedSettings {
             None if os == "macos" => vec![PathBuf::from(MACOS_DIR)],
             None => vec![PathBuf::from(LINUX_DIR)],
         }
+    }
+
+    /// The MDM preference files Claude Code reads on `os` for `user`, in its
+    /// order (the user's, then the device's); none outside macOS.
+    pub fn plists(os: &str, user: Option<&str>) -> Vec<PathBuf> {
+        if os != "macos" {
+            return Vec::new();
+        }
+        let root = Path::new(MACOS_MANAGED_PREFERENCES);
+        let mut out: Vec<PathBuf> =
+            user.filter(|u| !u.is_empty()).map(|u| root.join(u).join(MACOS_PLIST)).into_iter().collect();
+        out.push(root.join(MACOS_PLIST));
+        out
+    }
+
+    /// What Claude Code reads on this machine: with `override_dir` (from
+    /// [`DIR_VAR`]) only that directory's files, else the MDM preference files
+    /// that exist ([`ManagedSettings::plists`]) and then the system directory's
+    /// JSON files. A plist is listed, not read: failopen treats it as one that
+    /// may hold hooks (see [`ManagedSettings::has_pretooluse_hooks`]).
+    pub fn of_machine(override_dir: Option<PathBuf>, os: &str, user: Option<&str>) -> ManagedSettings {
+        let plists: Vec<PathBuf> = match override_dir {
+            Some(_) => Vec::new(),
+            None => Self::plists(os, user).into_iter().filter(|p| p.is_file()).collect(),
+        };
+        let mut found = Self::detect(&Self::dirs(override_dir, os));
+        found.files.splice(0..0, plists);
+        found
     }
 
     /// Look for `managed-settings.json` and `managed-settings.d/*.json` in `dirs`.
@@ -126,5 +161,28 @@ mod tests {
         assert_eq!(ManagedSettings::dirs(None, "linux"), [PathBuf::from(LINUX_DIR)]);
         assert_eq!(ManagedSettings::dirs(None, "macos"), [PathBuf::from(MACOS_DIR)]);
         assert_eq!(ManagedSettings::dirs(Some("/t".into()), "linux"), [PathBuf::from("/t")]);
+    }
+
+    #[test]
+    fn macos_also_reads_the_mdm_preference_files_user_first() {
+        assert!(ManagedSettings::plists("linux", Some("ann")).is_empty());
+        assert_eq!(
+            ManagedSettings::plists("macos", Some("ann")),
+            [
+                PathBuf::from("/Library/Managed Preferences/ann/com.anthropic.claudecode.plist"),
+                PathBuf::from("/Library/Managed Preferences/com.anthropic.claudecode.plist")
+            ]
+        );
+        assert_eq!(ManagedSettings::plists("macos", None).len(), 1);
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("managed-settings.json"), "{}").unwrap();
+        let m = ManagedSettings::of_machine(Some(d.path().into()), "macos", Some("ann"));
+        assert_eq!(m.files, [d.path().join("managed-settings.json")], "the override stands alone");
+        let plist = d.path().join("p.plist");
+        std::fs::write(&plist, "<?xml version=\"1.0\"?><plist><dict/></plist>").unwrap();
+        assert!(
+            ManagedSettings { files: vec![plist] }.has_pretooluse_hooks(),
+            "a plist is not read: it may hold hooks"
+        );
     }
 }

@@ -1,8 +1,22 @@
 //! Leftover processes: kill a session's process group, and find (and kill)
 //! any process that still carries the session's environment tag, even one
 //! that left the group (setsid, a daemonised guard child).
+//!
+//! Finding them means reading every process's environment: from `/proc` on
+//! Linux ([`linux`]), through `sysctl(KERN_PROCARGS2)` on macOS ([`macos`]).
+//! Both see the environment a process was started with, for processes of the
+//! same user (root: all), and skip zombies. A process that unsets the tag and
+//! re-executes itself is not found on either; its group, if it stayed in it,
+//! is still killed.
 
-use std::fs;
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+use linux::pids_where;
+#[cfg(target_os = "macos")]
+mod macos;
+#[cfg(target_os = "macos")]
+use macos::pids_where;
 
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::unistd::Pid;
@@ -57,30 +71,6 @@ fn kill_until_gone(find: impl Fn() -> Vec<u32>) -> usize {
     killed
 }
 
-fn pids_where(matches: impl Fn(&[u8]) -> bool) -> Vec<u32> {
-    let me = std::process::id();
-    let Ok(entries) = fs::read_dir("/proc") else { return Vec::new() };
-    let mut pids = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
-        if pid == me || is_zombie(pid) {
-            continue;
-        }
-        let Ok(environ) = fs::read(format!("/proc/{pid}/environ")) else { continue };
-        if environ.split(|&b| b == 0).any(&matches) {
-            pids.push(pid);
-        }
-    }
-    pids
-}
-
-fn is_zombie(pid: u32) -> bool {
-    fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| s.rsplit_once(')').map(|(_, rest)| rest.trim_start().starts_with('Z')))
-        .unwrap_or(false)
-}
-
 /// Kill the group and every tagged process; repeat briefly until none is
 /// left. Returns how many tagged processes had to be killed individually.
 pub fn reap_session(pgid: Option<u32>, tag: &str) -> usize {
@@ -99,17 +89,24 @@ mod tests {
     #[test]
     fn finds_and_kills_a_tagged_process_that_left_the_group() {
         let tag = format!("reap-test-{}", std::process::id());
-        // setsid puts the sleeper in its own session and group.
-        let mut child =
-            Command::new("setsid").args(["sleep", "30"]).env(TAG_VAR, &tag).process_group(0).spawn().unwrap();
-        // Wait for the sleeper itself: `setsid` forks first (it leads its group),
-        // and a process caught mid-exec may not show its environment yet.
-        let is_sleep = |pid: &u32| fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "sleep");
+        // The sleeper leaves failopen's session and group: setsid(2) before it execs.
+        let mut cmd = Command::new("sleep");
+        cmd.arg("30").env(TAG_VAR, &tag);
+        // SAFETY: setsid is async-signal-safe, the only call between fork and exec.
+        unsafe { cmd.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from)) };
+        let mut child = cmd.spawn().unwrap();
+        let sleeper = child.id();
+        // A process caught mid-exec may not show its environment yet.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-        while !tagged_pids(&tag).iter().any(is_sleep) && std::time::Instant::now() < deadline {
+        while !tagged_pids(&tag).contains(&sleeper) && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        assert!(tagged_pids(&tag).iter().any(is_sleep), "the tagged sleeper is visible");
+        assert!(tagged_pids(&tag).contains(&sleeper), "the tagged sleeper is visible");
+        assert_ne!(
+            nix::unistd::getpgid(Some(Pid::from_raw(sleeper as i32))).unwrap(),
+            nix::unistd::getpgrp(),
+            "it left our group"
+        );
         let before = tagged_pids(&tag);
         let killed = reap_session(None, &tag);
         let _ = child.wait();

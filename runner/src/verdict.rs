@@ -140,6 +140,37 @@ impl InvalidReason {
     }
 }
 
+impl InvalidReason {
+    /// What the reason means, in a sentence (for reports that explain a row).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            InvalidReason::SessionError => "the agent did not start, exited non-zero, or died by a signal",
+            InvalidReason::SessionTimeout => "the session hit the runner's wall timeout",
+            InvalidReason::Interrupted => "the run was interrupted before the session finished",
+            InvalidReason::ApiError => "the model API answered with an error",
+            InvalidReason::NoAttempt => "no write was attempted with a tool the hook's matcher covers",
+            InvalidReason::UnmatchedTool => {
+                "writes were attempted only with tools the hook's matcher does not cover: the guard was never asked"
+            }
+            InvalidReason::AllowedWithoutFile => "an attempt was allowed (or never answered), yet no file is on disk",
+            InvalidReason::ToolError => "an attempt failed with an error that is not a hook's refusal",
+            InvalidReason::HookNotRun => {
+                "a covered write was attempted, yet no hook ran: the agent did not load the hook (a settings file it \
+                 skipped, an event it does not run)"
+            }
+            InvalidReason::ForeignRefusal => {
+                "a write was refused by something other than the hook under test (a permission rule, another hook, a \
+                 managed policy, the agent itself): the session says nothing about the hook"
+            }
+            InvalidReason::PromptReachedModel => {
+                "the prompt was reported blocked by the hook under test, yet the model received it"
+            }
+            InvalidReason::Unsupported(_) => "this agent version cannot run the arm at all: no session was started",
+            InvalidReason::UnknownOption(_) => "the agent refused a flag failopen passed: the session never ran",
+        }
+    }
+}
+
 impl FromStr for InvalidReason {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {

@@ -413,16 +413,19 @@ pub enum FormatArg {
     TimelineHtml,
     /// What changed when: one line per change point, by version.
     TimelineMd,
+    /// The findings as a static site, built from a results folder (default
+    /// `results`: its reference CSVs, history and bisects) into the folder --out.
+    Site,
 }
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Result CSVs.
-    #[arg(required = true, value_name = "FILE.csv")]
+    /// Result CSVs (for --format site: one results folder, default `results`).
+    #[arg(value_name = "FILE.csv", default_value_if("format", "site", "results"))]
     pub files: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = FormatArg::Md)]
     pub format: FormatArg,
-    /// Write here instead of stdout.
+    /// Write here instead of stdout (for --format site: the folder to write the site into).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }

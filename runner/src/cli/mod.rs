@@ -154,6 +154,6 @@ fn jobs(arg: Option<usize>) -> anyhow::Result<usize> {
 /// (`FAILOPEN_MANAGED_SETTINGS_DIR` looks elsewhere, for tests).
 fn managed_settings() -> failopen::managed::ManagedSettings {
     use failopen::managed::{ManagedSettings, DIR_VAR};
-    let dirs = ManagedSettings::dirs(std::env::var_os(DIR_VAR).map(PathBuf::from), std::env::consts::OS);
-    ManagedSettings::detect(&dirs)
+    let user = std::env::var("USER").ok();
+    ManagedSettings::of_machine(std::env::var_os(DIR_VAR).map(PathBuf::from), std::env::consts::OS, user.as_deref())
 }

@@ -12,13 +12,17 @@
 //!   [`timeline::TimelineHtml`] with filters, [`timeline::TimelineMarkdown`]:
 //!   what changed when). Its own model, [`timeline::Timeline`], orders arms
 //!   as [`grid`] orders rows.
+//! - [`site::Site`]: the findings as a static site, a folder of pages (the
+//!   one format that is not one file: see [`Exporter::export`]).
 
 pub mod article;
 pub mod csv;
+pub mod fragment_filter;
 pub mod grid;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod site;
 pub mod svg;
 pub mod timeline;
 
@@ -26,8 +30,32 @@ use crate::record::Row;
 
 /// A report format.
 pub trait Exporter {
-    /// Render the rows.
+    /// Render the rows (for the site: its front page alone).
     fn render(&self, rows: &[Row]) -> anyhow::Result<String>;
+
+    /// The report as it is written out: one text for every format but the
+    /// site, which is a folder of pages.
+    fn export(&self, rows: &[Row]) -> anyhow::Result<Output> {
+        self.render(rows).map(Output::Text)
+    }
+}
+
+/// What an [`Exporter`] writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// One text: a file, or stdout.
+    Text(String),
+    /// A folder of files, each by its path inside the folder (`/`-separated).
+    Folder(Vec<Page>),
+}
+
+/// One file of a folder [`Output`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// The path inside the folder, `/`-separated (`claude-code/2.1.328.html`).
+    pub path: String,
+    /// The file's text.
+    pub text: String,
 }
 
 /// The text every format uses to explain the verdict words.

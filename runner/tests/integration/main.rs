@@ -18,15 +18,20 @@ mod extended;
 mod fuzz_parsers;
 mod history;
 mod interactive;
+mod links;
 mod live;
 mod mcp_fs;
 mod mcp_guard;
 mod old_releases;
 mod regression;
+mod release;
 mod reliability;
 mod report;
 mod results;
 mod seal;
+#[cfg(target_os = "linux")]
+mod site_browser;
 mod surface;
+#[cfg(target_os = "linux")]
 mod timeline_browser;
 mod workflows;

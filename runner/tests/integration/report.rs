@@ -126,6 +126,44 @@ fn report_out_writes_the_file() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), report(&["v328.csv"], "html"));
 }
 
+/// `--format site` reads one results folder (by failopen's file names) into
+/// the folder `--out`: a page per cell; without `--out`, with CSVs instead of
+/// a folder, or into a folder of someone else's files, it refuses, naming why.
+#[test]
+fn report_site_writes_a_folder_and_refuses_what_it_cannot_write() {
+    let d = tempfile::tempdir().unwrap();
+    let results = d.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    std::fs::copy(fixture("v328.csv"), results.join("claude-2.1.328.csv")).unwrap();
+    std::fs::write(results.join("notes.csv"), "not a results file: not read").unwrap();
+    let out = d.path().join("site");
+    failopen().arg("report").arg(&results).args(["--format", "site", "--out"]).arg(&out).assert().success();
+    let crash = std::fs::read_to_string(out.join("claude-code/2.1.328/crash/bare.html")).unwrap();
+    assert!(crash.contains("id=\"verdict\""), "{crash}");
+    assert!(out.join("index.html").is_file() && out.join("claude-code/2.1.328.html").is_file());
+    // Again: the folder is failopen's own, so it is replaced.
+    failopen().arg("report").arg(&results).args(["--format", "site", "--out"]).arg(&out).assert().success();
+
+    let refused = |args: &[&std::ffi::OsStr], needle: &str| {
+        failopen().arg("report").args(args).assert().code(1).stderr(predicate::str::contains(needle));
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let (r, o) = (results.as_os_str().to_owned(), out.as_os_str().to_owned());
+    refused(&[&r, &os("--format"), &os("site")], "give it with --out DIR");
+    let csv = fixture("v328.csv").into_os_string();
+    refused(&[&csv, &csv, &os("--format"), &os("site"), &os("--out"), &o], "one results folder");
+    refused(&[&csv, &os("--format"), &os("site"), &os("--out"), &o], "not a results folder");
+    let empty = d.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    refused(&[empty.as_os_str(), &os("--format"), &os("site"), &os("--out"), &o], "no reference rows");
+    let mine = d.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("keep.txt"), "mine").unwrap();
+    refused(&[&r, &os("--format"), &os("site"), &os("--out"), mine.as_os_str()], "did not write");
+    assert_eq!(std::fs::read_to_string(mine.join("keep.txt")).unwrap(), "mine");
+    refused(&[&os("--format"), &os("md")], "give the result CSVs");
+}
+
 // ------------------------------------------------------------------ diff
 
 fn diff(old: &str, new: &str) -> (i32, String) {

@@ -219,3 +219,48 @@ fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect(
     let timeline = std::fs::read_to_string(dir.join("TIMELINE.md")).unwrap();
     assert!(timeline.contains(&format!("## {found}\n")), "the timeline marks {found}:\n{timeline}");
 }
+
+/// `results/site/` is what `failopen report results --format site` builds
+/// now: the same files, byte for byte, and no others.
+#[test]
+fn committed_site_matches_a_fresh_build() {
+    let out = tempfile::tempdir().unwrap();
+    let fresh = out.path().join("site");
+    crate::support::failopen()
+        .arg("report")
+        .arg(results_dir())
+        .args(["--format", "site", "--out"])
+        .arg(&fresh)
+        .assert()
+        .success();
+    let files = |root: &std::path::Path| -> std::collections::BTreeMap<String, Vec<u8>> {
+        let mut found = std::collections::BTreeMap::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                    found.insert(rel, std::fs::read(&path).unwrap());
+                }
+            }
+        }
+        found
+    };
+    let committed = files(&results_dir().join("site"));
+    let built = files(&fresh);
+    let only = |a: &std::collections::BTreeMap<String, Vec<u8>>, b: &std::collections::BTreeMap<String, Vec<u8>>| {
+        a.keys().filter(|k| !b.contains_key(*k)).take(10).cloned().collect::<Vec<_>>()
+    };
+    assert!(
+        committed.keys().eq(built.keys()),
+        "results/site/ has other pages than a fresh build (only committed: {:?}; only built: {:?}); run results/regenerate.sh",
+        only(&committed, &built),
+        only(&built, &committed)
+    );
+    let stale: Vec<&String> = committed.iter().filter(|(k, v)| built[*k] != **v).map(|(k, _)| k).take(10).collect();
+    assert!(stale.is_empty(), "results/site/ pages differ from a fresh build: {stale:?}; run results/regenerate.sh");
+    assert!(committed.len() > 1000, "a page per cell: {} pages", committed.len());
+}

@@ -14,6 +14,7 @@ use crate::support::{self, assert_no_leftovers, read_csv, scripts, PINNED};
 const REGRESSION: &str = ".github/workflows/regression.yml";
 const HISTORY: &str = ".github/workflows/history.yml";
 const ACTION: &str = "action.yml";
+const MACOS: &str = ".github/workflows/macos.yml";
 
 /// A temp directory laid out like a checkout (`results/` is the repository's)
 /// beside the runner's files; `failopen` is the binary under test.
@@ -116,6 +117,92 @@ fn regression_shards_merge_and_the_gate_exits_with_the_diff_code() {
     assert_eq!(last.code, 1, "no diff code (the diff never ran) fails the job\n{}", last.log);
 }
 
+/// The site job, after a new release's run: the committed results and the
+/// merged CSV the merge job uploads, built into the folder the Pages upload
+/// takes, with the new release as Claude Code's newest grid.
+#[test]
+fn regression_site_builds_the_pages_artifact_with_the_new_release() {
+    let wf = Yaml::load(REGRESSION);
+    let (_d, co, runner) = checkout();
+    let version = "2.1.999";
+    // The merge job's artifact: a whole run (here 2.1.328's rows, as the new version).
+    let mut w = failopen::record::RowWriter::open(&co.join(format!("claude-{version}.csv"))).unwrap();
+    for mut r in read_csv(&support::repo().join(format!("results/claude-{PINNED}.csv"))) {
+        r.claude_version = version.into();
+        w.append(&r).unwrap();
+    }
+    drop(w);
+    let downloaded = wf.steps(Some("site")).iter().find_map(|s| s["with"]["name"].as_str()).unwrap();
+    assert_eq!(expand(downloaded, &[("needs.plan.outputs.version", version)]), format!("claude-{version}"));
+    assert!(
+        upload_paths(&wf, "merge", &[("needs.plan.outputs.version", version)])
+            .contains(&format!("claude-{version}.csv")),
+        "the merge job uploads the CSV the site job reads"
+    );
+    let site = runner.run(&wf, Some("site"), "site", &co, &[("needs.plan.outputs.version", version)], &[]);
+    assert_eq!(site.code, 0, "{}", site.log);
+    let pages = wf
+        .steps(Some("site"))
+        .iter()
+        .find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/upload-pages-artifact@")));
+    let folder = co.join(scalar(&pages.expect("the site job uploads a Pages artifact")["with"]["path"]));
+    let front = std::fs::read_to_string(folder.join("index.html")).unwrap();
+    assert!(
+        front.contains(&format!("data-agent=\"claude-code\" data-version=\"{version}\"")),
+        "the new release heads the matrix"
+    );
+    assert!(folder.join(format!("claude-code/{version}/crash/bare.html")).is_file());
+    assert!(folder.join("claude-code/2.1.240.html").is_file(), "with the committed results");
+    assert!(!folder.join("site").exists(), "the committed site is not an input");
+    let built: usize = site.outputs["pages"].parse().unwrap();
+    assert!(built > 1000, "{built} pages");
+    let job = &wf.doc["jobs"]["site"];
+    assert_eq!(scalar(&job["permissions"]["pages"]), "write");
+    assert_eq!(scalar(&job["permissions"]["id-token"]), "write");
+    assert!(scalar(&job["if"]).contains("always()"), "the site is published whatever the gate said");
+}
+
+/// The macOS job installs, through failopen's own installer, exactly the
+/// versions the article's tests run on (the install step runs here: the
+/// versions are in the cache), and its test filters name tests that exist:
+/// the article's arms on both versions, and the unit tests of the code that
+/// differs on macOS.
+#[test]
+fn macos_installs_the_articles_versions_and_runs_the_articles_tests() {
+    let wf = Yaml::load(MACOS);
+    assert_eq!(scalar(&wf.doc["jobs"]["article"]["runs-on"]), "macos-latest");
+    let (_d, co, runner) = checkout();
+    std::fs::create_dir_all(co.join("target/release")).unwrap();
+    std::os::unix::fs::symlink(support::bin(), co.join("target/release/failopen")).unwrap();
+    let install = {
+        let _lock = support::lock::sessions();
+        runner.run(&wf, Some("article"), "install", &co, &[], &[])
+    };
+    assert_eq!(install.code, 0, "{}", install.log);
+    let step = wf.step(Some("article"), "install");
+    let mut versions: Vec<String> = scalar(&step["env"]["VERSIONS"]).split_whitespace().map(str::to_string).collect();
+    versions.sort();
+    let mut want = vec![PINNED.to_string(), support::OLD.to_string()];
+    want.sort();
+    assert_eq!(versions, want, "the versions battery.rs runs the article on");
+    for v in &want {
+        assert!(install.log.contains(v.as_str()), "claude list shows {v}\n{}", install.log);
+    }
+
+    let filter = scalar(&wf.step(Some("article"), "article")["env"]["TESTS"]);
+    let (module, name) = filter.split_once("::").unwrap();
+    let source =
+        std::fs::read_to_string(support::repo().join(format!("runner/tests/integration/{module}.rs"))).unwrap();
+    let tests: Vec<&str> =
+        source.lines().filter_map(|l| l.strip_prefix("fn ")).filter(|f| f.starts_with(name)).collect();
+    assert_eq!(tests.len(), 2, "the article on 2.1.240 and on the pinned version: {tests:?}");
+    for module in scalar(&wf.step(Some("article"), "unit")["env"]["MODULES"]).split_whitespace() {
+        let file = support::repo().join(format!("runner/src/{}.rs", module.trim_end_matches("::")));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(text.contains("#[cfg(test)]"), "{} has unit tests", file.display());
+    }
+}
+
 /// The plan runs the battery only for a version with no reference run, takes a
 /// requested version as given, and makes the shard matrix 1..SHARDS.
 #[test]
@@ -189,12 +276,22 @@ fn history_plan_turns_the_split_into_a_matrix() {
     assert_eq!(bad.code, 1, "a count of 0 is refused\n{}", bad.log);
 }
 
-/// Every `run:` takes expressions through `env:` (nothing to inject into a
-/// script); every input action.yml uses is declared and every declared one
+/// Every `run:` of every workflow takes expressions through `env:` (nothing
+/// to inject into a script); every input action.yml uses is declared and every declared one
 /// used; its outputs name steps it has; each composite run step has a shell.
 #[test]
 fn scripts_take_expressions_through_env_and_action_inputs_are_declared() {
-    for file in [REGRESSION, HISTORY, ACTION] {
+    let dir = support::repo().join(".github/workflows");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| format!(".github/workflows/{}", e.file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".yml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "regression, history, release, macos: {files:?}");
+    files.push(ACTION.to_string());
+    for file in &files {
         let y = Yaml::load(file);
         let jobs: Vec<Option<String>> = match y.doc["jobs"].as_mapping() {
             Some(m) => m.keys().map(|k| Some(scalar(k))).collect(),

@@ -19,7 +19,7 @@ use super::change_text;
 use super::model::Timeline;
 use crate::record::Row;
 use crate::report::svg::{esc, fill, NOT_RUN_FILL};
-use crate::report::{Exporter, LEGEND};
+use crate::report::{fragment_filter, Exporter, LEGEND};
 use crate::tally::Summary;
 
 /// The HTML timeline.
@@ -114,7 +114,8 @@ fn style() -> String {
     css
 }
 
-/// The page's script: draw the table from the JSON, then filter it.
+/// The page's script: draw the table from the JSON, then filter it (after
+/// [`fragment_filter::SCRIPT`]).
 const SCRIPT: &str = r##"(function () {
   "use strict";
   var data = JSON.parse(document.getElementById("timeline-data").textContent);
@@ -174,26 +175,6 @@ const SCRIPT: &str = r##"(function () {
   table.appendChild(tbody);
 
   var selects = FACETS.map(function (f) { return document.getElementById(f[1]); });
-  function has(select, value) {
-    return Array.prototype.some.call(select.options, function (o) { return o.value === value; });
-  }
-  function readHash() {
-    var p = new URLSearchParams(location.hash.replace(/^#/, ""));
-    FACETS.forEach(function (f, i) {
-      var v = p.get(f[0]);
-      selects[i].value = v !== null && has(selects[i], v) ? v : "";
-    });
-  }
-  function writeHash() {
-    var p = new URLSearchParams();
-    FACETS.forEach(function (f, i) { if (selects[i].value) { p.set(f[0], selects[i].value); } });
-    var h = p.toString();
-    try {
-      history.replaceState(null, "", h ? "#" + h : location.pathname + location.search);
-    } catch (e) {
-      location.hash = h;
-    }
-  }
   function matches(node) {
     return FACETS.every(function (f, i) { return !selects[i].value || node.getAttribute(f[2]) === selects[i].value; });
   }
@@ -207,19 +188,23 @@ const SCRIPT: &str = r##"(function () {
     Array.prototype.forEach.call(document.querySelectorAll("#changes li"), function (li) { li.hidden = !matches(li); });
     document.getElementById("shown").textContent = "showing " + shown + " of " + data.arms.length + " cells";
   }
-  selects.forEach(function (s) { s.addEventListener("change", function () { writeHash(); apply(); }); });
-  window.addEventListener("hashchange", function () { readHash(); apply(); });
-  readHash();
-  apply();
+  fragmentFilter(FACETS.map(function (f) { return f[0]; }), selects, apply);
 })();
 "##;
 
 /// The page for a timeline.
 pub fn render(t: &Timeline) -> anyhow::Result<String> {
+    page(t, "")
+}
+
+/// The page for a timeline, with `nav` (HTML: the site's navigation) at the top.
+pub fn page(t: &Timeline, nav: &str) -> anyhow::Result<String> {
     let mut s = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     s.push_str("<title>failopen timeline</title>\n<style>");
     s.push_str(&style());
-    s.push_str("</style>\n</head>\n<body>\n<h1>Does the hook fail open? Timeline</h1>\n");
+    s.push_str("</style>\n</head>\n<body>\n");
+    s.push_str(nav);
+    s.push_str("<h1>Does the hook fail open? Timeline</h1>\n");
     let headline = if t.is_empty() { "No rows.".to_string() } else { format!("{}.", t.headline()) };
     writeln!(s, "<p>{}</p>", esc(&headline))?;
     s.push_str("<div class=\"filters\">");
@@ -283,7 +268,7 @@ pub fn render(t: &Timeline) -> anyhow::Result<String> {
     s.push_str("</table>\n");
 
     writeln!(s, "<script type=\"application/json\" id=\"timeline-data\">{}</script>", script_json(&data(t))?)?;
-    writeln!(s, "<script>\n{SCRIPT}</script>")?;
+    writeln!(s, "<script>\n{}{SCRIPT}</script>", fragment_filter::SCRIPT)?;
     s.push_str("</body>\n</html>\n");
     Ok(s)
 }

@@ -1,10 +1,13 @@
 //! What the integration tests share: the failopen command, paths of the
-//! repository's fixtures, the `/proc` scan, a script writer that cannot
+//! repository's fixtures, the process scan, a script writer that cannot
 //! race an exec into ETXTBSY, the locks that keep heavy and timing-sensitive
 //! tests apart, running a battery, and running a GitHub workflow's steps.
 
 pub mod actions;
 pub mod battery;
+// Debian's Chromium: the browser tests run on Linux.
+#[cfg(target_os = "linux")]
+pub mod browser;
 pub mod cmd;
 pub mod lock;
 pub mod procs;

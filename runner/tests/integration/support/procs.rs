@@ -1,9 +1,12 @@
-//! The `/proc` scan: live processes by what their environment holds.
+//! The process scan: live processes by what their environment holds, read
+//! independently of failopen's own scan (`failopen::reap`): `/proc` on Linux,
+//! `ps -E` on macOS.
 
 use std::path::Path;
 
 /// Live (not zombie) processes whose environment contains `needle`, as
 /// (pid, command line).
+#[cfg(target_os = "linux")]
 pub fn with_env(needle: &str) -> Vec<(u32, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -20,6 +23,25 @@ pub fn with_env(needle: &str) -> Vec<(u32, String)> {
         }
     }
     found
+}
+
+/// Live (not zombie) processes whose command line or environment contains
+/// `needle`, as (pid, command line and environment): `ps -E` prints the
+/// environment after the command line (for the same user's processes; root: all).
+#[cfg(target_os = "macos")]
+pub fn with_env(needle: &str) -> Vec<(u32, String)> {
+    let out = std::process::Command::new("ps").args(["-axEww", "-o", "pid=,stat=,command="]).output().unwrap();
+    assert!(out.status.success(), "ps: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.trim_start().splitn(3, char::is_whitespace);
+            let pid: u32 = fields.next()?.parse().ok()?;
+            let (stat, rest) = (fields.next()?, fields.next().unwrap_or_default().trim_start());
+            (pid != std::process::id() && !stat.starts_with('Z') && rest.contains(needle))
+                .then(|| (pid, rest.to_string()))
+        })
+        .collect()
 }
 
 /// Live processes whose environment mentions `path` (e.g. a session's temp dir).
