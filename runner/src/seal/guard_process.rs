@@ -30,7 +30,6 @@ use std::time::{Duration, Instant};
 use nix::errno::Errno;
 use nix::libc;
 use nix::sys::signal::{kill, killpg, Signal};
-use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
 use nix::unistd::{getpid, getppid, Pid};
 
 use super::pipes::{drain, poll, set_nonblocking, timeout_ms, write_some};
@@ -312,7 +311,7 @@ fn supervise(
                     exit_watch = None;
                     exited = true;
                     stdin = None;
-                    if !exited_zero(pid) && grace_until.is_none() {
+                    if !super::wait::exited_zero(pid) && grace_until.is_none() {
                         group.kill();
                         grace_until = Some(Instant::now() + grace);
                     }
@@ -338,25 +337,12 @@ fn supervise(
     Ok(())
 }
 
-/// Whether the exited (not yet reaped) `pid` exited with status 0. Peeks
-/// without reaping; anything it cannot tell is "no".
-fn exited_zero(pid: Pid) -> bool {
-    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT | WaitPidFlag::WNOHANG;
-    loop {
-        match waitid(Id::Pid(pid), flags) {
-            Err(Errno::EINTR) => continue,
-            Ok(WaitStatus::Exited(_, 0)) => return true,
-            _ => return false,
-        }
-    }
-}
-
 /// Start a thread that waits (without reaping) for `pid` to exit, then drops
 /// the write end of a pipe: the returned read end becomes readable (EOF).
 fn watch_exit(pid: Pid) -> io::Result<io::PipeReader> {
     let (reader, writer) = io::pipe()?;
     std::thread::Builder::new().name("seal-exit-watch".into()).stack_size(64 * 1024).spawn(move || {
-        while let Err(Errno::EINTR) = waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) {}
+        let _ = super::wait::until_exited(pid);
         drop(writer);
     })?;
     Ok(reader)

@@ -38,6 +38,7 @@ pub mod payload;
 pub mod pipes;
 pub mod settings_file;
 pub mod signals;
+pub mod wait;
 pub mod watchdog;
 pub mod wrap;
 

@@ -189,18 +189,45 @@ fn macos_installs_the_articles_versions_and_runs_the_articles_tests() {
         assert!(install.log.contains(v.as_str()), "claude list shows {v}\n{}", install.log);
     }
 
-    let filter = scalar(&wf.step(Some("article"), "article")["env"]["TESTS"]);
-    let (module, name) = filter.split_once("::").unwrap();
-    let source =
-        std::fs::read_to_string(support::repo().join(format!("runner/tests/integration/{module}.rs"))).unwrap();
-    let tests: Vec<&str> =
-        source.lines().filter_map(|l| l.strip_prefix("fn ")).filter(|f| f.starts_with(name)).collect();
-    assert_eq!(tests.len(), 2, "the article on 2.1.240 and on the pinned version: {tests:?}");
+    let filters = scalar(&wf.step(Some("article"), "article")["env"]["TESTS"]);
+    let filters: Vec<&str> = filters.split_whitespace().collect();
+    assert_eq!(filters[0], "battery::article_table_reproduces");
+    for filter in &filters {
+        let tests = integration_tests_matching(filter);
+        if *filter == filters[0] {
+            assert_eq!(tests.len(), 2, "the article on 2.1.240 and on the pinned version: {tests:?}");
+        } else {
+            assert!(!tests.is_empty(), "{filter} names no test");
+        }
+    }
     for module in scalar(&wf.step(Some("article"), "unit")["env"]["MODULES"]).split_whitespace() {
-        let file = support::repo().join(format!("runner/src/{}.rs", module.trim_end_matches("::")));
-        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let base = support::repo().join("runner/src").join(module.trim_end_matches("::"));
+        let file = [base.with_extension("rs"), base.join("mod.rs")].into_iter().find(|f| f.is_file());
+        let file = file.unwrap_or_else(|| panic!("{module}: no file at {}", base.display()));
+        let text = std::fs::read_to_string(&file).unwrap();
         assert!(text.contains("#[cfg(test)]"), "{} has unit tests", file.display());
     }
+}
+
+/// The integration tests a `cargo test` filter such as `seal::limits::the_guard`
+/// or `seal::in_flight` selects: the module's file, and its functions whose
+/// names start with the rest (every function, for a module filter).
+fn integration_tests_matching(filter: &str) -> Vec<String> {
+    let parts: Vec<&str> = filter.trim_end_matches("::").split("::").collect();
+    let dir = support::repo().join("runner/tests/integration");
+    for split in (1..=parts.len()).rev() {
+        let file = dir.join(parts[..split].join("/")).with_extension("rs");
+        if let Ok(source) = std::fs::read_to_string(&file) {
+            let prefix = parts[split..].join("::");
+            return source
+                .lines()
+                .filter_map(|l| l.strip_prefix("fn "))
+                .filter(|f| f.starts_with(prefix.as_str()))
+                .map(str::to_string)
+                .collect();
+        }
+    }
+    panic!("{filter}: no test file under {}", dir.display())
 }
 
 /// The plan runs the battery only for a version with no reference run, takes a

@@ -102,8 +102,8 @@ fn every_catchable_terminating_signal_kills_the_guard_group_and_refuses() {
     // Their default action exited 128+N (not a deny) and left the guard's
     // process group running: 143, 130 and 129 before seal handled the first
     // three; 131, 138, 140, 142, 152, 154, 158 for the rest until issue 29.
-    let rt = libc::SIGRTMIN();
-    let signals = [
+    #[cfg_attr(not(target_os = "linux"), allow(unused_mut))]
+    let mut signals = vec![
         (libc::SIGTERM, "SIGTERM".to_string()),
         (libc::SIGINT, "SIGINT".into()),
         (libc::SIGHUP, "SIGHUP".into()),
@@ -115,13 +115,19 @@ fn every_catchable_terminating_signal_kills_the_guard_group_and_refuses() {
         (libc::SIGXFSZ, "SIGXFSZ".into()),
         (libc::SIGVTALRM, "SIGVTALRM".into()),
         (libc::SIGPROF, "SIGPROF".into()),
-        (libc::SIGPWR, "SIGPWR".into()),
-        (libc::SIGSTKFLT, "SIGSTKFLT".into()),
         (libc::SIGIO, "SIGIO".into()),
-        (rt, "SIGRTMIN+0".into()),
-        (rt + 5, "SIGRTMIN+5".into()),
-        (libc::SIGRTMAX(), format!("SIGRTMIN+{}", libc::SIGRTMAX() - rt)),
     ];
+    #[cfg(target_os = "linux")]
+    {
+        let rt = libc::SIGRTMIN();
+        signals.extend([
+            (libc::SIGPWR, "SIGPWR".to_string()),
+            (libc::SIGSTKFLT, "SIGSTKFLT".into()),
+            (rt, "SIGRTMIN+0".into()),
+            (rt + 5, "SIGRTMIN+5".into()),
+            (libc::SIGRTMAX(), format!("SIGRTMIN+{}", libc::SIGRTMAX() - rt)),
+        ]);
+    }
     for (signal, name) in signals {
         let f = Fixture::new();
         let g = f.script("sleeper.sh", "cat >/dev/null; sleep 31 & sleep 31; exit 0");
