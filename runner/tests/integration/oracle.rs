@@ -228,14 +228,18 @@ pub fn expected_on_agent(agent: Agent, guard: &str, wrapper: &str, version: &str
         "plain" if guard == "hang" => "wrote",
         "timed" if matches!(guard, "missing" | "no-exec" | "bad-interpreter") => "wrote",
         "plain" | "timed" => "blocked",
-        // seal passes an exit 0 on (with --expect-json, only with a decision for the event:
-        // on PreToolUse an `ask` is one, garbage is not) and turns every failure into exit 2 with a
-        // reason on stderr, also a silent exit 2 (which Codex would otherwise run).
+        // seal passes an exit 0 on only when the agent reads it as the guard meant (with
+        // --expect-json, only with a decision for the event; garbage is none) and turns every
+        // failure into exit 2 with a reason on stderr, also a silent exit 2 (which Codex would
+        // otherwise run).
         "sealed" => match answer_on(agent, guard) {
             Answer::Allows if guard == "garbage-json" => "blocked",
             // Gemini's event is BeforeTool, whose decision is the top-level `decision`:
             // seal finds none in Claude Code's JSON (its deny or ask) and refuses.
             Answer::Allows if agent == Agent::Gemini && matches!(guard, "json-deny" | "json-ask") => "blocked",
+            // Codex's payload carries turn_id and model: seal knows Codex has no ask (the call
+            // would run on it) and refuses the ask with exit 2 and its reason (issue 29).
+            Answer::Allows if agent == Agent::Codex && guard == "json-ask" => "blocked",
             Answer::Allows => "wrote",
             _ => "blocked",
         },
@@ -250,7 +254,8 @@ fn the_agents_differ_where_their_contracts_do() {
     assert_eq!(on(Agent::Codex, "stdout-deny", "sealed"), "blocked", "seal gives it a reason");
     assert_eq!(on(Agent::Gemini, "json-deny", "bare"), "wrote", "Gemini ignores Claude Code's JSON");
     assert_eq!(on(Agent::Gemini, "json-deny", "sealed"), "blocked", "seal knows Gemini's decision is not there");
-    assert_eq!(on(Agent::Codex, "json-ask", "sealed"), "wrote", "an ask is a PreToolUse decision Codex lets through");
+    assert_eq!(on(Agent::Codex, "json-ask", "bare"), "wrote", "an ask is no decision Codex honours");
+    assert_eq!(on(Agent::Codex, "json-ask", "sealed"), "blocked", "seal reads Codex's payload and refuses the ask");
     assert_eq!(on(Agent::Gemini, "missing", "bare"), "blocked", "127 with text is a refusal to Gemini");
     assert_eq!(on(Agent::Codex, "crash", "native"), "wrote", "no onFailure outside Claude Code");
     assert_eq!(on(Agent::ClaudeCode, "crash", "native"), "wrote", "2.1.240-era rules for a non-version");
