@@ -133,7 +133,7 @@ fn every_catchable_terminating_signal_kills_the_guard_group_and_refuses() {
         let g = f.script("sleeper.sh", "cat >/dev/null; sleep 31 & sleep 31; exit 0");
         let (child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
         drop(stdin); // an empty payload, complete
-        f.wait_for_processes(5); // seal, its watchdog, the guard, two sleeps
+        f.wait_for_processes(4); // the guard and two sleeps beside seal (and its watchdog)
         signal_seal_raw(&child, signal);
         let out = output_within(child, Duration::from_secs(10));
         assert_eq!(out.status.code(), Some(2), "{name}: {}", String::from_utf8_lossy(&out.stderr));
@@ -158,7 +158,7 @@ fn fatal_signals_to_seal_refuse_and_leave_nothing() {
         let g = f.script("sleeper.sh", "cat >/dev/null; sleep 31 & sleep 31; exit 0");
         let (child, stdin) = f.spawn_seal(&["--deadline", "60", "--", p(&g)]);
         drop(stdin);
-        f.wait_for_processes(5);
+        f.wait_for_processes(4);
         signal_seal_raw(&child, signal);
         let out = output_within(child, Duration::from_secs(10));
         assert_eq!(out.status.code(), Some(2), "signal {signal}: {}", String::from_utf8_lossy(&out.stderr));
@@ -180,7 +180,7 @@ fn stop_signals_do_not_stop_seal() {
     let g = f.script("slow-allow.sh", "cat >/dev/null; sleep 0.5; exit 0");
     let (child, stdin) = f.spawn_seal(&["--deadline", "10", "--", p(&g)]);
     drop(stdin);
-    f.wait_for_processes(4); // seal, its watchdog, the guard, sleep
+    f.wait_for_processes(3); // seal, the guard, sleep (and the watchdog)
     for signal in [libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU] {
         signal_seal_raw(&child, signal);
     }
