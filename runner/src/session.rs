@@ -26,9 +26,9 @@ use serde_json::Value;
 
 use crate::agent::Agent;
 use crate::attribution::HookIdentity;
-use crate::claude::capabilities::{self, Capabilities};
-use crate::claude::AgentBin;
 use crate::evidence::{self, Evidence, SessionExit};
+use crate::install::capabilities::{self, Capabilities};
+use crate::install::AgentBin;
 use crate::mode::{Mode, Trust};
 use crate::pool::Pool;
 use crate::reap;
@@ -53,8 +53,8 @@ pub struct SessionSpec<'a> {
     /// Unique id (also the stand-in session key and the process tag), from
     /// [`Pool::next_id`] or [`crate::pool::session_id`]: it starts with our pid.
     pub id: String,
-    /// The Claude Code binary.
-    pub claude: &'a AgentBin,
+    /// The agent's binary.
+    pub bin: &'a AgentBin,
     /// The settings JSON.
     pub settings: Value,
     /// The hook under test, to tell its refusals from anyone else's.
@@ -207,7 +207,7 @@ pub fn unsupported(spec: &SessionSpec<'_>, caps: &Capabilities) -> Option<&'stat
 /// the agent its binary is. A session the agent cannot run (for Claude
 /// Code: [`unsupported`]) is not started: its evidence says what is missing.
 pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
-    match spec.claude.agent {
+    match spec.bin.agent {
         Agent::ClaudeCode => run_claude(spec).await,
         Agent::Codex => codex::run(spec).await,
         Agent::Gemini => gemini::run(spec).await,
@@ -223,7 +223,7 @@ pub(crate) fn not_started(what: Option<&'static str>) -> SessionOutcome {
 async fn run_claude(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     // Unknown capabilities (`--help` did not answer) leave the flags as they
     // were; the session's stderr then tells an unknown option.
-    let caps = capabilities::probe(spec.claude).await.ok();
+    let caps = capabilities::probe(spec.bin).await.ok();
     let missing = caps.as_ref().and_then(|c| unsupported(spec, c));
     if let Some(what) = missing {
         return Ok(not_started(Some(what)));
@@ -304,7 +304,7 @@ async fn launch_print(
     caps: Option<&Capabilities>,
 ) -> std::io::Result<Launched> {
     let hook_events = caps.is_none_or(|c| c.has("--include-hook-events"));
-    let mut cmd = tokio::process::Command::new(&spec.claude.path);
+    let mut cmd = tokio::process::Command::new(&spec.bin.path);
     cmd.arg("-p")
         .arg(PROMPT)
         .args(["--output-format", "stream-json", "--verbose"])

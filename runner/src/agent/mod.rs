@@ -5,7 +5,7 @@
 //! session read into the same [`crate::evidence::Evidence`]; the runner,
 //! verdict rule, CSV, reports, diff and bisect do not know which agent ran.
 //!
-//! Claude Code's own parts are in [`crate::claude`] (the first agent, and
+//! Claude Code's own parts are in [`crate::install`] (the first agent, and
 //! the one with the widest battery); the others' are in [`codex`] and
 //! [`gemini`].
 

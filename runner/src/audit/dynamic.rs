@@ -170,7 +170,7 @@ impl Runner<'_> {
         let hook = &super::agent_hooks::for_agent(agent, hook);
         let spec = SessionSpec {
             id: id.clone(),
-            claude: self.claude,
+            bin: self.claude,
             settings: settings_for(hook, matcher, tool),
             hook: self.identity(hook, matcher),
             env,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use failopen::agent::Agent;
 use failopen::arms::ArmsError;
-use failopen::claude::{ClaudeSpec, PINNED_VERSION};
+use failopen::install::{ClaudeSpec, PINNED_VERSION};
 use failopen::mode::Mode;
 use failopen::pool::Interrupt;
 use failopen::report::Exporter;

@@ -70,7 +70,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     extra_args.extend(placed.args);
     let mut spec = SessionSpec {
         id,
-        claude: &cell.claude,
+        bin: &cell.bin,
         settings: placed.settings,
         hook: identity,
         env: Vec::new(),
@@ -100,7 +100,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     };
     // Hooks from outside the session may run beside the hook under test:
     // Claude Code's managed settings, Codex's system config layers.
-    let outside_hooks: Vec<String> = match cell.claude.agent {
+    let outside_hooks: Vec<String> = match cell.bin.agent {
         Agent::ClaudeCode => Vec::new(),
         Agent::Codex => {
             if spec.hook.matcher.is_none() {

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use super::{stand_in_args, Backend, Dirs, SessionSpec, STAND_IN_API_KEY, STAND_IN_ENV};
-use crate::claude::capabilities::Capabilities;
+use crate::install::capabilities::Capabilities;
 use crate::reap;
 
 /// Environment variables passed through to a live session.

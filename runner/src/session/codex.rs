@@ -60,7 +60,7 @@ pub(crate) async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcom
     let mut env = agent_env(spec, &dirs);
     env.push(("CODEX_HOME".into(), codex_home.to_string_lossy().into_owned()));
     env.push((config::KEY_ENV.into(), super::STAND_IN_API_KEY.into()));
-    let mut cmd = tokio::process::Command::new(&spec.claude.path);
+    let mut cmd = tokio::process::Command::new(&spec.bin.path);
     cmd.args(["exec", "--json", "--skip-git-repo-check", "--ephemeral", "-C"])
         .arg(&dirs.work)
         .args(["-m", config::MODEL, "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"])

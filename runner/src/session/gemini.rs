@@ -48,7 +48,7 @@ pub(crate) async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcom
     let base_url = standin.session_url(&spec.id, &dirs.work.to_string_lossy());
     let mut env = agent_env(spec, &dirs);
     env.extend(config::env(&base_url));
-    let mut cmd = tokio::process::Command::new(&spec.claude.path);
+    let mut cmd = tokio::process::Command::new(&spec.bin.path);
     cmd.args(config::args()).args(["-p", PROMPT]);
     let launched = launch_headless(spec, &dirs, cmd, env, stream::parse).await?;
     finish(spec, root, &dirs, launched).await
