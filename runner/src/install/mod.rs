@@ -16,18 +16,13 @@ pub mod spec;
 pub use crate::agent::AgentBin;
 pub use spec::ClaudeSpec;
 
-/// The version failopen runs when `--claude` is not given.
-pub const PINNED_VERSION: &str = "2.1.328";
-
-/// The version the article measured, and failopen's second reference.
-pub const ARTICLE_VERSION: &str = "2.1.240";
+/// Claude Code's pinned and article versions, named here for the callers
+/// that speak of `--claude`'s default.
+pub use crate::agent::claude_code::{ARTICLE_VERSION, PINNED_VERSION};
 
 /// Versions `failopen claude prune` and `history --cache-max` never remove:
 /// the ones the reference results and the test suite run.
 pub const PINNED_VERSIONS: [&str; 2] = [PINNED_VERSION, ARTICLE_VERSION];
-
-/// The npm package Claude Code ships in.
-pub const NPM_PACKAGE: &str = crate::agent::Agent::ClaudeCode.npm_package();
 
 /// Why an agent's binary could not be had.
 #[derive(Debug, thiserror::Error)]

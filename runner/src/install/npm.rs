@@ -121,14 +121,7 @@ pub async fn published_versions(agent: Agent) -> Result<Vec<String>, InstallErro
         code: "0".into(),
         stderr: format!("unreadable version list: {e}"),
     })?;
-    Ok(all.into_iter().filter(|v| !is_platform_build(agent, v)).collect())
-}
-
-/// Codex publishes each release's native binaries as versions of their own
-/// (`0.171.0-linux-x64`), which `npm install @openai/codex@0.171.0` pulls in.
-fn is_platform_build(agent: Agent, version: &str) -> bool {
-    const PLATFORMS: [&str; 3] = ["-linux-", "-darwin-", "-win32-"];
-    agent == Agent::Codex && PLATFORMS.iter().any(|p| version.contains(p))
+    Ok(all.into_iter().filter(|v| !agent.driver().is_platform_build(v)).collect())
 }
 
 async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, InstallError> {
