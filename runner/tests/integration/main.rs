@@ -11,6 +11,7 @@ mod agents;
 mod audit;
 mod audit_agents;
 mod audit_models;
+mod audit_probes;
 mod audit_sources;
 mod battery;
 mod claude_install;
