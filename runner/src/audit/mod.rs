@@ -291,6 +291,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         report.checks.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
     }
     report.checks.findings.extend(mcp_uncovered(&report.checks.cells));
+    report.checks.findings.extend(probe::plan::rejected_answer_findings(&report.checks.screens));
     report.checks.findings.extend(sources::findings(&report.event_hooks, &skills, report.claude_version.as_deref()));
     for message in unreadable_managed {
         report.checks.findings.push(Finding {

@@ -117,3 +117,29 @@ pub fn fault_plan<'p>(
     }
     plan
 }
+
+/// One `answer-rejected` finding per hook whose screen showed it meaning to
+/// refuse in a shape Claude Code rejects: the call runs, and the fix is the
+/// guard's answer, not its deadline or its wrapper. (Seal refuses such an
+/// answer, so a sealed copy blocks; the guard itself still needs fixing.)
+pub fn rejected_answer_findings(screens: &[HookScreen]) -> Vec<crate::audit::Finding> {
+    let mut out: Vec<crate::audit::Finding> = Vec::new();
+    for s in screens {
+        let Some(why) = s.screen.answer.strip_prefix(screen::REJECTED_DENY) else { continue };
+        if out.iter().any(|f| f.hook.as_deref() == Some(s.hook.as_str())) {
+            continue;
+        }
+        out.push(crate::audit::Finding {
+            hook: Some(s.hook.clone()),
+            severity: crate::audit::Severity::Error,
+            code: "answer-rejected".into(),
+            message: format!(
+                "its JSON deny (to {}) is one Claude Code rejects as malformed: {why}; the call runs. Answer \
+                 {{\"hookSpecificOutput\": {{\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \
+                 \"permissionDecisionReason\": \"<a string>\"}}}}, or exit 2 with the reason on stderr",
+                s.screen.probe
+            ),
+        });
+    }
+    out
+}

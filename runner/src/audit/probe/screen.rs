@@ -102,9 +102,15 @@ pub async fn run(
     }
 }
 
+/// The start of a screen's answer when the guard meant to refuse in a shape
+/// Claude Code rejects (so the call runs); the rest says why, in seal's words.
+pub const REJECTED_DENY: &str = "a deny Claude Code rejects: ";
+
 /// Claude Code's reading of a PreToolUse hook's answer: exit 2 refuses with
-/// stderr as the reason; exit 0 refuses when stdout is a JSON `deny`
-/// (`hookSpecificOutput.permissionDecision`, or the older `decision: block`).
+/// stderr as the reason; exit 0 refuses when stdout is a JSON deny that
+/// passes Claude Code's hook-output schema, read as seal reads it
+/// ([`crate::seal::answer::claude_code`]): a deny with a null reason, no
+/// `hookEventName` or another event's is no decision, and the call runs.
 pub fn decide(code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> (bool, String) {
     let first = |b: &[u8]| {
         String::from_utf8_lossy(b)
@@ -118,28 +124,29 @@ pub fn decide(code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> (bool, String)
     };
     match code {
         Some(2) => (true, format!("exit 2: {}", first(stderr))),
-        Some(0) => {
-            let v: Option<Value> = serde_json::from_slice(stdout).ok();
-            let decision =
-                v.as_ref().and_then(|v| v.pointer("/hookSpecificOutput/permissionDecision")).and_then(Value::as_str);
-            let legacy = v.as_ref().and_then(|v| v.get("decision")).and_then(Value::as_str);
-            match (decision, legacy) {
-                (Some("deny"), _) | (_, Some("block" | "deny")) => {
-                    let reason = v
-                        .as_ref()
-                        .and_then(|v| {
-                            v.pointer("/hookSpecificOutput/permissionDecisionReason").or_else(|| v.get("reason"))
-                        })
-                        .and_then(Value::as_str)
-                        .unwrap_or("");
-                    (true, format!("deny: {}", reason.chars().take(120).collect::<String>()))
-                }
-                (Some("ask"), _) => (false, "ask (not a refusal)".into()),
-                _ => (false, "allowed".into()),
-            }
-        }
+        Some(0) => exit0(stdout),
         Some(n) => (false, format!("exit {n}: {}", first(stderr))),
         None => (false, "killed by a signal".into()),
+    }
+}
+
+/// An exit 0's answer, as Claude Code reads it.
+fn exit0(stdout: &[u8]) -> (bool, String) {
+    use crate::seal::answer::{self, claude_code, Reading};
+    // Plain text, or nothing, is an allow.
+    let Ok(v) = answer::parse(stdout) else { return (false, "allowed".into()) };
+    match claude_code::read(Some("PreToolUse"), &v) {
+        Reading::Deny => {
+            let reason = v
+                .pointer("/hookSpecificOutput/permissionDecisionReason")
+                .or_else(|| v.get("reason"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            (true, format!("deny: {}", reason.chars().take(120).collect::<String>()))
+        }
+        Reading::Ask => (false, "ask (not a refusal)".into()),
+        Reading::Rejected(why) if answer::means_refusal(&v) => (false, format!("{REJECTED_DENY}{why}")),
+        _ => (false, "allowed".into()),
     }
 }
 
@@ -163,7 +170,7 @@ mod tests {
         assert!(
             decide(
                 Some(0),
-                br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
+                br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
                 b""
             )
             .0
@@ -172,6 +179,31 @@ mod tests {
         assert!(!decide(Some(0), br#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, b"").0);
         assert!(!decide(Some(1), b"", b"boom").0, "a crash is not a refusal");
         assert!(!decide(None, b"", b"").0);
+    }
+
+    /// Measured on Claude Code 2.1.328 (arms/shapes.json): each of these
+    /// denies is no decision to it, and the call runs.
+    #[test]
+    fn a_deny_claude_code_rejects_is_no_refusal_and_says_why() {
+        for (answer, why) in [
+            (r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#, "hookEventName"),
+            (
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":null}}"#,
+                "permissionDecisionReason",
+            ),
+            (
+                r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
+                "PostToolUse",
+            ),
+            (r#"{"async":true,"decision":"block","reason":"x"}"#, "async"),
+            (r#"{"decision":"deny","reason":"x"}"#, "decision"),
+        ] {
+            let (refused, said) = decide(Some(0), answer.as_bytes(), b"");
+            assert!(!refused, "{answer}");
+            assert!(said.starts_with(REJECTED_DENY) && said.contains(why), "{answer}: {said}");
+        }
+        assert_eq!(decide(Some(0), b"{}", b""), (false, "allowed".into()));
+        assert_eq!(decide(Some(0), b"ok\n", b""), (false, "allowed".into()));
     }
 
     #[tokio::test]

@@ -157,7 +157,7 @@ fn canonical_refusal(answer: &Value) -> bool {
 
 /// Whether the answer names a refusal anywhere an agent looks for one,
 /// whatever its shape or case: the guard meant to refuse.
-fn means_refusal(answer: &Value) -> bool {
+pub fn means_refusal(answer: &Value) -> bool {
     let refusing = |v: Option<&Value>, words: &[&str]| {
         v.and_then(Value::as_str).is_some_and(|s| words.iter().any(|w| s.trim().eq_ignore_ascii_case(w)))
     };
