@@ -14,6 +14,7 @@ mod audit_models;
 mod audit_sources;
 mod battery;
 mod claude_install;
+mod copilot;
 mod extended;
 mod fuzz_parsers;
 mod history;
