@@ -43,7 +43,7 @@ pub fn plugin_hooks(dir: &Path, project_dir: PathBuf) -> Result<Option<SettingsF
     Ok(Some(file))
 }
 
-fn put_in(v: &mut Value, root: &str) {
+pub(crate) fn put_in(v: &mut Value, root: &str) {
     match v {
         Value::String(s) if s.contains(PLUGIN_ROOT_VAR) => *s = s.replace(PLUGIN_ROOT_VAR, root),
         Value::Array(items) => items.iter_mut().for_each(|i| put_in(i, root)),
@@ -71,7 +71,10 @@ pub fn skills_with_hooks(cwd: &Path, home: Option<&Path>) -> Vec<SkillHooks> {
             dirs.flatten().map(|d| d.path().join("SKILL.md")).filter(|p| p.is_file()).collect();
         paths.sort();
         for path in paths {
-            if let Some(hooks) = std::fs::read_to_string(&path).ok().and_then(|t| frontmatter_hooks(&t)) {
+            if let Some(hooks) = super::file_read::read_text(&path, super::file_read::MAX_CONFIG_BYTES)
+                .ok()
+                .and_then(|t| frontmatter_hooks(&t))
+            {
                 out.push(SkillHooks { path, hooks });
             }
         }
