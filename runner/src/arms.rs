@@ -98,6 +98,12 @@ pub struct Expectation {
     /// The expectation on Gemini CLI (`--agent gemini`), as `codex`.
     #[serde(default)]
     pub gemini: Option<Box<Expectation>>,
+    /// The expectation on each other agent, by its command-line name
+    /// (`"agents": {"copilot": {...}}`), each with its own reasoning: a new
+    /// agent needs no new field. `codex` and `gemini` above are the older
+    /// spelling, still read.
+    #[serde(default)]
+    pub agents: std::collections::BTreeMap<String, Expectation>,
 }
 
 /// From `since` on, an arm is expected to give another verdict.
@@ -128,13 +134,18 @@ pub struct ExpectedOn<'a> {
 
 impl Expectation {
     /// The expectation on `agent`: this one on Claude Code, else the
-    /// agent's own ([`Expectation::codex`], [`Expectation::gemini`]), if given.
+    /// agent's own in [`Expectation::agents`] (or the older
+    /// [`Expectation::codex`], [`Expectation::gemini`]), if given.
     pub fn for_agent(&self, agent: crate::agent::Agent) -> Option<&Expectation> {
-        match agent {
-            crate::agent::Agent::ClaudeCode => Some(self),
-            crate::agent::Agent::Codex => self.codex.as_deref(),
-            crate::agent::Agent::Gemini => self.gemini.as_deref(),
+        if agent == crate::agent::Agent::default() {
+            return Some(self);
         }
+        let older = match agent.as_str() {
+            "codex" => self.codex.as_deref(),
+            "gemini" => self.gemini.as_deref(),
+            _ => None,
+        };
+        self.agents.get(agent.as_str()).or(older)
     }
 
     /// The expectation in `mode`: [`Expectation::interactive`] when the

@@ -297,7 +297,7 @@ fn write_calls<'a>(
                     // Claude Code's word that the call never ran, or the guard's own trace.
                     let refused_before = facts.not_executed.contains(&u.id)
                         || trace::guard_refused(&facts.traced, &u.id, &u.name, &u.input, text, hook);
-                    classify(is_error, text, refused_before, who)
+                    classify(is_error || wording.is_unflagged_refusal(text), text, refused_before, who)
                 })
                 .unwrap_or(AttemptResult::NoResult),
         };

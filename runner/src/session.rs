@@ -154,6 +154,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Backend::Live => None,
     };
     let place = SessionPlace {
+        bin: spec.bin,
         home: &dirs.home,
         work: &dirs.work,
         evidence: &dirs.evidence,

@@ -47,6 +47,8 @@ pub struct SessionAsk<'a> {
 /// Where a session's temp root is, and where its model answers.
 #[derive(Debug, Clone, Copy)]
 pub struct SessionPlace<'a> {
+    /// The agent's binary.
+    pub bin: &'a AgentBin,
     /// The isolated HOME.
     pub home: &'a Path,
     /// The working directory.

@@ -13,6 +13,7 @@
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 pub mod driver;
 pub mod gemini;
 pub(crate) mod not_yet_run;
@@ -33,12 +34,18 @@ pub enum Agent {
     Codex,
     /// Google's Gemini CLI (`gemini -p`).
     Gemini,
+    /// GitHub's Copilot CLI (`copilot -p`).
+    Copilot,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 3] =
-        [("claude-code", Agent::ClaudeCode), ("codex", Agent::Codex), ("gemini", Agent::Gemini)];
+    pub const ALL: [(&'static str, Agent); 4] = [
+        ("claude-code", Agent::ClaudeCode),
+        ("codex", Agent::Codex),
+        ("gemini", Agent::Gemini),
+        ("copilot", Agent::Copilot),
+    ];
 
     /// The agent's driver: everything failopen knows of it.
     pub fn driver(self) -> &'static dyn AgentDriver {
@@ -46,6 +53,7 @@ impl Agent {
             Agent::ClaudeCode => &claude_code::driver::ClaudeCode,
             Agent::Codex => &codex::driver::Codex,
             Agent::Gemini => &gemini::driver::Gemini,
+            Agent::Copilot => &copilot::driver::Copilot,
         }
     }
 
@@ -127,7 +135,7 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini"), "{e}");
+        assert!(e.contains("claude-code, codex, gemini, copilot"), "{e}");
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);

@@ -23,6 +23,13 @@ pub trait RefusalWording: Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether `text` is a refusal the agent sends back without marking the
+    /// result as an error (Copilot CLI's tool_result for a hook's refusal
+    /// carries no `is_error`): it is read as one.
+    fn is_unflagged_refusal(&self, _text: &str) -> bool {
+        false
+    }
+
     /// Whether `text` is the agent's own refusal of a call, not a hook's
     /// (Claude Code: a permission rule's, or a permission nobody granted).
     fn is_own_refusal(&self, _text: &str) -> bool {

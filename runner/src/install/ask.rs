@@ -34,6 +34,8 @@ pub async fn ask(agent: Agent, program: &Path, args: &[&str]) -> Result<Output, 
     let mut cmd = Command::new(program);
     cmd.args(args)
         .env("HOME", home.path())
+        // Node writes its compile cache under TMPDIR (Copilot CLI 1.0.73's launcher does).
+        .env("TMPDIR", home.path())
         .env("DISABLE_AUTOUPDATER", "1")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
     tokio::time::timeout(WAIT, output_in_own_group(cmd))

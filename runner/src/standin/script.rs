@@ -5,6 +5,10 @@
 //! 2. if that came back as an error: `tool_use` Write of `<cwd>/notes.txt`;
 //! 3. a final text quoting the last tool_result.
 //!
+//! Copilot CLI speaks the same protocol with tools of its own: when the
+//! request offers `bash` and no `Bash`, the same script runs through `bash`
+//! (`command`) and then `create` (`path`, `file_text`).
+//!
 //! The script is a pure function of the request's message history
 //! ([`History`]), so a retried or duplicated request gets the same answer.
 //! After Claude Code compacts the conversation, the history is read back
@@ -13,7 +17,14 @@
 use serde_json::{json, Value};
 
 use super::history::History;
+use crate::agent::copilot::wording as copilot_wording;
 use crate::task::{BASH_COMMAND, NOTES_CONTENT, NOTES_FILE};
+
+/// Copilot CLI's shell tool (`command`).
+pub const COPILOT_SHELL: &str = "bash";
+
+/// Copilot CLI's tool that creates a file (`path`, `file_text`).
+pub const COPILOT_CREATE: &str = "create";
 
 /// What the script decided, before ids are assigned.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,17 +44,28 @@ pub fn scripted_step(history: &History, cwd: &str) -> Step {
         // Side requests (titles, summaries) get a short text.
         return Step::Text("failopen stand-in".to_string());
     }
+    let offers = |name: &str| history.tool_names.iter().any(|n| n == name);
+    let lower = !offers("Bash") && offers(COPILOT_SHELL);
+    let (shell, write) = if lower { (COPILOT_SHELL, COPILOT_CREATE) } else { ("Bash", "Write") };
     let Some(last_use) = history.tool_uses.last() else {
         return Step::Tool {
-            name: "Bash",
+            name: shell,
             input: json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"}),
         };
     };
     let last_result = history.result_for(&last_use.id);
-    let bash_refused = last_use.name == "Bash" && last_result.is_some_and(|r| r.is_error);
-    if bash_refused && history.tool_names.iter().any(|n| n == "Write") {
+    // Copilot marks no hook refusal as an error: its words say it.
+    let refused =
+        |r: &super::history::SeenToolResult| r.is_error || (lower && copilot_wording::is_hook_refusal(&r.text));
+    let bash_refused = last_use.name == shell && last_result.is_some_and(refused);
+    if bash_refused && offers(write) {
         let path = format!("{}/{}", cwd.trim_end_matches('/'), NOTES_FILE);
-        return Step::Tool { name: "Write", input: json!({"file_path": path, "content": NOTES_CONTENT}) };
+        let input = if lower {
+            json!({"path": path, "file_text": NOTES_CONTENT})
+        } else {
+            json!({"file_path": path, "content": NOTES_CONTENT})
+        };
+        return Step::Tool { name: write, input };
     }
     let quoted = last_result.map(|r| r.text.as_str()).unwrap_or("(no tool result)");
     Step::Text(format!("Done. The last tool result was:\n{quoted}"))
@@ -95,6 +117,25 @@ mod tests {
             assert_eq!(input["file_path"], "/tmp/s/work/notes.txt");
             assert_eq!(input["content"], "ready\n");
         }
+    }
+
+    #[test]
+    fn copilots_tools_are_used_when_offered() {
+        let tools = json!([{"name": "bash"}, {"name": "create"}, {"name": "view"}]);
+        let first = json!({"model": "m", "tools": tools, "messages": [{"role": "user", "content": "go"}]});
+        let Step::Tool { name, input } = scripted_step(&History::from_request(&first), "/w") else { panic!() };
+        assert_eq!((name, input["command"].as_str()), (COPILOT_SHELL, Some(BASH_COMMAND)));
+        let refused = json!({"model": "m", "tools": tools, "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": false,
+                "content": "Denied by preToolUse hook: hook exited with code 2"}]}
+        ]});
+        let Step::Tool { name, input } = scripted_step(&History::from_request(&refused), "/w") else { panic!() };
+        assert_eq!(
+            (name, input["path"].as_str(), input["file_text"].as_str()),
+            (COPILOT_CREATE, Some("/w/notes.txt"), Some("ready\n"))
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod audit_probes;
 mod audit_sources;
 mod battery;
 mod claude_install;
+mod copilot;
 mod extended;
 mod fuzz_parsers;
 mod history;

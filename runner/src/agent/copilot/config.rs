@@ -1,0 +1,150 @@
+//! What a Copilot CLI session starts from: its own `COPILOT_HOME` with the
+//! arm's hook in `hooks/failopen.json`, the environment that points it at
+//! the stand-in, and the headless command line. Facts from
+//! ../shared/agent-notes.md, checked on 1.0.73 and 1.0.102 (docs/copilot.md).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+/// The event under which Copilot's guards veto a tool call.
+pub const EVENT: &str = "preToolUse";
+
+/// The tools Copilot writes a file with, by the names its hooks see.
+pub const WRITE_TOOLS: [&str; 3] = ["bash", "create", "edit"];
+
+/// A matcher that covers [`WRITE_TOOLS`] (Copilot's hook entries take none:
+/// a hook runs for every tool).
+pub const WRITE_MATCHER: &str = "bash|create|edit";
+
+/// The model named in `COPILOT_MODEL`: any name will do for the stand-in.
+pub const MODEL: &str = "claude-sonnet-4";
+
+/// The hook file's name in `$COPILOT_HOME/hooks/`.
+pub const HOOK_FILE: &str = "failopen.json";
+
+/// The keys of a Claude Code command hook that Copilot's hook entry carries
+/// (`command` as `bash`, `timeout` as `timeoutSec`); `onFailure` has no
+/// Copilot meaning and is dropped, which makes a `native` arm a bare one.
+const HOOK_KEYS: [&str; 3] = ["type", "command", "timeout"];
+
+/// `hooks/failopen.json` for an arm whose Claude Code settings are
+/// `settings`: each PreToolUse command hook as a `preToolUse` entry,
+/// `{"type": "command", "bash": <command>, "timeoutSec": <timeout>}`.
+pub fn hooks_json(settings: &Value) -> Value {
+    let mut entries = Vec::new();
+    let groups = settings.pointer("/hooks/PreToolUse").and_then(Value::as_array).into_iter().flatten();
+    for hook in groups.filter_map(|g| g.get("hooks")?.as_array()).flatten() {
+        let mut entry = json!({"type": "command", "bash": hook.get("command").cloned().unwrap_or(Value::Null)});
+        if let Some(t) = hook.get("timeout") {
+            entry["timeoutSec"] = t.clone();
+        }
+        entries.push(entry);
+    }
+    json!({"version": 1, "hooks": {EVENT: entries}})
+}
+
+/// What of an arm's Claude Code settings a Copilot session does not honour,
+/// one phrase each: keys other than `hooks`, events other than PreToolUse,
+/// a matcher other than the battery's (Copilot's entries have none), hooks
+/// that are not commands, and hook keys that are dropped. Empty when the
+/// session runs the arm's hook as written (`onFailure` aside).
+pub fn not_carried(settings: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in settings.as_object().into_iter().flat_map(|o| o.keys()).filter(|k| *k != "hooks") {
+        out.push(format!("setting {key}"));
+    }
+    let battery = crate::task::matcher();
+    let events = settings.get("hooks").and_then(Value::as_object).into_iter().flatten();
+    for (event, groups) in events {
+        if event != "PreToolUse" {
+            out.push(format!("event {event}"));
+            continue;
+        }
+        for group in groups.as_array().into_iter().flatten() {
+            if group.get("matcher").and_then(Value::as_str).is_some_and(|m| m != battery) {
+                out.push("matcher".to_string());
+            }
+            for hook in group.get("hooks").and_then(Value::as_array).into_iter().flatten() {
+                match hook.get("type").and_then(Value::as_str) {
+                    Some("command") => {
+                        let keys = hook.as_object().into_iter().flat_map(|o| o.keys());
+                        for key in keys.filter(|k| !HOOK_KEYS.contains(&k.as_str())) {
+                            out.push(format!("hook key {key}"));
+                        }
+                    }
+                    other => out.push(format!("hook of type {}", other.unwrap_or("(none)"))),
+                }
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// Where a binary's unpacked package is kept (`XDG_CACHE_HOME`): beside
+/// its install in failopen's cache (`<version>/.xdg-cache`, about 235 MB,
+/// unpacked once per version), or `None` for a binary elsewhere (each
+/// session then unpacks it in its own HOME).
+pub fn package_cache(bin: &Path) -> Option<PathBuf> {
+    let bin_dir = bin.parent()?;
+    let modules = bin_dir.parent()?;
+    (bin_dir.file_name()? == ".bin" && modules.file_name()? == "node_modules")
+        .then(|| modules.parent().map(|v| v.join(".xdg-cache")))
+        .flatten()
+}
+
+/// The environment a session adds: offline, the stand-in as an Anthropic
+/// provider at `base_url`, no auto-update, its own `COPILOT_HOME`, and the
+/// unpacked package's cache when there is one.
+pub fn env(base_url: &str, copilot_home: &Path, package_cache: Option<&Path>) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = [
+        ("COPILOT_OFFLINE", "true"),
+        ("COPILOT_PROVIDER_TYPE", "anthropic"),
+        ("COPILOT_PROVIDER_BASE_URL", base_url),
+        ("COPILOT_PROVIDER_API_KEY", crate::agent::driver::STAND_IN_API_KEY),
+        ("COPILOT_MODEL", MODEL),
+        ("COPILOT_AUTO_UPDATE", "false"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    env.push(("COPILOT_HOME".into(), copilot_home.to_string_lossy().into_owned()));
+    if let Some(cache) = package_cache {
+        env.push(("XDG_CACHE_HOME".into(), cache.to_string_lossy().into_owned()));
+    }
+    env
+}
+
+/// The headless command line after the binary: the prompt, every tool
+/// allowed, no questions, no update check.
+pub fn args(prompt: &str) -> Vec<String> {
+    ["-p", prompt, "--allow-all-tools", "--no-ask-user", "--no-auto-update"].map(String::from).to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_battery_hook_becomes_a_pre_tool_use_entry() {
+        let settings = json!({"hooks": {"PreToolUse": [
+            {"matcher": crate::task::matcher(), "hooks": [{"type": "command", "command": "/g/deny.sh", "timeout": 5, "onFailure": "block"}]}
+        ]}});
+        let h = hooks_json(&settings);
+        assert_eq!(
+            h,
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "/g/deny.sh", "timeoutSec": 5}]}})
+        );
+        assert_eq!(not_carried(&settings), ["hook key onFailure"]);
+        let other = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "x"}]}]}, "permissions": {}});
+        assert_eq!(not_carried(&other), ["setting permissions", "matcher", "hook of type http"]);
+    }
+
+    #[test]
+    fn the_package_is_kept_beside_a_cached_install() {
+        let bin = Path::new("/c/copilot/1.0.102/node_modules/.bin/copilot");
+        assert_eq!(package_cache(bin), Some(PathBuf::from("/c/copilot/1.0.102/.xdg-cache")));
+        assert_eq!(package_cache(Path::new("/usr/local/bin/copilot")), None);
+    }
+}

@@ -1,0 +1,199 @@
+//! Copilot CLI's [`AgentDriver`]: one `copilot -p` session against the
+//! stand-in, with its own `COPILOT_HOME` (`home/.copilot`) holding the arm's
+//! hook in `hooks/failopen.json`, and the stand-in as an Anthropic provider.
+//! Its `-p` output is plain text (no events): the evidence is the file on
+//! disk, the stand-in's transcript and the guard's trace.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+
+use super::{config, wording};
+use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::not_yet_run::NotYetRun;
+use crate::agent::wording::RefusalWording;
+use crate::agent::AgentBin;
+use crate::attribution::HookIdentity;
+use crate::evidence::StreamFacts;
+use crate::install::capabilities::Capabilities;
+use crate::task::PROMPT;
+
+/// Copilot CLI.
+pub struct Copilot;
+
+/// What Copilot sessions do not run yet, in Copilot's words.
+const NOT_YET_RUN: NotYetRun = NotYetRun {
+    live_model: "copilot-live-model",
+    interactive: "copilot-interactive",
+    hook_source: "copilot-hook-source",
+    route: "copilot-route",
+};
+
+/// Copilot's words for a refused call ([`wording`]).
+#[derive(Debug)]
+pub struct CopilotWording;
+
+impl RefusalWording for CopilotWording {
+    fn uniform_refusal<'a>(&self, text: &'a str) -> Option<Option<&'a str>> {
+        wording::is_hook_refusal(text).then(|| wording::refusal_reason(text))
+    }
+
+    fn names_hook_refusal(&self, text: &str) -> bool {
+        wording::is_hook_refusal(text)
+    }
+
+    /// Copilot's tool_result for a hook's refusal has no `is_error`.
+    fn is_unflagged_refusal(&self, text: &str) -> bool {
+        wording::is_hook_refusal(text)
+    }
+}
+
+impl AgentDriver for Copilot {
+    fn npm_package(&self) -> &'static str {
+        "@github/copilot"
+    }
+
+    fn bin_name(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Copilot CLI"
+    }
+
+    fn pinned_version(&self) -> &'static str {
+        super::PINNED_VERSION
+    }
+
+    fn older_version(&self) -> &'static str {
+        super::OLDER_VERSION
+    }
+
+    /// `GitHub Copilot CLI 1.0.102.` (a sentence, with its full stop).
+    fn reported_version<'a>(&self, output: &'a str) -> Option<&'a str> {
+        output.lines().rev().find_map(|line| {
+            let v = line.trim().strip_prefix("GitHub Copilot CLI ")?.trim_end_matches('.');
+            v.parse::<crate::version::Version>().is_ok().then_some(v)
+        })
+    }
+
+    fn hook_event(&self) -> &'static str {
+        config::EVENT
+    }
+
+    fn write_tools(&self) -> &'static [&'static str] {
+        &config::WRITE_TOOLS
+    }
+
+    fn full_matcher(&self) -> String {
+        config::WRITE_MATCHER.to_string()
+    }
+
+    /// A Copilot hook entry has no matcher: it runs for every tool.
+    fn covers(&self, _matcher: Option<&str>, _tool: &str) -> bool {
+        true
+    }
+
+    /// Not measured yet: Claude Code's 600 s is assumed (every arm gives a timeout).
+    fn default_hook_timeout_secs(&self) -> f64 {
+        600.0
+    }
+
+    fn wording(&self) -> &'static dyn RefusalWording {
+        &CopilotWording
+    }
+
+    /// No flags to read; unpacks the binary's package (about 235 MB) into
+    /// failopen's cache once, before the first session, so that sessions
+    /// started together do not unpack it into the same place at once.
+    fn capabilities<'a>(&'a self, bin: &'a AgentBin) -> BoxFuture<'a, Option<Capabilities>> {
+        Box::pin(async move {
+            if let Some(cache) = config::package_cache(&bin.path) {
+                unpack_once(&bin.path, &cache).await;
+            }
+            None
+        })
+    }
+
+    /// Only a print-mode session of a command hook in the settings, with
+    /// the battery's matcher, against the stand-in.
+    fn unsupported(&self, ask: &SessionAsk<'_>, _caps: Option<&Capabilities>) -> Option<&'static str> {
+        if let Some(what) = NOT_YET_RUN.asked_by(ask) {
+            return Some(what);
+        }
+        if config::not_carried(ask.settings).iter().any(|what| what != "hook key onFailure") {
+            return Some("copilot-settings");
+        }
+        None
+    }
+
+    fn prepare(
+        &self,
+        ask: &SessionAsk<'_>,
+        at: &SessionPlace<'_>,
+        _caps: Option<&Capabilities>,
+    ) -> std::io::Result<SessionLaunch> {
+        let copilot_home = at.home.join(".copilot");
+        std::fs::create_dir_all(copilot_home.join("hooks"))?;
+        let hooks = serde_json::to_vec_pretty(&config::hooks_json(ask.settings))?;
+        std::fs::write(copilot_home.join("hooks").join(config::HOOK_FILE), &hooks)?;
+        std::fs::write(at.evidence.join("copilot-hooks.json"), &hooks)?;
+        let base_url = at.standin_url.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::Unsupported, "Copilot CLI runs against the stand-in only")
+        })?;
+        let cache = config::package_cache(&at.bin.path);
+        Ok(SessionLaunch {
+            args: config::args(PROMPT).into_iter().map(OsString::from).collect(),
+            env: config::env(base_url, &copilot_home, cache.as_deref()),
+        })
+    }
+
+    /// Plain text: no facts (the stand-in's transcript has the calls).
+    fn parse_stream(&self, _stdout: &str, _hook: &HookIdentity) -> StreamFacts {
+        StreamFacts::default()
+    }
+}
+
+/// Run `bin --version` with its package cache at `cache`, unless it is
+/// already unpacked there; one at a time, in its own process group.
+async fn unpack_once(bin: &Path, cache: &Path) {
+    static LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    let _one = LOCK.lock().await;
+    if cache.join("copilot").join("pkg").is_dir() {
+        return;
+    }
+    let Ok(home) = tempfile::Builder::new().prefix("failopen-copilot-unpack-").tempdir() else { return };
+    let mut cmd = tokio::process::Command::new(bin);
+    cmd.arg("--version")
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("TMPDIR", home.path())
+        .env("XDG_CACHE_HOME", cache)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .kill_on_drop(true);
+    let Ok(mut child) = cmd.spawn() else { return };
+    let pid = child.id();
+    let _ = tokio::time::timeout(Duration::from_secs(300), child.wait()).await;
+    if let Some(pid) = pid {
+        crate::reap::kill_group(pid);
+    }
+    let _ = child.wait().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_copilots_version_sentence() {
+        let out = "GitHub Copilot CLI 1.0.73.\nRun 'copilot update' to check for updates.\n";
+        assert_eq!(Copilot.reported_version(out), Some("1.0.73"));
+        assert_eq!(Copilot.reported_version("1.0.73\n"), None);
+    }
+}
