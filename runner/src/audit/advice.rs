@@ -78,6 +78,61 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
     out
 }
 
+/// The advice for a plugin's hook: its hooks.json is the plugin's (the next
+/// update overwrites it, so `seal --install` there is no fix); what the
+/// user owns is their settings: the plugin disabled, the same hook there under
+/// seal (and onFailure where it is honoured).
+fn plugin_advice(
+    e: &HookEntry,
+    p: &super::plugins::PluginStatus,
+    command: &str,
+    seal_exe: &str,
+    on_failure: OnFailure,
+    version: &str,
+) -> Vec<Advice> {
+    let mut hook = serde_json::json!({
+        "type": "command",
+        "command": wrap_command(command, seal_exe, e.timeout.and_then(deadline_for_timeout)),
+    });
+    if let Some(t) = e.timeout {
+        hook["timeout"] = t.into();
+    }
+    if on_failure == OnFailure::Honoured {
+        hook["onFailure"] = "block".into();
+    }
+    let mut group = serde_json::json!({"hooks": [hook]});
+    if let Some(m) = &e.matcher {
+        group["matcher"] = m.clone().into();
+    }
+    let settings = serde_json::json!({
+        "enabledPlugins": {p.name.clone(): false},
+        "hooks": {"PreToolUse": [group]},
+    });
+    vec![
+        Advice {
+            hook: e.id.clone(),
+            change: format!(
+                "this hook is plugin {}'s ({}): the plugin's next update overwrites that file, so `failopen seal \
+                 --install` there is no fix; in settings you own (~/.claude/settings.json), disable the plugin and run \
+                 the same guard under seal{} (the path is this install's: re-point it after an update)",
+                p.name,
+                e.file.display(),
+                if on_failure == OnFailure::Honoured {
+                    format!(" with onFailure (Claude Code {version} honours it)")
+                } else {
+                    String::new()
+                }
+            ),
+            snippet: Some(settings.to_string()),
+        },
+        Advice {
+            hook: e.id.clone(),
+            change: "or ask the plugin's authors to ship the hook with \"onFailure\": \"block\" (Claude Code honours it on command hooks from 2.1.295, measured by bisect)".to_string(),
+            snippet: None,
+        },
+    ]
+}
+
 fn covered_elsewhere(e: &HookEntry, entries: &[HookEntry], tool: &str) -> bool {
     entries.iter().any(|o| {
         o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), tool)
@@ -85,6 +140,8 @@ fn covered_elsewhere(e: &HookEntry, entries: &[HookEntry], tool: &str) -> bool {
 }
 
 /// The advice for every hook with a hole or a warning-or-worse finding.
+/// `plugins`: the installed plugins (a hook in one's hooks file is the
+/// plugin's, overwritten by its next update: advice names what the user owns).
 pub fn advise(
     entries: &[HookEntry],
     holes: &[Hole],
@@ -92,10 +149,23 @@ pub fn advise(
     on_failure: OnFailure,
     seal_exe: &str,
     version: Option<&str>,
+    plugins: &[super::plugins::PluginStatus],
 ) -> Vec<Advice> {
     let mut out = Vec::new();
+    let dynamic = version.is_some();
     let version = version.unwrap_or("this version");
     for e in entries {
+        let plugin = plugins.iter().find(|p| p.hooks_files.iter().any(|f| f == &e.file));
+        if let (Some(p), HookKind::Command { command }) = (plugin, &e.kind) {
+            let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
+            let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
+            let unprotected =
+                findings.iter().any(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.code == "unprotected");
+            if breaks || unprotected {
+                out.extend(plugin_advice(e, p, command, seal_exe, on_failure, version));
+            }
+            continue;
+        }
         let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
         let finds: Vec<&Finding> = findings
             .iter()
@@ -194,7 +264,9 @@ pub fn advise(
             }
             _ => {}
         }
-        if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
+        // After sessions, only a plain write the guard refused makes an uncovered tool a hole:
+        // a guard that inspects Bash commands is not told to cover Write and Edit.
+        if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || (!dynamic && has("uncovered-tools")) {
             add("cover every write-capable tool".into(), Some(format!("\"matcher\": \"{}\"", task::matcher())));
         }
         if has("no-timeout") || has("long-timeout") {
