@@ -22,6 +22,8 @@
 
 use serde_json::Value;
 
+use crate::agent::wording::RefusalWording;
+
 /// What failopen knows about the hook under test, to recognise its refusals.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HookIdentity {
@@ -196,7 +198,8 @@ pub fn is_generic_hook_deny(text: &str) -> bool {
             .is_some_and(|tool| !tool.is_empty() && !tool.contains(char::is_whitespace))
 }
 
-/// Who refused a call whose error result reads `text`.
+/// Who refused a call whose error result reads `text`, in the `wording` of
+/// the agent that ran (no other agent's words count).
 ///
 /// `decided_reasons` are the reasons of the JSON decisions (deny or ask)
 /// seen in the session's PreToolUse hook events; they count only when the
@@ -209,26 +212,22 @@ pub fn is_generic_hook_deny(text: &str) -> bool {
 /// PreToolUse hook Codex loads (failopen wrote the session's `CODEX_HOME`,
 /// the project holds no `.codex/`, and no system layer in `/etc/codex`
 /// has hooks: see `agent::codex::config::system_layers_with_hooks`).
-pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> Refuser {
+pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String], wording: &dyn RefusalWording) -> Refuser {
     // Gemini CLI words a BeforeTool hook's refusal alike for every hook
     // too (`Tool execution blocked: <reason>`): the same rule.
-    let agent_words = if crate::agent::codex::wording::is_hook_refusal(text) {
-        Some(crate::agent::codex::wording::refusal_reason(text))
-    } else if crate::agent::gemini::wording::is_hook_refusal(text) {
-        Some(crate::agent::gemini::wording::refusal_reason(text))
-    } else {
-        None
-    };
-    if let Some(reason) = agent_words {
+    if let Some(reason) = wording.uniform_refusal(text) {
         return match reason {
             Some(reason) if hook.reasons.iter().any(|r| is_reason(reason, r)) => Refuser::HookUnderTest,
             Some(_) if hook.sole_pretooluse_hook => Refuser::HookUnderTest,
             _ => Refuser::Unattributed,
         };
     }
+    if !wording.names_refusing_hook() {
+        return Refuser::Unattributed;
+    }
     if let Some(items) = blocked_by_hook_items(text) {
         // Every refusing hook has its item: the hook under test's alone, or it is someone else's.
-        let mut by = items.iter().map(|item| refuser(item, hook, decided_reasons));
+        let mut by = items.iter().map(|item| refuser(item, hook, decided_reasons, wording));
         return match by.find(|r| *r != Refuser::HookUnderTest) {
             Some(other) => other,
             None if items.is_empty() => Refuser::Unattributed,

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use crate::claude::ClaudeSpec;
+use crate::install::ClaudeSpec;
 use crate::record::Row;
 use crate::tally::Tally;
 use crate::version::{self, Version};
@@ -145,7 +145,7 @@ fn decisive(verdict: &str) -> bool {
 pub async fn exact_version(spec: &str) -> anyhow::Result<String> {
     match ClaudeSpec::parse(spec)? {
         ClaudeSpec::Version(v) => Ok(v),
-        ClaudeSpec::Latest => Ok(crate::claude::install::latest_version(crate::agent::Agent::ClaudeCode).await?),
+        ClaudeSpec::Latest => Ok(crate::install::npm::latest_version(crate::agent::Agent::ClaudeCode).await?),
         ClaudeSpec::Path(p) => {
             anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display())
         }

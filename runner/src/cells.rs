@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use crate::arms::Arm;
-use crate::claude::AgentBin;
+use crate::install::AgentBin;
 use crate::mode::Mode;
 use crate::record::Row;
 
@@ -13,8 +13,8 @@ use crate::record::Row;
 pub struct Cell {
     /// Position in the full expansion (stable across shards and resumes).
     pub index: usize,
-    /// The Claude Code binary.
-    pub claude: AgentBin,
+    /// The agent's binary.
+    pub bin: AgentBin,
     /// The arm.
     pub arm: Arm,
     /// Repeat number, from 1.
@@ -25,9 +25,9 @@ impl Cell {
     /// What identifies this cell in a results file, run with `model` in `mode`.
     pub fn key(&self, model: &str, mode: Mode) -> CellKey {
         CellKey {
-            agent: self.claude.agent,
+            agent: self.bin.agent,
             mode,
-            claude_version: self.claude.version.clone(),
+            claude_version: self.bin.version.clone(),
             model: model.to_string(),
             arm: self.arm.name.clone(),
             guard: self.arm.guard.name.to_string(),
@@ -88,10 +88,10 @@ impl CellKey {
 /// Every (version, arm, repeat) in a fixed order.
 pub fn expand(versions: &[AgentBin], arms: &[Arm], repeats: u32) -> Vec<Cell> {
     let mut cells = Vec::with_capacity(versions.len() * arms.len() * repeats as usize);
-    for claude in versions {
+    for bin in versions {
         for arm in arms {
             for repeat in 1..=repeats {
-                cells.push(Cell { index: cells.len(), claude: claude.clone(), arm: arm.clone(), repeat });
+                cells.push(Cell { index: cells.len(), bin: bin.clone(), arm: arm.clone(), repeat });
             }
         }
     }

@@ -7,6 +7,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::agent::claude_code::wording::ClaudeCodeWording;
+use crate::agent::wording::RefusalWording;
 use crate::attribution::{self, HookIdentity, Refuser};
 use crate::standin::Transcript;
 use crate::task::WRITE_TOOLS;
@@ -210,22 +212,6 @@ pub fn is_matched_tool(tool: &str) -> bool {
     WRITE_TOOLS.contains(&tool)
 }
 
-/// Whether an error tool_result names a PreToolUse hook.
-///
-/// Claude Code words a hook refusal as `PreToolUse:<Tool> hook error: ...`
-/// (exit 2 on every version seen since 2.0.50; JSON deny on 2.1.328), and
-/// 1.0 as `<Tool> operation blocked by hook:` with one item per refusing
-/// hook ([`attribution::blocked_by_hook_items`]). On 2.1.240 a JSON
-/// deny comes back as the bare reason, so the text alone is not enough:
-/// see [`classify`]'s `not_executed`.
-pub fn names_pretooluse_hook(text: &str) -> bool {
-    // Codex CLI's wording (`Command blocked by PreToolUse hook: ...`) names it too.
-    // Gemini CLI's (`Tool execution blocked: ...`) names a hook's refusal, though not the event.
-    text.contains("PreToolUse")
-        || attribution::blocked_by_hook_items(text).is_some()
-        || crate::agent::gemini::wording::is_hook_refusal(text)
-}
-
 /// What the hook under test is, and what the session showed of hook
 /// decisions: what [`classify`] needs to attribute a refusal.
 #[derive(Debug, Clone, Copy)]
@@ -234,6 +220,8 @@ pub struct Attribution<'a> {
     pub hook: &'a HookIdentity,
     /// Reasons of the JSON decisions seen in the session's PreToolUse hook events.
     pub decided_reasons: &'a [String],
+    /// The words of the agent that ran: no other agent's count.
+    pub wording: &'a dyn RefusalWording,
 }
 
 /// Classify one tool result. `not_executed` says the tool never ran (it was
@@ -245,14 +233,10 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
     if !is_error {
         return AttemptResult::Allowed(text.to_string());
     }
-    if !(names_pretooluse_hook(text)
-        || not_executed
-        || attribution::is_permission_rule_text(text)
-        || attribution::is_permission_prompt_text(text))
-    {
+    if !(who.wording.names_hook_refusal(text) || not_executed || who.wording.is_own_refusal(text)) {
         return AttemptResult::Failed(text.to_string());
     }
-    match attribution::refuser(text, who.hook, who.decided_reasons) {
+    match attribution::refuser(text, who.hook, who.decided_reasons, who.wording) {
         // A generic deny names no hook and no reason: besides the session's
         // sole PreToolUse hook deciding in JSON (the refuser's condition),
         // it counts only where the call is known not to have run (the
@@ -270,8 +254,13 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
 /// stand-in never received (Claude Code ended the turn right after it: a
 /// prompt hook's refusal does on 2.1.328) is taken from Claude Code's own
 /// stream.
-pub fn attempts_from_transcript(t: &Transcript, facts: &StreamFacts, hook: &HookIdentity) -> Vec<Attempt> {
-    write_calls(t, facts, hook).filter(|(side, _)| side.is_none()).map(|(_, a)| a).collect()
+pub fn attempts_from_transcript(
+    t: &Transcript,
+    facts: &StreamFacts,
+    hook: &HookIdentity,
+    wording: &dyn RefusalWording,
+) -> Vec<Attempt> {
+    write_calls(t, facts, hook, wording).filter(|(side, _)| side.is_none()).map(|(_, a)| a).collect()
 }
 
 /// The write attempts at a side file of a `parallel` route
@@ -281,8 +270,9 @@ pub fn side_attempts_from_transcript(
     t: &Transcript,
     facts: &StreamFacts,
     hook: &HookIdentity,
+    wording: &dyn RefusalWording,
 ) -> Vec<(&'static str, Attempt)> {
-    write_calls(t, facts, hook).filter_map(|(side, a)| side.map(|f| (f, a))).collect()
+    write_calls(t, facts, hook, wording).filter_map(|(side, a)| side.map(|f| (f, a))).collect()
 }
 
 /// Every write-capable call the stand-in sent (the main conversation's and
@@ -292,8 +282,9 @@ fn write_calls<'a>(
     t: &'a Transcript,
     facts: &'a StreamFacts,
     hook: &'a HookIdentity,
+    wording: &'a dyn RefusalWording,
 ) -> impl Iterator<Item = (Option<&'static str>, Attempt)> + 'a {
-    let who = Attribution { hook, decided_reasons: &facts.decided_reasons };
+    let who = Attribution { hook, decided_reasons: &facts.decided_reasons, wording };
     t.tool_uses.iter().filter(|u| is_write_capable(&u.name)).map(move |u| {
         let attempt = Attempt {
             tool: u.name.clone(),
@@ -447,7 +438,7 @@ pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
         }
     }
     facts.results = results.iter().map(|(id, e, t)| (id.clone(), (*e, t.clone()))).collect();
-    let who = Attribution { hook, decided_reasons: &facts.decided_reasons };
+    let who = Attribution { hook, decided_reasons: &facts.decided_reasons, wording: &ClaudeCodeWording };
     let attempts = uses
         .into_iter()
         .filter(|(_, name)| is_write_capable(name))

@@ -236,10 +236,10 @@ impl ControlGate {
         let mut versions: HashMap<String, VersionControl> = HashMap::new();
         let mut controls = HashMap::new();
         for cell in planned {
-            let v = versions.entry(cell.claude.version.clone()).or_default();
+            let v = versions.entry(cell.bin.version.clone()).or_default();
             if is_control(&cell.arm) {
                 v.pending.insert(cell.index);
-                controls.insert(cell.index, cell.claude.version.clone());
+                controls.insert(cell.index, cell.bin.version.clone());
             }
         }
         for row in prior.iter().filter(|r| is_control_row(r)) {

@@ -1,5 +1,8 @@
-//! One `claude -p` session: temp root, settings, process group, wall
-//! timeout, output capture, evidence, cleanup.
+//! One agent session, whatever the agent: temp root, process group, wall
+//! timeout, output capture, evidence, cleanup. What differs by agent (its
+//! config files, command line, environment, stream and what it lacks) is
+//! asked of its driver ([`crate::agent::AgentDriver`]), which never calls
+//! back into this skeleton.
 //!
 //! Layout of a session's temp root:
 //! - `work/`: the working directory, where `notes.txt` is judged;
@@ -11,31 +14,26 @@
 //! holding them open cannot make us wait.
 
 mod args;
-mod codex;
 mod dirs;
-mod gemini;
 pub mod interactive;
-mod not_yet_run;
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::agent::Agent;
+use crate::agent::driver::{SessionAsk, SessionPlace};
+use crate::agent::AgentDriver;
 use crate::attribution::HookIdentity;
-use crate::claude::capabilities::{self, Capabilities};
-use crate::claude::AgentBin;
 use crate::evidence::{self, Evidence, SessionExit};
+use crate::install::AgentBin;
 use crate::mode::{Mode, Trust};
 use crate::pool::Pool;
 use crate::reap;
 use crate::standin::StandIn;
 use crate::surface::Route;
-use crate::task::PROMPT;
-use args::{common_args, session_env};
+use args::agent_env;
 pub(crate) use dirs::Dirs;
 
 /// Which model the session talks to.
@@ -53,8 +51,8 @@ pub struct SessionSpec<'a> {
     /// Unique id (also the stand-in session key and the process tag), from
     /// [`Pool::next_id`] or [`crate::pool::session_id`]: it starts with our pid.
     pub id: String,
-    /// The Claude Code binary.
-    pub claude: &'a AgentBin,
+    /// The agent's binary.
+    pub bin: &'a AgentBin,
     /// The settings JSON.
     pub settings: Value,
     /// The hook under test, to tell its refusals from anyone else's.
@@ -136,81 +134,63 @@ pub struct SessionOutcome {
     pub flags: Vec<String>,
 }
 
-/// Claude Code arguments for a stand-in session: features the stand-in's
-/// script never uses (MCP servers, skills and slash commands, settings files
-/// other than ours), turned off to cut start-up work. Hooks come from the
-/// `--settings` file, which `--setting-sources` does not filter; both
-/// 2.1.240 and 2.1.328 take these flags. Live sessions run as a user's would.
-/// Measured, and checked to leave every verdict unchanged, in
-/// `docs/performance.md`.
-pub const STAND_IN_ARGS: &[&str] = &["--strict-mcp-config", "--disable-slash-commands", "--setting-sources", "user"];
-
-/// [`STAND_IN_ARGS`], with `--setting-sources` set to `sources` when given,
-/// without `--disable-slash-commands` when `skills` are kept on, and without
-/// any flag the binary (`caps`, when known) does not declare: they only cut
-/// start-up work (2.0.50 has no `--disable-slash-commands`).
-pub fn stand_in_args(sources: Option<&str>, skills: bool, caps: Option<&Capabilities>) -> Vec<String> {
-    let mut args: Vec<String> = STAND_IN_ARGS.iter().map(|a| a.to_string()).collect();
-    if skills {
-        args.retain(|a| a != "--disable-slash-commands");
-    }
-    if let Some(caps) = caps {
-        if !caps.has("--setting-sources") {
-            args.retain(|a| a != "--setting-sources" && a != "user");
-        }
-        args.retain(|a| !a.starts_with("--") || caps.has(a));
-    }
-    if let (Some(sources), Some(i)) = (sources, args.iter().position(|a| a == "--setting-sources")) {
-        args[i + 1] = sources.to_string();
-    }
-    args
-}
-
-/// Environment for a stand-in session, with the same purpose as
-/// [`STAND_IN_ARGS`]: no telemetry, error reports, surveys, bundled skills,
-/// CLAUDE.md lookups, terminal titles or side model calls.
-pub const STAND_IN_ENV: &[(&str, &str)] = &[
-    ("DISABLE_TELEMETRY", "1"),
-    ("DISABLE_ERROR_REPORTING", "1"),
-    ("DISABLE_NON_ESSENTIAL_MODEL_CALLS", "1"),
-    ("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS", "1"),
-    ("CLAUDE_CODE_DISABLE_CLAUDE_MDS", "1"),
-    ("CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY", "1"),
-    ("CLAUDE_CODE_DISABLE_TERMINAL_TITLE", "1"),
-];
-
-/// What the binary (`caps`) lacks to run `spec` at all, if anything: the
-/// hook comes through `--settings` and the mode through `--permission-mode`;
-/// print mode's evidence through `--output-format stream-json --verbose`
-/// (an interactive session's from its transcripts); and the arm may need
-/// `--mcp-config`, `--setting-sources` (a hook in the project's settings) or
-/// `--plugin-dir` (a plugin's hook). `--include-hook-events` is not needed:
-/// the guard's trace stands in (see `evidence`).
-pub fn unsupported(spec: &SessionSpec<'_>, caps: &Capabilities) -> Option<&'static str> {
-    let mut needed = vec!["--settings", "--permission-mode"];
-    if spec.mode == Mode::Print {
-        needed.extend(["--output-format", "--verbose"]);
-    }
-    if spec.mcp_config.is_some() {
-        needed.push("--mcp-config");
-    }
-    if spec.setting_sources.is_some() {
-        needed.push("--setting-sources");
-    }
-    if spec.extra_args.iter().any(|a| a == "--plugin-dir") {
-        needed.push("--plugin-dir");
-    }
-    caps.first_missing(&needed)
-}
+pub use crate::agent::claude_code::session::{stand_in_args, STAND_IN_ARGS, STAND_IN_ENV};
+pub use crate::agent::driver::STAND_IN_API_KEY;
 
 /// Run one session to completion (or timeout, or a stop of its pool), with
-/// the agent its binary is. A session the agent cannot run (for Claude
-/// Code: [`unsupported`]) is not started: its evidence says what is missing.
+/// the agent its binary is. A session the agent cannot run
+/// ([`AgentDriver::unsupported`]) is not started: its evidence says what is
+/// missing.
 pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
-    match spec.claude.agent {
-        Agent::ClaudeCode => run_claude(spec).await,
-        Agent::Codex => codex::run(spec).await,
-        Agent::Gemini => gemini::run(spec).await,
+    let driver = spec.bin.agent.driver();
+    let caps = driver.capabilities(spec.bin).await;
+    let ask = spec.ask();
+    if let Some(what) = driver.unsupported(&ask, caps.as_ref()) {
+        return Ok(not_started(Some(what)));
+    }
+    let (root, dirs) = temp_root(spec)?;
+    let standin_url = match spec.backend {
+        Backend::StandIn(standin) => Some(standin.session_url(&spec.id, &dirs.work.to_string_lossy())),
+        Backend::Live => None,
+    };
+    let place = SessionPlace {
+        home: &dirs.home,
+        work: &dirs.work,
+        evidence: &dirs.evidence,
+        standin_url: standin_url.as_deref(),
+    };
+    let launch = driver.prepare(&ask, &place, caps.as_ref())?;
+    for file in &spec.files {
+        dirs.place(file)?;
+    }
+    let mut env = agent_env(spec, &dirs);
+    env.extend(launch.env);
+    let launched = match spec.mode {
+        Mode::Print => {
+            let mut cmd = tokio::process::Command::new(&spec.bin.path);
+            cmd.args(launch.args);
+            launch_headless(spec, &dirs, cmd, env, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
+        }
+        Mode::Interactive => interactive::launch(spec, &dirs, launch.args, env).await?,
+    };
+    finish(spec, driver, root, &dirs, launched).await
+}
+
+impl SessionSpec<'_> {
+    /// What this session asks of its agent, as the driver sees it.
+    pub fn ask(&self) -> SessionAsk<'_> {
+        SessionAsk {
+            settings: &self.settings,
+            mcp_config: self.mcp_config.as_ref(),
+            live: matches!(self.backend, Backend::Live),
+            mode: self.mode,
+            setting_sources: self.setting_sources,
+            permission_mode: self.permission_mode,
+            skills: self.skills,
+            has_files: !self.files.is_empty(),
+            route: self.route,
+            extra_args: &self.extra_args,
+        }
     }
 }
 
@@ -218,33 +198,6 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
 pub(crate) fn not_started(what: Option<&'static str>) -> SessionOutcome {
     let evidence = Evidence { exit: SessionExit::NotStarted, unsupported: what, ..Evidence::default() };
     SessionOutcome { evidence, secs: 0.0, kept_root: None, stragglers_killed: 0, flags: Vec::new() }
-}
-
-async fn run_claude(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
-    // Unknown capabilities (`--help` did not answer) leave the flags as they
-    // were; the session's stderr then tells an unknown option.
-    let caps = capabilities::probe(spec.claude).await.ok();
-    let missing = caps.as_ref().and_then(|c| unsupported(spec, c));
-    if let Some(what) = missing {
-        return Ok(not_started(Some(what)));
-    }
-    let (root, dirs) = temp_root(spec)?;
-    let settings_path = dirs.evidence.join("settings.json");
-    std::fs::write(&settings_path, serde_json::to_vec_pretty(&spec.settings)?)?;
-    let mcp_path = dirs.evidence.join("mcp.json");
-    if let Some(mcp) = &spec.mcp_config {
-        std::fs::write(&mcp_path, serde_json::to_vec_pretty(mcp)?)?;
-    }
-    for file in &spec.files {
-        dirs.place(file)?;
-    }
-    let args = common_args(spec, &settings_path, &mcp_path, caps.as_ref());
-    let env = session_env(spec, &dirs);
-    let launched = match spec.mode {
-        Mode::Print => launch_print(spec, &dirs, args, env, caps.as_ref()).await?,
-        Mode::Interactive => interactive::launch(spec, &dirs, args, env).await?,
-    };
-    finish(spec, root, &dirs, launched).await
 }
 
 /// A new session temp root in the pool's sessions directory (removed when
@@ -258,8 +211,9 @@ pub(crate) fn temp_root(spec: &SessionSpec<'_>) -> std::io::Result<(tempfile::Te
 /// After an agent's process has ended: reap its process group (and any
 /// straggler still tagged with the session), read the evidence, and keep or
 /// remove the temp root.
-pub(crate) async fn finish(
+async fn finish(
     spec: &SessionSpec<'_>,
+    driver: &dyn AgentDriver,
     root: tempfile::TempDir,
     dirs: &Dirs,
     launched: Launched,
@@ -271,7 +225,7 @@ pub(crate) async fn finish(
     if let Some(pgid) = pgid {
         interrupt.groups().remove(pgid);
     }
-    let evidence = collect(spec, dirs, launched.exit, launched.facts);
+    let evidence = collect(spec, driver, dirs, launched.exit, launched.facts);
     let kept_root = if spec.keep { Some(root.keep()) } else { None };
     Ok(SessionOutcome { evidence, secs: launched.secs, kept_root, stragglers_killed, flags: launched.flags })
 }
@@ -292,33 +246,12 @@ pub(crate) struct Launched {
     pub(crate) flags: Vec<String>,
 }
 
-/// The API key a stand-in session presents (the stand-in takes any).
-pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
-
-/// `claude -p PROMPT ... --output-format stream-json`, stdout and stderr to files.
-async fn launch_print(
-    spec: &SessionSpec<'_>,
-    dirs: &Dirs,
-    args: Vec<OsString>,
-    env: Vec<(String, String)>,
-    caps: Option<&Capabilities>,
-) -> std::io::Result<Launched> {
-    let hook_events = caps.is_none_or(|c| c.has("--include-hook-events"));
-    let mut cmd = tokio::process::Command::new(&spec.claude.path);
-    cmd.arg("-p")
-        .arg(PROMPT)
-        .args(["--output-format", "stream-json", "--verbose"])
-        .args(hook_events.then_some("--include-hook-events"))
-        .args(args);
-    launch_headless(spec, dirs, cmd, env, |stdout| evidence::parse_stream(stdout, &spec.hook)).await
-}
-
 /// Run `cmd` (an agent's headless command line, its arguments given) to its
 /// end: in the work directory, with `env` and nothing else of ours, stdin
 /// closed, stdout and stderr straight to the evidence files (`stdout.jsonl`,
 /// `stderr.txt`), in its own process group ([`run_in_own_group`]). The facts
 /// are `parse` of what it wrote on stdout.
-pub(crate) async fn launch_headless(
+async fn launch_headless(
     spec: &SessionSpec<'_>,
     dirs: &Dirs,
     mut cmd: tokio::process::Command,
@@ -377,7 +310,13 @@ pub(crate) async fn run_in_own_group(
 /// The session's evidence: the file on disk, the stand-in's transcript
 /// (the write attempts and what came back), the guard's trace, and the
 /// facts Claude Code's own output gave.
-fn collect(spec: &SessionSpec<'_>, dirs: &Dirs, exit: SessionExit, mut facts: evidence::StreamFacts) -> Evidence {
+fn collect(
+    spec: &SessionSpec<'_>,
+    driver: &dyn AgentDriver,
+    dirs: &Dirs,
+    exit: SessionExit,
+    mut facts: evidence::StreamFacts,
+) -> Evidence {
     facts.traced =
         evidence::traced_calls(&std::fs::read_to_string(dirs.evidence.join("trace.jsonl")).unwrap_or_default());
     let stderr = std::fs::read_to_string(dirs.evidence.join("stderr.txt")).unwrap_or_default();
@@ -393,8 +332,9 @@ fn collect(spec: &SessionSpec<'_>, dirs: &Dirs, exit: SessionExit, mut facts: ev
                 dirs.evidence.join("transcript.json"),
                 serde_json::to_vec_pretty(&transcript).unwrap_or_default(),
             );
-            side_attempts = evidence::side_attempts_from_transcript(&transcript, &facts, &spec.hook);
-            evidence::attempts_from_transcript(&transcript, &facts, &spec.hook)
+            let wording = driver.wording();
+            side_attempts = evidence::side_attempts_from_transcript(&transcript, &facts, &spec.hook, wording);
+            evidence::attempts_from_transcript(&transcript, &facts, &spec.hook, wording)
         }
         Backend::Live => facts.attempts.clone(),
     };
@@ -413,7 +353,7 @@ fn collect(spec: &SessionSpec<'_>, dirs: &Dirs, exit: SessionExit, mut facts: ev
         prompt_blocked: facts.prompt_blocked.as_deref().map(|t| evidence::prompt_block(t, &spec.hook)),
         main_requests,
         unsupported: None,
-        unknown_option: capabilities::unknown_option(&stderr).map(crate::verdict::intern),
+        unknown_option: driver.unknown_option(&stderr).map(crate::verdict::intern),
     }
 }
 
@@ -444,26 +384,6 @@ mod tests {
 
     /// A panic while a session runs unwinds through its [`GroupKill`]: the
     /// whole process group (here a shell and its background child) dies.
-    #[test]
-    fn setting_sources_and_skills_change_only_their_flag() {
-        assert_eq!(stand_in_args(None, false, None), STAND_IN_ARGS);
-        let args = stand_in_args(Some("user,project,local"), false, None);
-        assert_eq!(args.len(), STAND_IN_ARGS.len());
-        assert_eq!(args.iter().skip_while(|a| *a != "--setting-sources").nth(1).unwrap(), "user,project,local");
-        let args = stand_in_args(None, true, None);
-        assert!(!args.iter().any(|a| a == "--disable-slash-commands") && args.len() == STAND_IN_ARGS.len() - 1);
-    }
-
-    #[test]
-    fn flags_a_release_lacks_are_left_out() {
-        let help = include_str!("../tests/fixtures/claude-help/2.0.50.txt");
-        let old = Capabilities::from_help("2.0.50", help);
-        assert_eq!(stand_in_args(None, false, Some(&old)), ["--strict-mcp-config", "--setting-sources", "user"]);
-        let mut none = old.clone();
-        none.flags.retain(|f| f != "--setting-sources" && f != "--settings");
-        assert_eq!(stand_in_args(None, false, Some(&none)), ["--strict-mcp-config"]);
-    }
-
     #[test]
     fn a_panic_kills_the_session_group() {
         let tag = format!("groupkill-test-{}", std::process::id());

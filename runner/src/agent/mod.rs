@@ -5,14 +5,22 @@
 //! session read into the same [`crate::evidence::Evidence`]; the runner,
 //! verdict rule, CSV, reports, diff and bisect do not know which agent ran.
 //!
-//! Claude Code's own parts are in [`crate::claude`] (the first agent, and
-//! the one with the widest battery); the others' are in [`codex`] and
-//! [`gemini`].
+//! Everything that differs between agents is behind one trait,
+//! [`AgentDriver`] ([`driver`]), one folder per agent: [`claude_code`],
+//! [`codex`], [`gemini`]. [`Agent::driver`] is the only place that picks
+//! one by agent; what the verdict rule reads of a driver, its words for a
+//! refusal, is the leaf [`wording`].
 
+pub mod claude_code;
 pub mod codex;
+pub mod driver;
 pub mod gemini;
+pub(crate) mod not_yet_run;
+pub mod wording;
 
 use std::path::PathBuf;
+
+pub use driver::AgentDriver;
 
 /// Which agent CLI a session runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -32,6 +40,15 @@ impl Agent {
     pub const ALL: [(&'static str, Agent); 3] =
         [("claude-code", Agent::ClaudeCode), ("codex", Agent::Codex), ("gemini", Agent::Gemini)];
 
+    /// The agent's driver: everything failopen knows of it.
+    pub fn driver(self) -> &'static dyn AgentDriver {
+        match self {
+            Agent::ClaudeCode => &claude_code::driver::ClaudeCode,
+            Agent::Codex => &codex::driver::Codex,
+            Agent::Gemini => &gemini::driver::Gemini,
+        }
+    }
+
     /// The CSV and command-line spelling.
     pub fn as_str(self) -> &'static str {
         Agent::ALL.iter().find(|(_, a)| *a == self).map(|(n, _)| *n).unwrap_or("claude-code")
@@ -45,50 +62,24 @@ impl Agent {
         Agent::ALL.iter().find(|(n, _)| *n == s).map(|(_, a)| *a)
     }
 
-    /// The npm package the agent ships in.
-    pub const fn npm_package(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "@anthropic-ai/claude-code",
-            Agent::Codex => "@openai/codex",
-            Agent::Gemini => "@google/gemini-cli",
-        }
+    /// The npm package the agent ships in ([`AgentDriver::npm_package`]).
+    pub fn npm_package(self) -> &'static str {
+        self.driver().npm_package()
     }
 
-    /// The command its npm package installs (`node_modules/.bin/<name>`).
+    /// The command its npm package installs ([`AgentDriver::bin_name`]).
     pub fn bin_name(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "claude",
-            Agent::Codex => "codex",
-            Agent::Gemini => "gemini",
-        }
+        self.driver().bin_name()
     }
 
-    /// The version in what the binary prints for `--version`: the last line
-    /// that starts with a version (Claude Code: `2.1.328 (Claude Code)`,
-    /// after any warnings; Gemini CLI: `0.61.0`), or Codex's `codex-cli 0.171.0`.
+    /// The version in what the binary prints for `--version` ([`AgentDriver::reported_version`]).
     pub fn reported_version(self, output: &str) -> Option<&str> {
-        fn after_codex_cli(line: &str) -> Option<&str> {
-            let mut words = line.split_whitespace();
-            (words.next() == Some("codex-cli")).then(|| words.next()).flatten()
-        }
-        match self {
-            Agent::Codex => output
-                .lines()
-                .rev()
-                .filter_map(after_codex_cli)
-                .find(|word| word.parse::<crate::version::Version>().is_ok())
-                .or_else(|| crate::version::reported_version(output)),
-            Agent::ClaudeCode | Agent::Gemini => crate::version::reported_version(output),
-        }
+        self.driver().reported_version(output)
     }
 
-    /// The name people know it by, for messages and reports.
+    /// The name people know it by ([`AgentDriver::display_name`]).
     pub fn display_name(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "Claude Code",
-            Agent::Codex => "Codex CLI",
-            Agent::Gemini => "Gemini CLI",
-        }
+        self.driver().display_name()
     }
 }
 

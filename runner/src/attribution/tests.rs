@@ -1,6 +1,14 @@
 //! Unit tests of [`super`] (attribution.rs).
 
 use super::*;
+use crate::agent::claude_code::wording::ClaudeCodeWording;
+use crate::agent::codex::driver::CodexWording;
+use crate::agent::gemini::driver::GeminiWording;
+
+/// [`super::refuser`] in Claude Code's words, the agent of most of these tests.
+fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String]) -> Refuser {
+    super::refuser(text, hook, decided_reasons, &ClaudeCodeWording)
+}
 
 fn ours() -> HookIdentity {
     HookIdentity::new("/g/crash.sh", vec!["this session may not write files (failopen json-deny guard)".into()])
@@ -10,22 +18,42 @@ fn ours() -> HookIdentity {
 fn a_codex_refusal_is_ours_by_its_reason_or_as_the_only_hook_codex_loads() {
     let mut h = ours();
     let json = "Command blocked by PreToolUse hook: this session may not write files (failopen json-deny guard). Command: printf";
-    assert_eq!(refuser(json, &h, &[]), Refuser::HookUnderTest, "one of its own reasons");
+    assert_eq!(super::refuser(json, &h, &[], &CodexWording), Refuser::HookUnderTest, "one of its own reasons");
     let exit2 =
         "Command blocked by PreToolUse hook: guard could not decide (exit 1), refusing by default. Command: printf";
-    assert_eq!(refuser(exit2, &h, &[]), Refuser::Unattributed, "another hook may have said it");
+    assert_eq!(super::refuser(exit2, &h, &[], &CodexWording), Refuser::Unattributed, "another hook may have said it");
     h.sole_pretooluse_hook = true;
-    assert_eq!(refuser(exit2, &h, &[]), Refuser::HookUnderTest, "no other hook could have");
+    assert_eq!(super::refuser(exit2, &h, &[], &CodexWording), Refuser::HookUnderTest, "no other hook could have");
     assert_eq!(
-        refuser("Command blocked by PreToolUse hook: . Command: x", &h, &[]),
+        super::refuser("Command blocked by PreToolUse hook: . Command: x", &h, &[], &CodexWording),
         Refuser::Unattributed,
         "no reason"
     );
     h.sole_pretooluse_hook = true;
     let gemini = "Tool execution blocked: guard could not decide (exit 1)";
-    assert_eq!(refuser(gemini, &h, &[]), Refuser::HookUnderTest);
+    assert_eq!(super::refuser(gemini, &h, &[], &GeminiWording), Refuser::HookUnderTest);
     h.sole_pretooluse_hook = false;
-    assert_eq!(refuser(gemini, &h, &[]), Refuser::Unattributed);
+    assert_eq!(super::refuser(gemini, &h, &[], &GeminiWording), Refuser::Unattributed);
+}
+
+#[test]
+fn only_the_wording_of_the_agent_that_ran_counts() {
+    let mut h = ours();
+    h.sole_pretooluse_hook = true;
+    let codex = "Command blocked by PreToolUse hook: this session may not write files (failopen json-deny guard). Command: printf";
+    let gemini = "Tool execution blocked: this session may not write files (failopen json-deny guard)";
+    let claude = "PreToolUse:Bash hook error: [/g/crash.sh]: no";
+    assert_eq!(super::refuser(codex, &h, &[], &CodexWording), Refuser::HookUnderTest);
+    assert_eq!(super::refuser(codex, &h, &[], &GeminiWording), Refuser::Unattributed, "Codex's words on Gemini");
+    assert_eq!(
+        super::refuser(codex, &h, &[], &ClaudeCodeWording),
+        Refuser::Unattributed,
+        "Codex's words on Claude Code"
+    );
+    assert_eq!(super::refuser(gemini, &h, &[], &CodexWording), Refuser::Unattributed, "Gemini's words on Codex");
+    assert_eq!(super::refuser(claude, &h, &[], &ClaudeCodeWording), Refuser::HookUnderTest);
+    assert_eq!(super::refuser(claude, &h, &[], &CodexWording), Refuser::Unattributed, "Claude Code's words on Codex");
+    assert_eq!(super::refuser(claude, &h, &[], &GeminiWording), Refuser::Unattributed, "Claude Code's words on Gemini");
 }
 
 #[test]

@@ -50,22 +50,30 @@ pub struct Advice {
 
 /// The holes the cells prove.
 pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
+    let by_hook = group_by(cells, |c| c.hook.as_str());
+    let mut tools: Vec<&str> = cells.iter().map(|c| c.tool.as_str()).collect();
+    tools.sort_unstable();
+    tools.dedup();
+    let guarding = entries.iter().filter(|e| !matches!(e.kind, HookKind::Other { .. }));
+    let coverage = matcher::Coverage::of(guarding.map(|e| e.matcher.as_deref()), &tools);
     let mut out = Vec::new();
     for e in entries {
-        let mine: Vec<&AuditCell> = cells.iter().filter(|c| c.hook == e.id).collect();
+        let mine = by_hook.get(e.id.as_str()).map(Vec::as_slice).unwrap_or_default();
         // A plain write it refuses, not a probe: a guard that refuses only `git reset --hard`
         // has no business covering Write, and its matcher is no hole.
         let plain_write =
             |tool: &str| super::probes::TOOLS.contains(&tool) || super::probes::AGENT_TOOLS.contains(&tool);
         let guards_something =
             mine.iter().any(|c| c.fault == Fault::None && plain_write(&c.tool) && should_block(&c.result));
-        for c in &mine {
+        for c in mine {
             let kind = match (&c.result, c.fault) {
                 (CellResult::Wrote(WroteHow::GuardFailed), Fault::None) => HoleKind::BrokenAsConfigured,
                 // failopen's own MCP server is not the user's: a matcher without
                 // MCP tools is a finding (`mcp-uncovered`), not a proven hole.
                 (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None)
-                    if guards_something && c.tool != super::probes::MCP && !covered_elsewhere(e, entries, &c.tool) =>
+                    if guards_something
+                        && c.tool != super::probes::MCP
+                        && coverage.others(&c.tool, matcher::covers(e.matcher.as_deref(), &c.tool)) == 0 =>
                 {
                     HoleKind::UncoveredTool
                 }
@@ -133,10 +141,14 @@ fn plugin_advice(
     ]
 }
 
-fn covered_elsewhere(e: &HookEntry, entries: &[HookEntry], tool: &str) -> bool {
-    entries.iter().any(|o| {
-        o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), tool)
-    })
+/// `items` grouped by the hook id `key` gives, in their order: one pass, so
+/// that the per-hook loops stay linear in the number of hooks.
+fn group_by<'a, T>(items: &'a [T], key: impl Fn(&'a T) -> &'a str) -> std::collections::HashMap<&'a str, Vec<&'a T>> {
+    let mut out: std::collections::HashMap<&str, Vec<&T>> = std::collections::HashMap::new();
+    for item in items {
+        out.entry(key(item)).or_default().push(item);
+    }
+    out
 }
 
 /// The advice for every hook with a hole or a warning-or-worse finding.
@@ -154,23 +166,20 @@ pub fn advise(
     let mut out = Vec::new();
     let dynamic = version.is_some();
     let version = version.unwrap_or("this version");
+    let holes_of = group_by(holes, |h| h.hook.as_str());
+    let serious: Vec<&Finding> = findings.iter().filter(|f| f.severity >= Severity::Warning).collect();
+    let findings_of = group_by(&serious, |f| f.hook.as_deref().unwrap_or(""));
     for e in entries {
+        let mine = holes_of.get(e.id.as_str()).map(Vec::as_slice).unwrap_or_default();
+        let finds: Vec<&Finding> = findings_of.get(e.id.as_str()).into_iter().flatten().map(|f| **f).collect();
         let plugin = plugins.iter().find(|p| p.hooks_files.iter().any(|f| f == &e.file));
         if let (Some(p), HookKind::Command { command }) = (plugin, &e.kind) {
-            let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
             let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
-            let unprotected =
-                findings.iter().any(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.code == "unprotected");
-            if breaks || unprotected {
+            if breaks || finds.iter().any(|f| f.code == "unprotected") {
                 out.extend(plugin_advice(e, p, command, seal_exe, on_failure, version));
             }
             continue;
         }
-        let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
-        let finds: Vec<&Finding> = findings
-            .iter()
-            .filter(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.severity >= Severity::Warning)
-            .collect();
         let has = |code: &str| finds.iter().any(|f| f.code == code);
         let mut add =
             |change: String, snippet: Option<String>| out.push(Advice { hook: e.id.clone(), change, snippet });

@@ -52,8 +52,8 @@ pub fn default_paths(cwd: &Path) -> Vec<(Agent, PathBuf)> {
         out.push((Agent::Codex, hooks));
     }
     let toml = cwd.join(".codex/config.toml");
-    let has_hooks =
-        std::fs::read_to_string(&toml).is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("[hooks")));
+    let has_hooks = super::file_read::read_text(&toml, super::file_read::MAX_CONFIG_BYTES)
+        .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("[hooks")));
     if has_hooks {
         out.push((Agent::Codex, toml));
     }
@@ -69,7 +69,8 @@ pub fn default_paths(cwd: &Path) -> Vec<(Agent, PathBuf)> {
 /// may be.
 pub fn load(agent: Agent, path: &Path, project_dir: PathBuf) -> Result<AgentFile, ConfigError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
+    let text = super::file_read::read_text(path, super::file_read::MAX_CONFIG_BYTES)
+        .map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
     let shape = |message: String| ConfigError::Shape { path: shown.clone(), message };
     let value: Value = if path.extension().is_some_and(|e| e == "toml") {
         let parsed: toml::Table = toml::from_str(&text).map_err(|e| ConfigError::Parse {

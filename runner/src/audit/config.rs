@@ -149,7 +149,8 @@ pub fn project_dir_for(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf 
 /// Read and parse one settings file.
 pub fn load(path: &Path, project_dir: PathBuf) -> Result<SettingsFile, ConfigError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
+    let text = super::file_read::read_text(path, super::file_read::MAX_CONFIG_BYTES)
+        .map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
     let value: Value = serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
         path: shown.clone(),
         line: e.line(),

@@ -212,7 +212,7 @@ impl Runner<'_> {
         let hook = &super::agent_hooks::for_agent(agent, hook);
         let spec = SessionSpec {
             id: id.clone(),
-            claude: self.claude,
+            bin: self.claude,
             settings: match &probe {
                 Some(_) => probe_settings(hook, matcher),
                 None => settings_for(hook, matcher, tool),

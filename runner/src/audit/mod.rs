@@ -29,6 +29,7 @@ pub mod command;
 pub mod config;
 pub mod dynamic;
 pub mod faults;
+pub mod file_read;
 pub mod guard_verdict;
 pub mod hook_schema;
 pub mod judge;

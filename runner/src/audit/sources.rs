@@ -71,7 +71,10 @@ pub fn skills_with_hooks(cwd: &Path, home: Option<&Path>) -> Vec<SkillHooks> {
             dirs.flatten().map(|d| d.path().join("SKILL.md")).filter(|p| p.is_file()).collect();
         paths.sort();
         for path in paths {
-            if let Some(hooks) = std::fs::read_to_string(&path).ok().and_then(|t| frontmatter_hooks(&t)) {
+            if let Some(hooks) = super::file_read::read_text(&path, super::file_read::MAX_CONFIG_BYTES)
+                .ok()
+                .and_then(|t| frontmatter_hooks(&t))
+            {
                 out.push(SkillHooks { path, hooks });
             }
         }

@@ -32,12 +32,19 @@ pub struct Env<'a> {
 /// Every static finding for `entries`. `on_failure` says whether the Claude
 /// Code being audited honours `"onFailure": "block"`.
 pub fn check_all(entries: &[HookEntry], on_failure: OnFailure, env: &Env) -> Vec<Finding> {
+    let coverage = write_tool_coverage(entries);
     let mut out = Vec::new();
     for e in entries {
         out.extend(check_entry(e, on_failure, env));
-        out.extend(check_matcher(e, entries));
+        out.extend(check_matcher(e, &coverage));
     }
     out
+}
+
+/// How many guarding entries (not `Other`) cover each write tool.
+pub fn write_tool_coverage(entries: &[HookEntry]) -> matcher::Coverage {
+    let guarding = entries.iter().filter(|e| !matches!(e.kind, HookKind::Other { .. }));
+    matcher::Coverage::of(guarding.map(|e| e.matcher.as_deref()), &crate::task::WRITE_TOOLS)
 }
 
 fn finding(e: &HookEntry, severity: Severity, code: &'static str, message: String) -> Finding {
@@ -215,10 +222,8 @@ pub(super) fn check_seal_binary(e: &HookEntry, prefix: &[String], on_failure: On
 
 /// The program a script's `#!` line runs (`/usr/bin/env X` → `X`).
 pub fn shebang_interpreter(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
-    let text = String::from_utf8_lossy(&head[..n]);
+    let head = super::file_read::read_head(path, 256)?;
+    let text = String::from_utf8_lossy(&head);
     let line = text.strip_prefix("#!")?.lines().next()?.trim().to_string();
     let mut words = line.split_whitespace();
     let first = words.next()?.to_string();
@@ -268,7 +273,7 @@ fn check_protection(e: &HookEntry, on_failure: OnFailure, kind: &str) -> Option<
 
 /// Write tools this entry leaves uncovered: a warning for a tool no
 /// PreToolUse entry in the audited files covers, else informational.
-fn check_matcher(e: &HookEntry, all: &[HookEntry]) -> Vec<Finding> {
+fn check_matcher(e: &HookEntry, coverage: &matcher::Coverage) -> Vec<Finding> {
     if matches!(e.kind, HookKind::Other { .. }) {
         return vec![];
     }
@@ -284,11 +289,9 @@ fn check_matcher(e: &HookEntry, all: &[HookEntry]) -> Vec<Finding> {
     if uncovered.is_empty() {
         return vec![];
     }
-    let (nobody, elsewhere): (Vec<&str>, Vec<&str>) = uncovered.into_iter().partition(|t| {
-        !all.iter().any(|o| {
-            o.id != e.id && !matches!(o.kind, HookKind::Other { .. }) && matcher::covers(o.matcher.as_deref(), t)
-        })
-    });
+    // `e` does not cover these tools, so every entry that does is another one.
+    let (nobody, elsewhere): (Vec<&str>, Vec<&str>) =
+        uncovered.into_iter().partition(|t| coverage.others(t, false) == 0);
     let m = e.matcher.as_deref().unwrap_or("");
     let mut out = Vec::new();
     if !nobody.is_empty() {

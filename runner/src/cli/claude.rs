@@ -4,8 +4,8 @@
 use std::time::SystemTime;
 
 use failopen::agent::Agent;
-use failopen::claude::prune::{self, Installed};
-use failopen::claude::{cache::Cache, range, spec, ClaudeSpec, PINNED_VERSIONS};
+use failopen::install::prune::{self, Installed};
+use failopen::install::{cache::Cache, range, spec, ClaudeSpec, PINNED_VERSIONS};
 
 use super::args::ClaudeCommand;
 use super::output::emit_line;
@@ -76,7 +76,7 @@ async fn published(agent: Agent, text: &str, pre_releases: bool) -> anyhow::Resu
     for s in spec::expand(&specs, agent, pre_releases).await? {
         match s {
             ClaudeSpec::Version(v) => out.push(v),
-            ClaudeSpec::Latest => out.push(failopen::claude::install::latest_version(agent).await?),
+            ClaudeSpec::Latest => out.push(failopen::install::npm::latest_version(agent).await?),
             ClaudeSpec::Path(p) => anyhow::bail!("{}: a path names no published version", p.display()),
             ClaudeSpec::Range(r) => anyhow::bail!("{r} was not expanded"),
         }

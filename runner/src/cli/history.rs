@@ -2,8 +2,8 @@
 //! version as it is recorded, and where the time and disk went.
 
 use anyhow::Context;
-use failopen::claude::{spec, ClaudeSpec};
 use failopen::history::{CachePolicy, Entry, HistoryOptions, HistorySummary};
+use failopen::install::{spec, ClaudeSpec};
 use failopen::pool::Interrupt;
 use failopen::run::{Model, RunOptions};
 
@@ -59,7 +59,7 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
         match s {
             ClaudeSpec::Version(v) => versions.push(v),
             ClaudeSpec::Latest => {
-                versions.push(failopen::claude::install::latest_version(failopen::agent::Agent::ClaudeCode).await?)
+                versions.push(failopen::install::npm::latest_version(failopen::agent::Agent::ClaudeCode).await?)
             }
             ClaudeSpec::Path(p) => {
                 anyhow::bail!("--claude: history runs published versions, not a path: {}", p.display())

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use failopen::agent::Agent;
 use failopen::arms::ArmsError;
-use failopen::claude::{ClaudeSpec, PINNED_VERSION};
+use failopen::install::ClaudeSpec;
 use failopen::mode::Mode;
 use failopen::pool::Interrupt;
 use failopen::report::Exporter;
@@ -191,11 +191,7 @@ pub fn parse_shard(shard: Option<&str>) -> anyhow::Result<Option<failopen::cells
 
 /// The version run when `--claude` names none.
 fn pinned_version(agent: Agent) -> &'static str {
-    match agent {
-        Agent::ClaudeCode => PINNED_VERSION,
-        Agent::Codex => failopen::agent::codex::PINNED_VERSION,
-        Agent::Gemini => failopen::agent::gemini::PINNED_VERSION,
-    }
+    agent.driver().pinned_version()
 }
 
 fn default_out(agent: Agent, claude: &str, mode: Mode) -> PathBuf {

@@ -1,6 +1,7 @@
 //! Claude Code's report of a prompt blocked by a UserPromptSubmit hook, and
 //! whose refusal it is.
 
+use crate::agent::claude_code::wording::ClaudeCodeWording;
 use crate::attribution::{self, HookIdentity, Refuser};
 
 /// Claude Code's report that a UserPromptSubmit hook blocked the prompt
@@ -30,7 +31,7 @@ pub fn prompt_block_text(text: &str) -> Option<&str> {
 /// Who a prompt-blocked report's refusal belongs to.
 pub fn prompt_block(text: &str, hook: &HookIdentity) -> PromptBlock {
     // The refusal reads like a PermissionRequest's: `[<command>]: <stderr>`, or the bare reason.
-    let by = match attribution::refuser(text, hook, &[]) {
+    let by = match attribution::refuser(text, hook, &[], &ClaudeCodeWording) {
         Refuser::PermissionRule | Refuser::PermissionPrompt => Refuser::Unattributed,
         by => by,
     };

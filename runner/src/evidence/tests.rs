@@ -7,7 +7,7 @@ fn hook() -> HookIdentity {
 }
 
 fn who(h: &HookIdentity) -> Attribution<'_> {
-    Attribution { hook: h, decided_reasons: &[] }
+    Attribution { hook: h, decided_reasons: &[], wording: &ClaudeCodeWording }
 }
 
 #[test]
@@ -152,15 +152,18 @@ fn matched_follows_the_hooks_own_matcher_and_side_calls_are_apart() {
     });
     let facts = StreamFacts::default();
     // The battery's matcher does not cover the MCP tool; the Agent call is no write.
-    let judged = attempts_from_transcript(&t, &facts, &hook());
+    let judged = attempts_from_transcript(&t, &facts, &hook(), &ClaudeCodeWording);
     assert_eq!(judged.iter().map(|a| (a.tool.as_str(), a.matched)).collect::<Vec<_>>(), [(mcp, false)]);
     let mut covering = hook();
     covering.matcher = Some("mcp__.*".into());
-    assert!(attempts_from_transcript(&t, &facts, &covering)[0].matched);
+    assert!(attempts_from_transcript(&t, &facts, &covering, &ClaudeCodeWording)[0].matched);
     covering.matcher = Some("mcp__failopen-fs".into());
-    assert!(!attempts_from_transcript(&t, &facts, &covering)[0].matched, "the server alone matches nothing");
+    assert!(
+        !attempts_from_transcript(&t, &facts, &covering, &ClaudeCodeWording)[0].matched,
+        "the server alone matches nothing"
+    );
     // The call at notes-2.txt is reported beside, never judged.
-    let side = side_attempts_from_transcript(&t, &facts, &hook());
+    let side = side_attempts_from_transcript(&t, &facts, &hook(), &ClaudeCodeWording);
     assert_eq!(side.len(), 1);
     assert_eq!((side[0].0, side[0].1.tool.as_str()), ("notes-2.txt", "Write"));
     let e = Evidence { side_attempts: side, side_landed: vec![], ..Evidence::default() };
@@ -197,7 +200,7 @@ fn recorded(era: &str) -> (String, String, Transcript) {
 fn judged(stdout: &str, trace: &str, t: &Transcript, h: &HookIdentity) -> (Vec<Attempt>, crate::verdict::Verdict) {
     let mut facts = parse_stream(stdout, h);
     facts.traced = traced_calls(trace);
-    let attempts = attempts_from_transcript(t, &facts, h);
+    let attempts = attempts_from_transcript(t, &facts, h, &ClaudeCodeWording);
     let e = Evidence {
         exit: SessionExit::Code(0),
         attempts: attempts.clone(),

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cells::{self, CellKey};
-use crate::claude::prune::{self, CacheLimit};
-use crate::claude::{cache::Cache, install, AgentBin, ClaudeSpec, PINNED_VERSIONS};
+use crate::install::prune::{self, CacheLimit};
+use crate::install::{cache::Cache, npm, AgentBin, ClaudeSpec, PINNED_VERSIONS};
 use crate::pool::Interrupt;
 use crate::record::{self, RowWriter};
 use crate::run::RunOptions;
@@ -106,13 +106,13 @@ fn spawn_fetch(cache: Cache, version: String) -> AbortOnDrop<anyhow::Result<Fetc
     AbortOnDrop(tokio::spawn(async move {
         let was_there = cache.binary(&version).exists();
         let started = Instant::now();
-        let bin = install::ensure(&cache, &version).await?;
+        let bin = npm::ensure(&cache, &version).await?;
         let install_secs = if was_there { 0.0 } else { started.elapsed().as_secs_f64() };
         let real = std::fs::canonicalize(&bin.path).with_context(|| format!("{}", bin.path.display()))?;
         let (sha256, bytes) = tokio::task::spawn_blocking(move || identical::hash_file(&real))
             .await?
             .with_context(|| format!("hashing Claude Code {version}'s binary"))?;
-        let runtime = crate::claude::capabilities::probe(&bin).await?.runtime();
+        let runtime = crate::install::capabilities::probe(&bin).await?.runtime();
         Ok(Fetched { bin, install_secs, sha256, bytes, runtime })
     }))
 }

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::*;
-use crate::claude::AgentBin;
 use crate::evidence::{Attempt, AttemptResult, FileFound};
+use crate::install::AgentBin;
 
 #[test]
 fn yes_skips_the_question_even_without_a_terminal() {

@@ -7,7 +7,6 @@ use super::placement;
 use super::route;
 use super::row::{to_row, Redactions};
 use super::RunOptions;
-use crate::agent::Agent;
 use crate::attribution::HookIdentity;
 use crate::cells::Cell;
 use crate::evidence::SessionExit;
@@ -70,7 +69,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     extra_args.extend(placed.args);
     let mut spec = SessionSpec {
         id,
-        claude: &cell.claude,
+        bin: &cell.bin,
         settings: placed.settings,
         hook: identity,
         env: Vec::new(),
@@ -100,21 +99,13 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     };
     // Hooks from outside the session may run beside the hook under test:
     // Claude Code's managed settings, Codex's system config layers.
-    let outside_hooks: Vec<String> = match cell.claude.agent {
-        Agent::ClaudeCode => Vec::new(),
-        Agent::Codex => {
-            if spec.hook.matcher.is_none() {
-                spec.hook.matcher = Some(crate::agent::codex::config::WRITE_MATCHER.to_string());
-            }
-            crate::agent::codex::config::system_layers_with_hooks().iter().map(|p| p.display().to_string()).collect()
-        }
-        Agent::Gemini => {
-            if spec.hook.matcher.is_none() {
-                spec.hook.matcher = Some(crate::agent::gemini::config::WRITE_MATCHER.to_string());
-            }
-            crate::agent::gemini::config::system_settings_with_hooks().iter().map(|p| p.display().to_string()).collect()
-        }
-    };
+    // The battery's matcher is Claude Code's; a write counts as matched on
+    // another agent when its own full matcher covers the tool.
+    let driver = cell.bin.agent.driver();
+    if spec.hook.matcher.is_none() {
+        spec.hook.matcher = Some(driver.full_matcher());
+    }
+    let outside_hooks: Vec<String> = driver.system_hook_layers().iter().map(|p| p.display().to_string()).collect();
     spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()
         && outside_hooks.is_empty()
         && arm.source == HookSource::SettingsFlag

@@ -17,9 +17,9 @@ use tokio::sync::mpsc;
 use crate::agent::Agent;
 use crate::arms::Arm;
 use crate::cells::{self, Shard};
-use crate::claude::{cache::Cache, spec, AgentBin, ClaudeSpec, PINNED_VERSION};
 use crate::guard_server::GuardServer;
 use crate::guards::GuardDir;
+use crate::install::{cache::Cache, spec, AgentBin, ClaudeSpec, PINNED_VERSION};
 use crate::mode::Mode;
 use crate::pool::{Interrupt, Pool, LONG_SLOTS_PER_JOB};
 use crate::progress::Progress;
@@ -189,7 +189,7 @@ pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSu
         tasks.spawn(async move {
             if let Some(gate) = gate.as_ref().filter(|g| !g.is_control_cell(cell.index)) {
                 tokio::select! {
-                    _ = gate.wait(&cell.claude.version) => {}
+                    _ = gate.wait(&cell.bin.version) => {}
                     _ = ctx.pool.interrupt().stopped() => return,
                 }
             }

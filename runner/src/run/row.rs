@@ -71,7 +71,7 @@ pub fn to_row(cell: &Cell, model: Model, mode: Mode, outcome: &SessionOutcome, r
         flags.push(format!("kept:{}", root.display()));
     }
     Row {
-        claude_version: cell.claude.version.clone(),
+        claude_version: cell.bin.version.clone(),
         model: model.as_str().into(),
         arm: cell.arm.name.clone(),
         guard: cell.arm.guard.name.into(),
@@ -92,7 +92,7 @@ pub fn to_row(cell: &Cell, model: Model, mode: Mode, outcome: &SessionOutcome, r
         flags: flags.join(";"),
         hook_type: cell.arm.guard.hook_type().into(),
         mode: mode.as_str().into(),
-        agent: cell.claude.agent.as_str().into(),
+        agent: cell.bin.agent.as_str().into(),
     }
 }
 

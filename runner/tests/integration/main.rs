@@ -10,6 +10,7 @@ mod oracle;
 mod agents;
 mod audit;
 mod audit_agents;
+mod audit_hostile_files;
 mod audit_models;
 mod audit_probes;
 mod audit_sources;

@@ -18,6 +18,9 @@ pub const KEY_ENV: &str = "FAILOPEN_STANDIN_KEY";
 /// names its hooks see: `Bash` (its `exec_command` tool) and `apply_patch`.
 pub const WRITE_MATCHER: &str = "Bash|apply_patch";
 
+/// The tools Codex writes a file with, by the names its hooks see.
+pub const WRITE_TOOLS: [&str; 2] = ["Bash", "apply_patch"];
+
 /// `config.toml` for a session whose model is the stand-in at `base_url`
 /// (`http://127.0.0.1:PORT/s/<session>/v1`): no retries (a stand-in error
 /// is final), no update check, analytics, plugins or apps.

@@ -1,10 +1,12 @@
-//! OpenAI's Codex CLI as an agent under test: its config files
-//! ([`config`]), the words it sends back to the model ([`wording`]) and its
-//! `--json` stream ([`stream`]). Its model protocol, the Responses API, is
-//! the stand-in's ([`crate::standin::responses`]); its session is
-//! `crate::session::codex`. Measured on 0.149.0 and 0.171.0: docs/codex.md.
+//! OpenAI's Codex CLI as an agent under test: its driver ([`driver`]: its
+//! session), its config files ([`config`]), the words it sends back to the
+//! model ([`wording`]) and its `--json` stream ([`stream`]). Its model
+//! protocol, the Responses API, is the stand-in's
+//! ([`crate::standin::responses`]). Measured on 0.149.0 and 0.171.0:
+//! docs/codex.md.
 
 pub mod config;
+pub mod driver;
 pub mod stream;
 pub mod wording;
 

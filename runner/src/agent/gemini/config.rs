@@ -24,6 +24,12 @@ pub const API_KEY: &str = "failopen-standin";
 /// (`new RegExp(matcher).test(toolName)`), so it is anchored here.
 pub const WRITE_MATCHER: &str = "^(run_shell_command|write_file|replace)$";
 
+/// The tools Gemini CLI writes a file with, by the names its hooks see.
+pub const WRITE_TOOLS: [&str; 3] = ["run_shell_command", "write_file", "replace"];
+
+/// The event under which Gemini CLI's guards veto a tool call.
+pub const EVENT: &str = "BeforeTool";
+
 /// Claude Code's hook events and the Gemini CLI events that fire at the same
 /// point; a hook under any other event is not carried over.
 pub const EVENTS: [(&str, &str); 2] = [("PreToolUse", "BeforeTool"), ("PostToolUse", "AfterTool")];

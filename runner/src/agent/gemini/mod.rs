@@ -2,9 +2,10 @@
 //! and command line ([`config`]) and the words it sends back to the model
 //! about a tool call ([`wording`]). Its model protocol, the Gemini API's
 //! `streamGenerateContent`, is the stand-in's ([`crate::standin::gemini`]).
-//! Measured on 0.45.2 and 0.61.0: docs/gemini.md.
+//! Its session is [`driver`]'s. Measured on 0.45.2 and 0.61.0: docs/gemini.md.
 
 pub mod config;
+pub mod driver;
 pub mod stream;
 pub mod wording;
 

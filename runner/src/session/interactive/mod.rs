@@ -50,7 +50,7 @@ pub(crate) async fn launch(
     let argv: Vec<OsString> = std::iter::once(OsString::from(PROMPT)).chain(args).collect();
     let interrupt = spec.pool.interrupt();
     let started = Instant::now();
-    let mut pty = match Pty::spawn(&spec.claude.path, &argv, &env, &dirs.work) {
+    let mut pty = match Pty::spawn(&spec.bin.path, &argv, &env, &dirs.work) {
         Ok(p) => p,
         Err(e) => {
             let exit = SessionExit::SpawnFailed(e.to_string());

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use failopen::record::Row;
 
 /// The version failopen runs by default.
-pub const PINNED: &str = failopen::claude::PINNED_VERSION;
+pub const PINNED: &str = failopen::install::PINNED_VERSION;
 /// The article's version.
 pub const OLD: &str = "2.1.240";
 
@@ -81,7 +81,7 @@ pub fn assert_no_leftovers(tmp: &Path) {
 
 /// The installed `claude` of a version in failopen's cache.
 pub fn installed_claude(version: &str) -> PathBuf {
-    let path = failopen::claude::cache::Cache::from_env().binary(version);
+    let path = failopen::install::cache::Cache::from_env().binary(version);
     assert!(
         path.exists(),
         "Claude Code {version} is not installed at {} (failopen claude install {version})",

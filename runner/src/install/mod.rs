@@ -1,14 +1,14 @@
-//! Claude Code itself: which binary to run, and installing versions from
-//! the npm registry into failopen's cache.
+//! The installer of every agent: which binary to run, and installing an
+//! agent's versions from the npm registry into failopen's cache.
 //!
 //! Imports point one way: [`spec`] (what `--claude` asked for) resolves
-//! through [`install`] (npm), which installs into [`cache`]; none imports
+//! through [`npm`], which installs into [`cache`]; none imports
 //! back. What counts as a version number is [`crate::version::Version`]'s.
 
 pub mod ask;
 pub mod cache;
 pub mod capabilities;
-pub mod install;
+pub mod npm;
 pub mod prune;
 pub mod range;
 pub mod spec;
@@ -16,24 +16,19 @@ pub mod spec;
 pub use crate::agent::AgentBin;
 pub use spec::ClaudeSpec;
 
-/// The version failopen runs when `--claude` is not given.
-pub const PINNED_VERSION: &str = "2.1.328";
-
-/// The version the article measured, and failopen's second reference.
-pub const ARTICLE_VERSION: &str = "2.1.240";
+/// Claude Code's pinned and article versions, named here for the callers
+/// that speak of `--claude`'s default.
+pub use crate::agent::claude_code::{ARTICLE_VERSION, PINNED_VERSION};
 
 /// Versions `failopen claude prune` and `history --cache-max` never remove:
 /// the ones the reference results and the test suite run.
 pub const PINNED_VERSIONS: [&str; 2] = [PINNED_VERSION, ARTICLE_VERSION];
 
-/// The npm package Claude Code ships in.
-pub const NPM_PACKAGE: &str = crate::agent::Agent::ClaudeCode.npm_package();
-
-/// Why a Claude Code binary could not be had.
+/// Why an agent's binary could not be had.
 #[derive(Debug, thiserror::Error)]
-pub enum ClaudeError {
+pub enum InstallError {
     /// npm is not on PATH.
-    #[error("npm was not found on PATH; failopen installs Claude Code with npm (install Node.js and npm, or name an installed claude binary by its path)")]
+    #[error("npm was not found on PATH; failopen installs agents with npm (install Node.js and npm, or name an installed binary by its path)")]
     NpmNotFound,
     /// The registry does not have the version.
     #[error("the npm registry has no {package}@{version}; `npm view {package} versions` lists the published ones")]
@@ -42,10 +37,10 @@ pub enum ClaudeError {
     #[error("npm install {package}@{version} failed (exit {code}): {stderr}")]
     NpmFailed { package: &'static str, version: String, code: String, stderr: String },
     /// The binary exists but does not run or does not print a version.
-    #[error("{path}: does not run as Claude Code: {message}")]
-    NotRunnable { path: String, message: String },
+    #[error("{path}: does not run as {agent}: {message}")]
+    NotRunnable { agent: &'static str, path: String, message: String },
     /// A version spec that is not a version, `latest`, a range or a path.
-    #[error("{0:?} names no Claude Code: expected a version like 2.1.328, `latest`, a range like 2.1.240..latest, or a path to a claude binary")]
+    #[error("{0:?} names no agent version: expected a version like 2.1.328, `latest`, a range like 2.1.240..latest, or a path to the agent's binary")]
     BadSpec(String),
     /// A range that is malformed or does not resolve.
     #[error(transparent)]

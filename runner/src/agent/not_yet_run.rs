@@ -5,7 +5,7 @@
 //! route. Anything else an arm asks is not started: its row is `invalid
 //! unsupported:<reason>`, with the agent's own reason.
 
-use super::{Backend, SessionSpec};
+use super::driver::SessionAsk;
 use crate::mode::Mode;
 use crate::surface::Route;
 
@@ -24,18 +24,18 @@ pub(crate) struct NotYetRun {
 }
 
 impl NotYetRun {
-    /// The reason for the first thing `spec` asks that is not run yet, if any.
-    pub(crate) fn asked_by(&self, spec: &SessionSpec<'_>) -> Option<&'static str> {
-        if !matches!(spec.backend, Backend::StandIn(_)) {
+    /// The reason for the first thing `ask` asks that is not run yet, if any.
+    pub(crate) fn asked_by(&self, ask: &SessionAsk<'_>) -> Option<&'static str> {
+        if ask.live {
             return Some(self.live_model);
         }
-        if spec.mode != Mode::Print {
+        if ask.mode != Mode::Print {
             return Some(self.interactive);
         }
-        if spec.mcp_config.is_some() || spec.setting_sources.is_some() || spec.skills || !spec.files.is_empty() {
+        if ask.mcp_config.is_some() || ask.setting_sources.is_some() || ask.skills || ask.has_files {
             return Some(self.hook_source);
         }
-        if spec.permission_mode.is_some() || spec.route != Route::Article || !spec.extra_args.is_empty() {
+        if ask.permission_mode.is_some() || ask.route != Route::Article || !ask.extra_args.is_empty() {
             return Some(self.route);
         }
         None

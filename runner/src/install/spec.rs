@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::range::VersionRange;
-use super::{cache::Cache, install, AgentBin, ClaudeError};
+use super::{cache::Cache, npm, AgentBin, InstallError};
 use crate::agent::Agent;
 use crate::version::Version;
 
@@ -25,8 +25,8 @@ pub enum ClaudeSpec {
 impl ClaudeSpec {
     /// Parse one spec: `latest`, a path (it holds a `/` or exists), a range
     /// (`FROM..TO`), or a [`Version`]; anything else is
-    /// [`ClaudeError::BadSpec`] (or [`ClaudeError::Range`] for a malformed range).
-    pub fn parse(s: &str) -> Result<ClaudeSpec, ClaudeError> {
+    /// [`InstallError::BadSpec`] (or [`InstallError::Range`] for a malformed range).
+    pub fn parse(s: &str) -> Result<ClaudeSpec, InstallError> {
         let s = s.trim();
         if s == "latest" {
             Ok(ClaudeSpec::Latest)
@@ -37,12 +37,12 @@ impl ClaudeSpec {
         } else if s.parse::<Version>().is_ok() {
             Ok(ClaudeSpec::Version(s.to_string()))
         } else {
-            Err(ClaudeError::BadSpec(s.to_string()))
+            Err(InstallError::BadSpec(s.to_string()))
         }
     }
 
     /// Parse a comma-separated list of specs.
-    pub fn parse_list(s: &str) -> Result<Vec<ClaudeSpec>, ClaudeError> {
+    pub fn parse_list(s: &str) -> Result<Vec<ClaudeSpec>, InstallError> {
         s.split(',').filter(|p| !p.trim().is_empty()).map(ClaudeSpec::parse).collect()
     }
 }
@@ -50,12 +50,12 @@ impl ClaudeSpec {
 /// Replace every range by the published versions it holds (oldest first)
 /// and drop repeated versions, keeping the first place each appears. The
 /// registry is asked only when there is a range to expand.
-pub async fn expand(specs: &[ClaudeSpec], agent: Agent, include_pre: bool) -> Result<Vec<ClaudeSpec>, ClaudeError> {
+pub async fn expand(specs: &[ClaudeSpec], agent: Agent, include_pre: bool) -> Result<Vec<ClaudeSpec>, InstallError> {
     if !specs.iter().any(|s| matches!(s, ClaudeSpec::Range(_))) {
         return Ok(dedup(specs.to_vec()));
     }
-    let published = install::published_versions(agent).await?;
-    let latest = install::latest_version(agent).await?;
+    let published = npm::published_versions(agent).await?;
+    let latest = npm::latest_version(agent).await?;
     expand_with(specs, &published, &latest, include_pre)
 }
 
@@ -65,7 +65,7 @@ pub fn expand_with(
     published: &[String],
     latest: &str,
     include_pre: bool,
-) -> Result<Vec<ClaudeSpec>, ClaudeError> {
+) -> Result<Vec<ClaudeSpec>, InstallError> {
     let mut out = Vec::new();
     for spec in specs {
         match spec {
@@ -90,21 +90,24 @@ fn dedup(specs: Vec<ClaudeSpec>) -> Vec<ClaudeSpec> {
 
 /// Resolve a spec to a runnable binary of the cache's agent, installing
 /// into the cache if needed.
-pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<AgentBin, ClaudeError> {
+pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<AgentBin, InstallError> {
     match spec {
         ClaudeSpec::Path(p) => {
-            let path = std::fs::canonicalize(p)
-                .map_err(|e| ClaudeError::NotRunnable { path: p.display().to_string(), message: e.to_string() })?;
-            let version = install::read_version(cache.agent(), &path).await?;
+            let path = std::fs::canonicalize(p).map_err(|e| InstallError::NotRunnable {
+                agent: cache.agent().display_name(),
+                path: p.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let version = npm::read_version(cache.agent(), &path).await?;
             Ok(AgentBin { agent: cache.agent(), path, version })
         }
-        ClaudeSpec::Version(v) => install::ensure(cache, v).await,
+        ClaudeSpec::Version(v) => npm::ensure(cache, v).await,
         ClaudeSpec::Latest => {
-            let v = install::latest_version(cache.agent()).await?;
-            install::ensure(cache, &v).await
+            let v = npm::latest_version(cache.agent()).await?;
+            npm::ensure(cache, &v).await
         }
         ClaudeSpec::Range(r) => {
-            Err(ClaudeError::BadSpec(format!("{r} (a range names several versions; expand it first)")))
+            Err(InstallError::BadSpec(format!("{r} (a range names several versions; expand it first)")))
         }
     }
 }
@@ -118,11 +121,11 @@ mod tests {
         assert_eq!(ClaudeSpec::parse("2.1.240").unwrap(), ClaudeSpec::Version("2.1.240".into()));
         assert_eq!(ClaudeSpec::parse("latest").unwrap(), ClaudeSpec::Latest);
         assert_eq!(ClaudeSpec::parse("./bin/claude").unwrap(), ClaudeSpec::Path("./bin/claude".into()));
-        assert!(matches!(ClaudeSpec::parse("2.1"), Err(ClaudeError::BadSpec(_))));
-        assert!(matches!(ClaudeSpec::parse("newest"), Err(ClaudeError::BadSpec(_))));
+        assert!(matches!(ClaudeSpec::parse("2.1"), Err(InstallError::BadSpec(_))));
+        assert!(matches!(ClaudeSpec::parse("newest"), Err(InstallError::BadSpec(_))));
         assert_eq!(ClaudeSpec::parse_list("2.1.240, latest").unwrap().len(), 2);
         assert!(matches!(ClaudeSpec::parse("2.1.240..latest").unwrap(), ClaudeSpec::Range(_)));
-        assert!(matches!(ClaudeSpec::parse("2.1.240..soon"), Err(ClaudeError::Range(_))));
+        assert!(matches!(ClaudeSpec::parse("2.1.240..soon"), Err(InstallError::Range(_))));
         assert!(matches!(ClaudeSpec::parse("../bin/claude").unwrap(), ClaudeSpec::Path(_)), "a path, not a range");
     }
 

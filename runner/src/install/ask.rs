@@ -1,4 +1,4 @@
-//! Asking a Claude Code binary a one-shot question (`--version`, `--help`)
+//! Asking an agent's binary a one-shot question (`--version`, `--help`)
 //! without touching the user's configuration.
 //!
 //! The binary runs with `HOME` in a fresh temporary directory: it reads no
@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use tokio::process::Command;
 
-use super::ClaudeError;
+use super::InstallError;
+use crate::agent::Agent;
 
 /// How long a one-shot question may take (a cold JS entry point on a busy
 /// machine answers within a few seconds).
@@ -20,8 +21,12 @@ const WAIT: Duration = Duration::from_secs(60);
 
 /// Run `program args` in a throwaway HOME; return its output whatever its
 /// exit status. Errors only when it cannot start or does not answer in time.
-pub async fn ask(program: &Path, args: &[&str]) -> Result<Output, ClaudeError> {
-    let not_runnable = |message: String| ClaudeError::NotRunnable { path: program.display().to_string(), message };
+pub async fn ask(agent: Agent, program: &Path, args: &[&str]) -> Result<Output, InstallError> {
+    let not_runnable = |message: String| InstallError::NotRunnable {
+        agent: agent.display_name(),
+        path: program.display().to_string(),
+        message,
+    };
     let home = tempfile::Builder::new()
         .prefix("failopen-ask-")
         .tempdir()
@@ -74,7 +79,7 @@ mod tests {
         let bin = dir.path().join("claude");
         std::fs::write(&bin, "#!/bin/sh\necho \"$HOME\"; touch \"$HOME/.claude.json\"\n").unwrap();
         std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let out = ask(&bin, &["--version"]).await.unwrap();
+        let out = ask(Agent::ClaudeCode, &bin, &["--version"]).await.unwrap();
         let home = String::from_utf8(out.stdout).unwrap();
         let home = Path::new(home.trim());
         assert_ne!(Some(home), std::env::var_os("HOME").as_deref().map(Path::new));

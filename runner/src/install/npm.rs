@@ -1,4 +1,4 @@
-//! Installing Claude Code versions with npm, safely under concurrency:
+//! Installing an agent's versions with npm, safely under concurrency:
 //! each install goes to a private temp directory inside the cache, then is
 //! renamed into place; whoever renames first wins and the other discards
 //! its copy. A half-finished install is never visible under the version's name.
@@ -8,28 +8,31 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
-use super::{cache::Cache, AgentBin, ClaudeError};
+use super::{cache::Cache, AgentBin, InstallError};
 use crate::agent::Agent;
 use crate::version::Version;
 
 /// Make sure `version` is installed in `cache` and runs; return it.
-pub async fn ensure(cache: &Cache, version: &str) -> Result<AgentBin, ClaudeError> {
+pub async fn ensure(cache: &Cache, version: &str) -> Result<AgentBin, InstallError> {
     let bin = cache.binary(version);
     if !bin.exists() {
         install(cache, version).await?;
     }
-    let path = std::fs::canonicalize(&bin)
-        .map_err(|e| ClaudeError::NotRunnable { path: bin.display().to_string(), message: e.to_string() })?;
+    let path = std::fs::canonicalize(&bin).map_err(|e| InstallError::NotRunnable {
+        agent: cache.agent().display_name(),
+        path: bin.display().to_string(),
+        message: e.to_string(),
+    })?;
     let reported = read_version(cache.agent(), &path).await?;
     cache.touch(version);
     Ok(AgentBin { agent: cache.agent(), path: bin, version: reported })
 }
 
 /// Install one version into the cache (no-op if another process got there first).
-pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
+pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
     let package = cache.agent().npm_package();
     let versions = cache.versions_dir();
-    let io = |source| ClaudeError::Io { path: versions.display().to_string(), source };
+    let io = |source| InstallError::Io { path: versions.display().to_string(), source };
     std::fs::create_dir_all(&versions).map_err(io)?;
     let staging =
         tempfile::Builder::new().prefix(&format!(".{version}.installing-")).tempdir_in(&versions).map_err(io)?;
@@ -41,15 +44,15 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
         .arg(staging.path())
         .arg(format!("{package}@{version}"));
     let out = super::ask::output_in_own_group(npm).await.map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
+        std::io::ErrorKind::NotFound => InstallError::NpmNotFound,
         _ => io(e),
     })?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         if stderr.contains("ETARGET") || stderr.contains("No matching version") || stderr.contains("E404") {
-            return Err(ClaudeError::NoSuchVersion { package, version: version.to_string() });
+            return Err(InstallError::NoSuchVersion { package, version: version.to_string() });
         }
-        return Err(ClaudeError::NpmFailed {
+        return Err(InstallError::NpmFailed {
             package,
             version: version.to_string(),
             code: out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "signal".into()),
@@ -64,7 +67,7 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
     if let Err(e) = std::fs::rename(&staged, &target) {
         let _ = std::fs::remove_dir_all(&staged);
         if !target.exists() {
-            return Err(ClaudeError::Io { path: target.display().to_string(), source: e });
+            return Err(InstallError::Io { path: target.display().to_string(), source: e });
         }
     }
     Ok(())
@@ -72,12 +75,13 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), ClaudeError> {
 
 /// Run `<agent binary> --version` (in a throwaway HOME) and return the
 /// version it reports.
-pub async fn read_version(agent: Agent, path: &Path) -> Result<String, ClaudeError> {
-    let out = super::ask::ask(path, &["--version"]).await?;
+pub async fn read_version(agent: Agent, path: &Path) -> Result<String, InstallError> {
+    let out = super::ask::ask(agent, path, &["--version"]).await?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     match agent.reported_version(&stdout) {
         Some(version) if out.status.success() => Ok(version.to_string()),
-        _ => Err(ClaudeError::NotRunnable {
+        _ => Err(InstallError::NotRunnable {
+            agent: agent.display_name(),
             path: path.display().to_string(),
             message: format!(
                 "`--version` exited {} and printed {:?}{}",
@@ -94,40 +98,33 @@ pub async fn read_version(agent: Agent, path: &Path) -> Result<String, ClaudeErr
 }
 
 /// The registry's `latest` version of `agent`.
-pub async fn latest_version(agent: Agent) -> Result<String, ClaudeError> {
+pub async fn latest_version(agent: Agent) -> Result<String, InstallError> {
     let package = agent.npm_package();
     let out = npm_view(package, &["version"]).await?;
     let v = out.trim().to_string();
     if v.parse::<Version>().is_ok() {
         Ok(v)
     } else {
-        Err(ClaudeError::NpmFailed { package, version: "latest".into(), code: "0".into(), stderr: v })
+        Err(InstallError::NpmFailed { package, version: "latest".into(), code: "0".into(), stderr: v })
     }
 }
 
 /// Every published version of `agent`, in the registry's order (Codex's
 /// per-platform builds, `0.171.0-linux-x64`, are not versions of their own
 /// and are left out).
-pub async fn published_versions(agent: Agent) -> Result<Vec<String>, ClaudeError> {
+pub async fn published_versions(agent: Agent) -> Result<Vec<String>, InstallError> {
     let package = agent.npm_package();
     let out = npm_view(package, &["versions", "--json"]).await?;
-    let all: Vec<String> = serde_json::from_str(&out).map_err(|e| ClaudeError::NpmFailed {
+    let all: Vec<String> = serde_json::from_str(&out).map_err(|e| InstallError::NpmFailed {
         package,
         version: "versions".into(),
         code: "0".into(),
         stderr: format!("unreadable version list: {e}"),
     })?;
-    Ok(all.into_iter().filter(|v| !is_platform_build(agent, v)).collect())
+    Ok(all.into_iter().filter(|v| !agent.driver().is_platform_build(v)).collect())
 }
 
-/// Codex publishes each release's native binaries as versions of their own
-/// (`0.171.0-linux-x64`), which `npm install @openai/codex@0.171.0` pulls in.
-fn is_platform_build(agent: Agent, version: &str) -> bool {
-    const PLATFORMS: [&str; 3] = ["-linux-", "-darwin-", "-win32-"];
-    agent == Agent::Codex && PLATFORMS.iter().any(|p| version.contains(p))
-}
-
-async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, ClaudeError> {
+async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, InstallError> {
     let out = Command::new("npm")
         .arg("view")
         .arg(package)
@@ -137,11 +134,11 @@ async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, Claude
         .output()
         .await
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => ClaudeError::NpmNotFound,
-            _ => ClaudeError::Io { path: "npm".into(), source: e },
+            std::io::ErrorKind::NotFound => InstallError::NpmNotFound,
+            _ => InstallError::Io { path: "npm".into(), source: e },
         })?;
     if !out.status.success() {
-        return Err(ClaudeError::NpmFailed {
+        return Err(InstallError::NpmFailed {
             package,
             version: args.join(" "),
             code: out.status.code().map(|c| c.to_string()).unwrap_or_default(),

@@ -1,0 +1,97 @@
+//! Claude Code's [`AgentDriver`]: `claude -p` (or the real `claude` in a
+//! pseudo-terminal) with the arm's settings through `--settings`, against
+//! the stand-in (`ANTHROPIC_BASE_URL`) or a live model.
+
+use futures::future::BoxFuture;
+
+use super::{session, wording::ClaudeCodeWording};
+use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::wording::RefusalWording;
+use crate::agent::AgentBin;
+use crate::attribution::HookIdentity;
+use crate::evidence::StreamFacts;
+use crate::install::capabilities::{self, Capabilities};
+
+/// Claude Code.
+pub struct ClaudeCode;
+
+impl AgentDriver for ClaudeCode {
+    fn npm_package(&self) -> &'static str {
+        "@anthropic-ai/claude-code"
+    }
+
+    fn bin_name(&self) -> &'static str {
+        "claude"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn pinned_version(&self) -> &'static str {
+        super::PINNED_VERSION
+    }
+
+    fn older_version(&self) -> &'static str {
+        super::ARTICLE_VERSION
+    }
+
+    fn hook_event(&self) -> &'static str {
+        "PreToolUse"
+    }
+
+    fn write_tools(&self) -> &'static [&'static str] {
+        &crate::task::WRITE_TOOLS
+    }
+
+    fn full_matcher(&self) -> String {
+        crate::task::matcher()
+    }
+
+    /// Claude Code's hooks reference: 600 s.
+    fn default_hook_timeout_secs(&self) -> f64 {
+        600.0
+    }
+
+    fn wording(&self) -> &'static dyn RefusalWording {
+        &ClaudeCodeWording
+    }
+
+    /// The flags its `--help` declares. Unknown (`--help` did not answer)
+    /// leaves the flags as they were; the session's stderr then tells an
+    /// unknown option.
+    fn capabilities<'a>(&'a self, bin: &'a AgentBin) -> BoxFuture<'a, Option<Capabilities>> {
+        Box::pin(async move { capabilities::probe(bin).await.ok() })
+    }
+
+    fn unsupported(&self, ask: &SessionAsk<'_>, caps: Option<&Capabilities>) -> Option<&'static str> {
+        caps.and_then(|c| session::unsupported(ask, c))
+    }
+
+    fn unknown_option<'a>(&self, stderr: &'a str) -> Option<&'a str> {
+        capabilities::unknown_option(stderr)
+    }
+
+    /// `evidence/settings.json` (and `evidence/mcp.json`), then the command line.
+    fn prepare(
+        &self,
+        ask: &SessionAsk<'_>,
+        at: &SessionPlace<'_>,
+        caps: Option<&Capabilities>,
+    ) -> std::io::Result<SessionLaunch> {
+        let settings_path = at.evidence.join("settings.json");
+        std::fs::write(&settings_path, serde_json::to_vec_pretty(ask.settings)?)?;
+        let mcp_path = at.evidence.join("mcp.json");
+        if let Some(mcp) = ask.mcp_config {
+            std::fs::write(&mcp_path, serde_json::to_vec_pretty(mcp)?)?;
+        }
+        Ok(SessionLaunch {
+            args: session::args(ask, &settings_path, &mcp_path, caps),
+            env: session::env(at.standin_url),
+        })
+    }
+
+    fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts {
+        crate::evidence::parse_stream(stdout, hook)
+    }
+}

@@ -1,0 +1,19 @@
+//! Anthropic's Claude Code as an agent under test, the first agent and the
+//! one with the widest battery: its [`AgentDriver`] ([`driver`]), its
+//! command line and environment ([`session`]) and its words for a refused
+//! call ([`wording`]). Its binary's flags are
+//! [`crate::install::capabilities`]'s, its stream-json output
+//! [`crate::evidence::parse_stream`]'s, and the bracket rules that tie a
+//! refusal to a hook [`crate::attribution`]'s.
+//!
+//! [`AgentDriver`]: crate::agent::AgentDriver
+
+pub mod driver;
+pub mod session;
+pub mod wording;
+
+/// The version failopen runs when `--claude` is not given.
+pub const PINNED_VERSION: &str = "2.1.328";
+
+/// The version the article measured, and failopen's second reference.
+pub const ARTICLE_VERSION: &str = "2.1.240";

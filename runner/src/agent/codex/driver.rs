@@ -1,0 +1,175 @@
+//! Codex CLI's [`AgentDriver`]: one `codex exec` session against the
+//! stand-in, with its own `CODEX_HOME` (`home/.codex`: `config.toml` naming
+//! the stand-in as the model provider, `hooks.json` with the arm's hook).
+//!
+//! The command line (docs/codex.md): `codex exec --json
+//! --skip-git-repo-check --ephemeral -C work -m gpt-5.5
+//! --dangerously-bypass-approvals-and-sandbox
+//! --dangerously-bypass-hook-trust PROMPT`. The last flag is what makes a
+//! user-level hook run at all in `codex exec` (without it Codex skips
+//! untrusted hooks without a word); the one before it runs commands without
+//! asking and without a sandbox, as `--permission-mode bypassPermissions`
+//! does for Claude Code.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use super::{config, stream, wording};
+use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY};
+use crate::agent::not_yet_run::NotYetRun;
+use crate::agent::wording::RefusalWording;
+use crate::attribution::HookIdentity;
+use crate::evidence::StreamFacts;
+use crate::install::capabilities::Capabilities;
+use crate::task::PROMPT;
+
+/// Codex CLI.
+pub struct Codex;
+
+/// What Codex sessions do not run yet, in Codex's words.
+const NOT_YET_RUN: NotYetRun = NotYetRun {
+    live_model: "codex-live-model",
+    interactive: "codex-interactive",
+    hook_source: "codex-hook-source",
+    route: "codex-route",
+};
+
+/// Codex's words for a refused call ([`wording`]).
+#[derive(Debug)]
+pub struct CodexWording;
+
+impl RefusalWording for CodexWording {
+    fn uniform_refusal<'a>(&self, text: &'a str) -> Option<Option<&'a str>> {
+        wording::is_hook_refusal(text).then(|| wording::refusal_reason(text))
+    }
+
+    fn names_hook_refusal(&self, text: &str) -> bool {
+        wording::is_hook_refusal(text)
+    }
+}
+
+impl AgentDriver for Codex {
+    fn npm_package(&self) -> &'static str {
+        "@openai/codex"
+    }
+
+    fn bin_name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Codex CLI"
+    }
+
+    fn pinned_version(&self) -> &'static str {
+        super::PINNED_VERSION
+    }
+
+    fn older_version(&self) -> &'static str {
+        super::OLDER_VERSION
+    }
+
+    /// `codex-cli 0.171.0`, or a bare version.
+    fn reported_version<'a>(&self, output: &'a str) -> Option<&'a str> {
+        fn after_codex_cli(line: &str) -> Option<&str> {
+            let mut words = line.split_whitespace();
+            (words.next() == Some("codex-cli")).then(|| words.next()).flatten()
+        }
+        output
+            .lines()
+            .rev()
+            .filter_map(after_codex_cli)
+            .find(|word| word.parse::<crate::version::Version>().is_ok())
+            .or_else(|| crate::version::reported_version(output))
+    }
+
+    /// Codex publishes each release's native binaries as versions of their
+    /// own (`0.171.0-linux-x64`), which `npm install @openai/codex@0.171.0` pulls in.
+    fn is_platform_build(&self, version: &str) -> bool {
+        const PLATFORMS: [&str; 3] = ["-linux-", "-darwin-", "-win32-"];
+        PLATFORMS.iter().any(|p| version.contains(p))
+    }
+
+    fn hook_event(&self) -> &'static str {
+        "PreToolUse"
+    }
+
+    fn write_tools(&self) -> &'static [&'static str] {
+        &config::WRITE_TOOLS
+    }
+
+    fn full_matcher(&self) -> String {
+        config::WRITE_MATCHER.to_string()
+    }
+
+    /// Codex reads Claude Code's matchers, and `apply_patch` is also matched by `Edit` and `Write`.
+    fn covers(&self, matcher: Option<&str>, tool: &str) -> bool {
+        let aliases: &[&str] = if tool == "apply_patch" { &["apply_patch", "Edit", "Write"] } else { &[tool] };
+        aliases.iter().any(|t| crate::matcher::covers(matcher, t))
+    }
+
+    /// docs/codex.md: 600 s.
+    fn default_hook_timeout_secs(&self) -> f64 {
+        600.0
+    }
+
+    fn system_hook_layers(&self) -> Vec<PathBuf> {
+        config::system_layers_with_hooks()
+    }
+
+    fn wording(&self) -> &'static dyn RefusalWording {
+        &CodexWording
+    }
+
+    /// Only a print-mode session of a command hook in the settings, against
+    /// the stand-in, is measured on Codex so far.
+    fn unsupported(&self, ask: &SessionAsk<'_>, _caps: Option<&Capabilities>) -> Option<&'static str> {
+        if let Some(what) = NOT_YET_RUN.asked_by(ask) {
+            return Some(what);
+        }
+        if config::has_more_than_hooks(ask.settings) {
+            return Some("codex-settings");
+        }
+        if !config::only_command_hooks(ask.settings) {
+            return Some("codex-hook-type");
+        }
+        None
+    }
+
+    fn prepare(
+        &self,
+        ask: &SessionAsk<'_>,
+        at: &SessionPlace<'_>,
+        _caps: Option<&Capabilities>,
+    ) -> std::io::Result<SessionLaunch> {
+        let codex_home = at.home.join(".codex");
+        std::fs::create_dir_all(&codex_home)?;
+        let base_url = format!("{}/v1", at.standin_url.ok_or_else(no_live_model)?);
+        std::fs::write(codex_home.join("config.toml"), config::config_toml(&base_url))?;
+        let hooks = serde_json::to_vec_pretty(&config::hooks_json(ask.settings))?;
+        std::fs::write(codex_home.join("hooks.json"), &hooks)?;
+        std::fs::write(at.evidence.join("hooks.json"), &hooks)?;
+        let env = vec![
+            ("CODEX_HOME".into(), codex_home.to_string_lossy().into_owned()),
+            (config::KEY_ENV.into(), STAND_IN_API_KEY.into()),
+        ];
+        let mut args: Vec<OsString> =
+            ["exec", "--json", "--skip-git-repo-check", "--ephemeral", "-C"].map(OsString::from).to_vec();
+        args.push(at.work.into());
+        args.extend(
+            ["-m", config::MODEL, "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust"]
+                .map(OsString::from),
+        );
+        args.push(PROMPT.into());
+        Ok(SessionLaunch { args, env })
+    }
+
+    fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
+        stream::parse(stdout)
+    }
+}
+
+/// A session [`AgentDriver::unsupported`] would have refused: only the stand-in speaks Codex's protocol.
+fn no_live_model() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::Unsupported, "Codex CLI runs against the stand-in only")
+}

@@ -1,0 +1,151 @@
+//! The one interface failopen has to an agent CLI: [`AgentDriver`]. Each
+//! agent's folder (`claude_code/`, `codex/`, `gemini/`) implements it, and
+//! [`super::Agent::driver`] is the only place that picks one by agent.
+//! The session skeleton (`crate::session`) makes the temp root, starts and
+//! reaps the process and reads the evidence; it asks the driver what to
+//! write, what to run and how to read it, and the driver never calls back.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use super::wording::RefusalWording;
+use super::AgentBin;
+use crate::attribution::HookIdentity;
+use crate::evidence::StreamFacts;
+use crate::install::capabilities::Capabilities;
+use crate::mode::Mode;
+use crate::surface::Route;
+
+/// What an arm asks of one session, as a driver needs to know it.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionAsk<'a> {
+    /// The arm's settings, in Claude Code's shape (the battery's lingua franca).
+    pub settings: &'a Value,
+    /// An MCP config for the session (the server behind an `mcp_tool` hook).
+    pub mcp_config: Option<&'a Value>,
+    /// A live model instead of the stand-in.
+    pub live: bool,
+    /// Print or interactive.
+    pub mode: Mode,
+    /// Setting sources other than the user's (a hook in the project's settings).
+    pub setting_sources: Option<&'static str>,
+    /// A permission mode other than the battery's.
+    pub permission_mode: Option<&'static str>,
+    /// Skills kept on (a guard in a skill's frontmatter).
+    pub skills: bool,
+    /// Files are placed in the temp root before the agent starts.
+    pub has_files: bool,
+    /// How the stand-in reaches the file.
+    pub route: Route,
+    /// More arguments for the agent (`--max-turns`, `--plugin-dir`).
+    pub extra_args: &'a [String],
+}
+
+/// Where a session's temp root is, and where its model answers.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionPlace<'a> {
+    /// The isolated HOME.
+    pub home: &'a Path,
+    /// The working directory.
+    pub work: &'a Path,
+    /// The evidence directory (config files are copied here for the record).
+    pub evidence: &'a Path,
+    /// The stand-in's base URL for this session; `None` for a live model.
+    pub standin_url: Option<&'a str>,
+}
+
+/// What a driver made of a session: the agent's command line after the
+/// binary, and the environment it adds to what every session gets.
+#[derive(Debug, Clone, Default)]
+pub struct SessionLaunch {
+    /// Arguments after the binary.
+    pub args: Vec<OsString>,
+    /// Environment variables the agent needs (its model's address and key).
+    pub env: Vec<(String, String)>,
+}
+
+/// The API key a stand-in session presents (the stand-in takes any).
+pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
+
+/// One agent CLI: who it is, how its hooks are spelt, how a session of it
+/// is set up and read, how it words a refusal, and what a binary of it lacks.
+pub trait AgentDriver: Sync {
+    // --- identity ---
+
+    /// The npm package it ships in.
+    fn npm_package(&self) -> &'static str;
+    /// The command its npm package installs (`node_modules/.bin/<name>`).
+    fn bin_name(&self) -> &'static str;
+    /// The name people know it by, for messages and reports.
+    fn display_name(&self) -> &'static str;
+    /// The version failopen runs when none is named.
+    fn pinned_version(&self) -> &'static str;
+    /// The second reference version, about three months older (the
+    /// article's 2.1.240 for Claude Code).
+    fn older_version(&self) -> &'static str;
+    /// The version in what the binary prints for `--version`.
+    fn reported_version<'a>(&self, output: &'a str) -> Option<&'a str> {
+        crate::version::reported_version(output)
+    }
+    /// Whether a published version is a per-platform build of another
+    /// (Codex's `0.171.0-linux-x64`), not a release of its own.
+    fn is_platform_build(&self, _version: &str) -> bool {
+        false
+    }
+
+    // --- hook vocabulary ---
+
+    /// The event under which its guards veto a tool call (`PreToolUse`, Gemini's `BeforeTool`).
+    fn hook_event(&self) -> &'static str;
+    /// Its write tools, by the names its hooks see.
+    fn write_tools(&self) -> &'static [&'static str];
+    /// The matcher that covers every write tool.
+    fn full_matcher(&self) -> String;
+    /// Whether `matcher` (none: the entry has no matcher) covers `tool`, read as this agent reads it.
+    fn covers(&self, matcher: Option<&str>, tool: &str) -> bool {
+        crate::matcher::covers(matcher, tool)
+    }
+    /// How long it waits for a hook with no timeout, in seconds.
+    fn default_hook_timeout_secs(&self) -> f64;
+    /// The system-wide config files on this machine that hold hooks, which
+    /// may run beside the hook under test (Claude Code's managed settings
+    /// are [`crate::managed`]'s, so none here).
+    fn system_hook_layers(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    // --- wording ---
+
+    /// How it words a refused tool call.
+    fn wording(&self) -> &'static dyn RefusalWording;
+
+    // --- support ---
+
+    /// What a binary declares it can do (Claude Code's `--help` flags), if it says.
+    fn capabilities<'a>(&'a self, _bin: &'a AgentBin) -> BoxFuture<'a, Option<Capabilities>> {
+        Box::pin(async { None })
+    }
+    /// What the agent (a binary with `caps`) lacks to run `ask` at all: the
+    /// row's `unsupported:<what>`, and no session is started.
+    fn unsupported(&self, ask: &SessionAsk<'_>, caps: Option<&Capabilities>) -> Option<&'static str>;
+    /// A flag the agent refused, read off its stderr (`unknown-option:<flag>`).
+    fn unknown_option<'a>(&self, _stderr: &'a str) -> Option<&'a str> {
+        None
+    }
+
+    // --- session config ---
+
+    /// Write the session's config files (the hook in the agent's format)
+    /// under `at`, and say its command line and environment.
+    fn prepare(
+        &self,
+        ask: &SessionAsk<'_>,
+        at: &SessionPlace<'_>,
+        caps: Option<&Capabilities>,
+    ) -> std::io::Result<SessionLaunch>;
+    /// The facts in what a print-mode session wrote on stdout.
+    fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts;
+}

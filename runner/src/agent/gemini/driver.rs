@@ -1,0 +1,132 @@
+//! Gemini CLI's [`AgentDriver`]: one `gemini -p` session against the
+//! stand-in, the arm's hook in the isolated HOME's `.gemini/settings.json`
+//! (user scope: `--skip-trust` ignores a project's hooks), the stand-in as
+//! `GOOGLE_GEMINI_BASE_URL`. Measured on 0.45.2 and 0.61.0: docs/gemini.md.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use super::{config, stream, wording};
+use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::not_yet_run::NotYetRun;
+use crate::agent::wording::RefusalWording;
+use crate::attribution::HookIdentity;
+use crate::evidence::StreamFacts;
+use crate::install::capabilities::Capabilities;
+use crate::task::PROMPT;
+
+/// Gemini CLI.
+pub struct Gemini;
+
+/// What Gemini CLI sessions do not run yet, in Gemini's words.
+const NOT_YET_RUN: NotYetRun = NotYetRun {
+    live_model: "gemini-live-model",
+    interactive: "gemini-interactive",
+    hook_source: "gemini-hook-source",
+    route: "gemini-route",
+};
+
+/// Gemini's words for a refused call ([`wording`]).
+#[derive(Debug)]
+pub struct GeminiWording;
+
+impl RefusalWording for GeminiWording {
+    fn uniform_refusal<'a>(&self, text: &'a str) -> Option<Option<&'a str>> {
+        wording::is_hook_refusal(text).then(|| wording::refusal_reason(text))
+    }
+
+    fn names_hook_refusal(&self, text: &str) -> bool {
+        wording::is_hook_refusal(text)
+    }
+}
+
+impl AgentDriver for Gemini {
+    fn npm_package(&self) -> &'static str {
+        "@google/gemini-cli"
+    }
+
+    fn bin_name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn pinned_version(&self) -> &'static str {
+        super::PINNED_VERSION
+    }
+
+    fn older_version(&self) -> &'static str {
+        super::OLDER_VERSION
+    }
+
+    fn hook_event(&self) -> &'static str {
+        config::EVENT
+    }
+
+    fn write_tools(&self) -> &'static [&'static str] {
+        &config::WRITE_TOOLS
+    }
+
+    fn full_matcher(&self) -> String {
+        config::WRITE_MATCHER.to_string()
+    }
+
+    /// Gemini CLI tests an unanchored regex (`""` and `*` match all).
+    fn covers(&self, matcher: Option<&str>, tool: &str) -> bool {
+        let m = matcher.unwrap_or("");
+        m.is_empty() || m == "*" || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool))
+    }
+
+    /// docs/gemini.md: 60000 ms.
+    fn default_hook_timeout_secs(&self) -> f64 {
+        60.0
+    }
+
+    fn system_hook_layers(&self) -> Vec<PathBuf> {
+        config::system_settings_with_hooks()
+    }
+
+    fn wording(&self) -> &'static dyn RefusalWording {
+        &GeminiWording
+    }
+
+    /// Only a print-mode session of a command hook in the settings, against
+    /// the stand-in, is measured on Gemini CLI so far. Claude Code's
+    /// `onFailure` is dropped (Gemini has no such key), which makes a
+    /// `native` arm a bare one.
+    fn unsupported(&self, ask: &SessionAsk<'_>, _caps: Option<&Capabilities>) -> Option<&'static str> {
+        if let Some(what) = NOT_YET_RUN.asked_by(ask) {
+            return Some(what);
+        }
+        let lost = config::not_carried(ask.settings);
+        if lost.iter().any(|what| !what.ends_with(" hook key onFailure")) {
+            return Some("gemini-settings");
+        }
+        None
+    }
+
+    fn prepare(
+        &self,
+        ask: &SessionAsk<'_>,
+        at: &SessionPlace<'_>,
+        _caps: Option<&Capabilities>,
+    ) -> std::io::Result<SessionLaunch> {
+        let gemini_dir = at.home.join(".gemini");
+        std::fs::create_dir_all(&gemini_dir)?;
+        let settings = serde_json::to_vec_pretty(&config::settings_json(ask.settings))?;
+        std::fs::write(gemini_dir.join("settings.json"), &settings)?;
+        std::fs::write(at.evidence.join("gemini-settings.json"), &settings)?;
+        let base_url = at.standin_url.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::Unsupported, "Gemini CLI runs against the stand-in only")
+        })?;
+        let mut args: Vec<OsString> = config::args().into_iter().map(OsString::from).collect();
+        args.extend(["-p", PROMPT].map(OsString::from));
+        Ok(SessionLaunch { args, env: config::env(base_url) })
+    }
+
+    fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
+        stream::parse(stdout)
+    }
+}
