@@ -86,6 +86,61 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
     out
 }
 
+/// The advice for a plugin's hook: its hooks.json is the plugin's (the next
+/// update overwrites it, so `seal --install` there is no fix); what the
+/// user owns is their settings: the plugin disabled, the same hook there under
+/// seal (and onFailure where it is honoured).
+fn plugin_advice(
+    e: &HookEntry,
+    p: &super::plugins::PluginStatus,
+    command: &str,
+    seal_exe: &str,
+    on_failure: OnFailure,
+    version: &str,
+) -> Vec<Advice> {
+    let mut hook = serde_json::json!({
+        "type": "command",
+        "command": wrap_command(command, seal_exe, e.timeout.and_then(deadline_for_timeout)),
+    });
+    if let Some(t) = e.timeout {
+        hook["timeout"] = t.into();
+    }
+    if on_failure == OnFailure::Honoured {
+        hook["onFailure"] = "block".into();
+    }
+    let mut group = serde_json::json!({"hooks": [hook]});
+    if let Some(m) = &e.matcher {
+        group["matcher"] = m.clone().into();
+    }
+    let settings = serde_json::json!({
+        "enabledPlugins": {p.name.clone(): false},
+        "hooks": {"PreToolUse": [group]},
+    });
+    vec![
+        Advice {
+            hook: e.id.clone(),
+            change: format!(
+                "this hook is plugin {}'s ({}): the plugin's next update overwrites that file, so `failopen seal \
+                 --install` there is no fix; in settings you own (~/.claude/settings.json), disable the plugin and run \
+                 the same guard under seal{} (the path is this install's: re-point it after an update)",
+                p.name,
+                e.file.display(),
+                if on_failure == OnFailure::Honoured {
+                    format!(" with onFailure (Claude Code {version} honours it)")
+                } else {
+                    String::new()
+                }
+            ),
+            snippet: Some(settings.to_string()),
+        },
+        Advice {
+            hook: e.id.clone(),
+            change: "or ask the plugin's authors to ship the hook with \"onFailure\": \"block\" (Claude Code honours it on command hooks from 2.1.295, measured by bisect)".to_string(),
+            snippet: None,
+        },
+    ]
+}
+
 /// `items` grouped by the hook id `key` gives, in their order: one pass, so
 /// that the per-hook loops stay linear in the number of hooks.
 fn group_by<'a, T>(items: &'a [T], key: impl Fn(&'a T) -> &'a str) -> std::collections::HashMap<&'a str, Vec<&'a T>> {
@@ -97,6 +152,8 @@ fn group_by<'a, T>(items: &'a [T], key: impl Fn(&'a T) -> &'a str) -> std::colle
 }
 
 /// The advice for every hook with a hole or a warning-or-worse finding.
+/// `plugins`: the installed plugins (a hook in one's hooks file is the
+/// plugin's, overwritten by its next update: advice names what the user owns).
 pub fn advise(
     entries: &[HookEntry],
     holes: &[Hole],
@@ -104,8 +161,10 @@ pub fn advise(
     on_failure: OnFailure,
     seal_exe: &str,
     version: Option<&str>,
+    plugins: &[super::plugins::PluginStatus],
 ) -> Vec<Advice> {
     let mut out = Vec::new();
+    let dynamic = version.is_some();
     let version = version.unwrap_or("this version");
     let holes_of = group_by(holes, |h| h.hook.as_str());
     let serious: Vec<&Finding> = findings.iter().filter(|f| f.severity >= Severity::Warning).collect();
@@ -113,6 +172,14 @@ pub fn advise(
     for e in entries {
         let mine = holes_of.get(e.id.as_str()).map(Vec::as_slice).unwrap_or_default();
         let finds: Vec<&Finding> = findings_of.get(e.id.as_str()).into_iter().flatten().map(|f| **f).collect();
+        let plugin = plugins.iter().find(|p| p.hooks_files.iter().any(|f| f == &e.file));
+        if let (Some(p), HookKind::Command { command }) = (plugin, &e.kind) {
+            let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
+            if breaks || finds.iter().any(|f| f.code == "unprotected") {
+                out.extend(plugin_advice(e, p, command, seal_exe, on_failure, version));
+            }
+            continue;
+        }
         let has = |code: &str| finds.iter().any(|f| f.code == code);
         let mut add =
             |change: String, snippet: Option<String>| out.push(Advice { hook: e.id.clone(), change, snippet });
@@ -206,7 +273,9 @@ pub fn advise(
             }
             _ => {}
         }
-        if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
+        // After sessions, only a plain write the guard refused makes an uncovered tool a hole:
+        // a guard that inspects Bash commands is not told to cover Write and Edit.
+        if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || (!dynamic && has("uncovered-tools")) {
             add("cover every write-capable tool".into(), Some(format!("\"matcher\": \"{}\"", task::matcher())));
         }
         if has("no-timeout") || has("long-timeout") {

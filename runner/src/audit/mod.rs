@@ -327,6 +327,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         report.on_failure,
         &opts.seal_exe,
         report.claude_version.as_deref(),
+        &report.plugins,
     );
     Ok(report)
 }

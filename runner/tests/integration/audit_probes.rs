@@ -12,8 +12,10 @@
 //!   `git-reset-hard` probe on screen and in a session; under a crash (exit
 //!   1), a hang past its timeout and a signal, Claude Code runs the call
 //!   and the repository's uncommitted change is thrown away: three holes,
-//!   exit 3. Under `missing` it still refuses: `python3 /no/such/file.py`
-//!   exits 2, which Claude Code reads as a refusal;
+//!   exit 3; and under `missing` (the script gone: exit 127). A guard run
+//!   as `python3 /path/guard.py` instead holds under `missing`: python3
+//!   exits 2 on a missing script, which Claude Code reads as a refusal (the
+//!   plugin case below);
 //! - a user's `--probe` exercises a guard the catalogue cannot;
 //! - with the guard effectively removed (it refuses on screen, allows in
 //!   sessions), every catalogue probe runs in its throwaway world and
@@ -124,8 +126,7 @@ fn a_destructive_command_guard_is_exercised_with_a_probe_and_fails_open() {
     assert_eq!(screened, ["Bash:git-reset-hard", "Bash:rm-rf-home"], "{v:#}");
     let probe = "Bash:git-reset-hard";
     assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
-    assert_eq!(result(&v, "H1", probe, "missing"), "blocked", "python3 exits 2 on a missing script: {v:#}");
-    for fault in ["crash", "hang", "signal"] {
+    for fault in ["missing", "crash", "hang", "signal"] {
         assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
     }
     let holes: Vec<(String, String)> = v["holes"]
@@ -134,7 +135,7 @@ fn a_destructive_command_guard_is_exercised_with_a_probe_and_fails_open() {
         .iter()
         .map(|h| (h["tool"].as_str().unwrap().to_string(), h["fault"].as_str().unwrap().to_string()))
         .collect();
-    for fault in ["crash", "hang", "signal"] {
+    for fault in ["missing", "crash", "hang", "signal"] {
         assert!(holes.contains(&(probe.to_string(), fault.to_string())), "{fault}: {holes:?}");
     }
     assert_eq!(guard_verdict(&v, "H1").0, "open");
@@ -221,4 +222,83 @@ fn no_probe_touches_anything_outside_its_temp_root_with_the_guard_removed() {
             assert_eq!(r, "wrote", "{p} went through in its world: {v:#}");
         }
     }
+}
+
+/// The issue's first case, as a user sets it up: a destructive-command guard
+/// installed as a plugin from a local marketplace (`claude plugin marketplace
+/// add DIR`, `claude plugin install NAME@MARKET`, offline, in a temp HOME).
+/// `failopen audit` with no arguments finds it through `enabledPlugins` and
+/// `installed_plugins.json`, exercises it with the `git reset --hard` probe it
+/// refuses, and reports the faults that let that call through: exit 3. The
+/// advice is not `seal --install` on the plugin's file (its next update
+/// overwrites it) and does not tell a Bash guard to cover Write.
+#[test]
+fn a_guard_plugin_installed_with_claude_plugin_install_is_found_exercised_and_fails_open() {
+    let d = tempfile::tempdir().unwrap();
+    let (market, home, project) = (d.path().join("market"), d.path().join("home"), d.path().join("project"));
+    let plugin = market.join("plugins/dguard");
+    for dir in [
+        market.join(".claude-plugin"),
+        plugin.join(".claude-plugin"),
+        plugin.join("hooks"),
+        home.clone(),
+        project.clone(),
+    ] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let write = |p: PathBuf, v: &str| std::fs::write(p, v).unwrap();
+    write(
+        market.join(".claude-plugin/marketplace.json"),
+        &json!({"name": "localmarket", "owner": {"name": "t"}, "plugins": [{"name": "dguard", "source": "./plugins/dguard"}]})
+            .to_string(),
+    );
+    write(plugin.join(".claude-plugin/plugin.json"), r#"{"name": "dguard", "version": "1.0.0"}"#);
+    let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "python3 \"${CLAUDE_PLUGIN_ROOT}/hooks/guard.py\"", "timeout": 5}]}]}});
+    write(plugin.join("hooks/hooks.json"), &hooks.to_string());
+    write(plugin.join("hooks/guard.py"), DESTRUCTIVE_GUARD);
+    let claude = cache().join("claude-code/2.1.328/node_modules/.bin/claude");
+    for args in [
+        vec!["plugin", "marketplace", "add", market.to_str().unwrap()],
+        vec!["plugin", "install", "dguard@localmarket"],
+    ] {
+        let out = std::process::Command::new(&claude)
+            .args(&args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "claude {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let (out, v) = audit(&project, &home, &[]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    let plugins = v["plugins"].as_array().unwrap();
+    assert_eq!(plugins.len(), 1, "{v:#}");
+    assert_eq!((plugins[0]["name"].as_str(), plugins[0]["loaded"].as_bool()), (Some("dguard@localmarket"), Some(true)));
+    let hook = &v["hooks"][0];
+    assert!(
+        hook["file"].as_str().unwrap().ends_with("plugins/cache/localmarket/dguard/1.0.0/hooks/hooks.json"),
+        "{v:#}"
+    );
+    let probe = "Bash:git-reset-hard";
+    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
+    for fault in ["crash", "hang", "signal"] {
+        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
+    }
+    let advice: Vec<&str> = v["advice"].as_array().unwrap().iter().map(|a| a["change"].as_str().unwrap()).collect();
+    assert!(advice.iter().any(|a| a.contains("is no fix") && a.contains("disable the plugin")), "{advice:?}");
+    assert!(!advice.iter().any(|a| a.contains("cover every write-capable tool")), "{advice:?}");
+    // Set to false, the plugin is listed as not loaded, and nothing guards: never exit 0 (a
+    // static audit with no hook warns `no-hooks`, exit 3).
+    let settings = home.join(".claude/settings.json");
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    s["enabledPlugins"]["dguard@localmarket"] = false.into();
+    std::fs::write(&settings, s.to_string()).unwrap();
+    let (out, v) = audit(&project, &home, &["--static-only"]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    assert!(v["hooks"].as_array().unwrap().is_empty(), "{v:#}");
+    assert_eq!(v["plugins"][0]["loaded"], false, "{v:#}");
+    assert!(v["plugins"][0]["reason"].as_str().unwrap().starts_with("set to false in"), "{v:#}");
 }
