@@ -33,9 +33,16 @@ impl Redactions {
         Redactions { replacements }
     }
 
-    /// `text` with every redacted path replaced.
+    /// `text` with every redacted path replaced. A session's own HOME under
+    /// the run's root (`$RUN/sessions/session-XXXXXX/home`, named by an agent
+    /// that quotes its hook file's path, as Copilot CLI does) is the agent's
+    /// `~`: the same in every run, and no machine path.
     pub fn apply(&self, text: &str) -> String {
-        self.replacements.iter().fold(text.to_string(), |t, (path, word)| t.replace(path.as_str(), word))
+        static SESSION_HOME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"\$RUN/sessions/session-[A-Za-z0-9]+/home\b").expect("a valid pattern")
+        });
+        let text = self.replacements.iter().fold(text.to_string(), |t, (path, word)| t.replace(path.as_str(), word));
+        SESSION_HOME.replace_all(&text, "~").into_owned()
     }
 }
 
@@ -128,5 +135,15 @@ mod tests {
         );
         // A home of "/" would turn every path into a tilde: left alone.
         assert_eq!(Redactions::new(Path::new("/r"), Path::new("/f"), Some(Path::new("/"))).apply("/x/y"), "/x/y");
+    }
+
+    #[test]
+    fn a_sessions_own_home_is_the_agents_tilde() {
+        let r = Redactions::new(Path::new("/tmp/failopen-run-1-x"), Path::new("/opt/bin/failopen"), None);
+        let text = "Denied by preToolUse hook from \"/tmp/failopen-run-1-x/sessions/session-me0FS9/home/.copilot/hooks/failopen.json\"";
+        assert_eq!(r.apply(text), "Denied by preToolUse hook from \"~/.copilot/hooks/failopen.json\"");
+        // Only a session's HOME: another directory of the session keeps its place under $RUN.
+        let work = "/tmp/failopen-run-1-x/sessions/session-me0FS9/work/notes.txt";
+        assert_eq!(r.apply(work), "$RUN/sessions/session-me0FS9/work/notes.txt");
     }
 }

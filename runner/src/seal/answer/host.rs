@@ -3,14 +3,14 @@
 //! Claude Code and Codex both send `PreToolUse`, Gemini CLI `BeforeTool`.
 //! Measured payloads (docs/seal.md): Codex's carry `turn_id` and `model`
 //! and a `null` `transcript_path`; Claude Code's a `transcript_path` string
-//! and no `turn_id`. When seal cannot tell, an answer must hold for every
+//! and no `turn_id`; Copilot CLI's are camelCase (`toolName`) with no event. When seal cannot tell, an answer must hold for every
 //! agent that sends the event.
 
 use std::fmt;
 
 use serde_json::Value;
 
-use super::{claude_code, codex, gemini, Reading};
+use super::{claude_code, codex, copilot, gemini, Reading};
 
 /// An agent whose reading of an answer seal knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +21,8 @@ pub enum Host {
     Codex,
     /// Google's Gemini CLI.
     Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
 }
 
 impl Host {
@@ -30,6 +32,7 @@ impl Host {
             Host::ClaudeCode => claude_code::read(event, answer),
             Host::Codex => codex::read(event, answer),
             Host::Gemini => gemini::read(answer),
+            Host::Copilot => copilot::read(answer),
         }
     }
 
@@ -45,6 +48,7 @@ impl fmt::Display for Host {
             Host::ClaudeCode => "Claude Code",
             Host::Codex => "Codex",
             Host::Gemini => "Gemini CLI",
+            Host::Copilot => "Copilot CLI",
         })
     }
 }
@@ -53,6 +57,9 @@ impl fmt::Display for Host {
 pub fn hosts(payload: &Value) -> Vec<Host> {
     if payload.get("hook_event_name").and_then(Value::as_str) == Some(gemini::BEFORE_TOOL) {
         return vec![Host::Gemini];
+    }
+    if copilot::is_its_payload(payload) {
+        return vec![Host::Copilot];
     }
     let codex_like = payload.get("turn_id").is_some()
         || (payload.get("model").is_some() && payload.get("transcript_path").is_some_and(Value::is_null));
@@ -82,6 +89,8 @@ mod tests {
         assert_eq!(hosts(&claude), [Host::ClaudeCode]);
         assert_eq!(hosts(&codex), [Host::Codex]);
         assert_eq!(hosts(&gemini), [Host::Gemini]);
+        let copilot = json!({"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}});
+        assert_eq!(hosts(&copilot), [Host::Copilot]);
         assert_eq!(hosts(&json!({"hook_event_name":"PreToolUse"})), [Host::ClaudeCode, Host::Codex]);
         assert_eq!(hosts(&Value::Null), [Host::ClaudeCode, Host::Codex]);
     }

@@ -37,6 +37,7 @@
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 pub mod gemini;
 pub mod host;
 

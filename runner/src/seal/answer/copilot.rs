@@ -1,0 +1,78 @@
+//! GitHub Copilot CLI's reading of a `preToolUse` hook's answer: a
+//! top-level `permissionDecision` (with `permissionDecisionReason`), as its
+//! hooks reference and a run show (`{"permissionDecision":"deny",
+//! "permissionDecisionReason":"x"}` refused with "Denied by preToolUse hook:
+//! x", 1.0.102). It reads no `hookSpecificOutput`: Claude Code's shape of
+//! the same deny ran the call bare and, passed on by seal before seal knew
+//! Copilot, sealed too (`json-deny/bare` and `/sealed` wrote on 1.0.102).
+//! Its payload is camelCase (`toolName`, `toolArgs`) and names no event.
+
+use serde_json::Value;
+
+use super::Reading;
+
+/// Whether `payload` is Copilot CLI's: `toolName` and no `hook_event_name`.
+pub fn is_its_payload(payload: &Value) -> bool {
+    payload.get("toolName").is_some() && payload.get("hook_event_name").is_none()
+}
+
+/// How Copilot CLI reads `answer` (a JSON object).
+pub fn read(answer: &Value) -> Reading {
+    match answer.get("permissionDecision") {
+        Some(Value::String(d)) if d == "deny" => Reading::Deny,
+        Some(Value::String(d)) if d == "allow" => Reading::Allow,
+        // Not measured: seal refuses rather than guess.
+        Some(other) => {
+            Reading::Rejected(format!("permissionDecision {other} is not a decision measured on Copilot CLI"))
+        }
+        None if answer.get("hookSpecificOutput").is_some() => Reading::Rejected(
+            "Copilot CLI reads a top-level permissionDecision, not hookSpecificOutput: the call runs".into(),
+        ),
+        None => Reading::NoDecision("its JSON has no top-level permissionDecision".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_the_top_level_permission_decision_counts() {
+        assert_eq!(read(&json!({"permissionDecision": "deny", "permissionDecisionReason": "x"})), Reading::Deny);
+        assert_eq!(read(&json!({"permissionDecision": "allow"})), Reading::Allow);
+        let claude = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": "x"}});
+        assert!(matches!(read(&claude), Reading::Rejected(_)));
+        assert!(matches!(read(&json!({"permissionDecision": "ask"})), Reading::Rejected(_)));
+        assert!(matches!(read(&json!({})), Reading::NoDecision(_)));
+    }
+
+    /// The cell `json-deny/sealed` wrote on Copilot CLI 1.0.102: seal passed
+    /// Claude Code's deny on, and Copilot ran the call. Now it is refused.
+    #[test]
+    fn seal_refuses_claude_codes_deny_on_a_copilot_payload() {
+        let payload = br#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}}"#;
+        let claude = br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
+        let problem = super::super::exit0(payload, claude, false).expect("refused");
+        assert!(problem.why.contains("Copilot CLI"), "{}", problem.why);
+        // Its own deny is a refusal too: seal answers exit 2 for it (Copilot refuses on exit 2).
+        assert!(super::super::exit0(
+            payload,
+            br#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#,
+            false
+        )
+        .is_some());
+        // No decision is an allow, as before.
+        assert_eq!(super::super::exit0(payload, b"", false), None);
+    }
+
+    #[test]
+    fn its_payload_is_told_apart() {
+        // As recorded by the battery's guard on Copilot CLI 1.0.102.
+        let p =
+            json!({"sessionId": "s", "timestamp": 1, "cwd": "/w", "toolName": "bash", "toolArgs": {"command": "ls"}});
+        assert!(is_its_payload(&p));
+        assert!(!is_its_payload(&json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})));
+    }
+}
