@@ -32,6 +32,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("surface", include_str!("../arms/surface.json")),
     ("workspace-trust", include_str!("../arms/workspace-trust.json")),
     ("shapes", include_str!("../arms/shapes.json")),
+    ("sdk", include_str!("../arms/sdk.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 
@@ -98,6 +99,10 @@ pub struct Expectation {
     /// The expectation on Gemini CLI (`--agent gemini`), as `codex`.
     #[serde(default)]
     pub gemini: Option<Box<Expectation>>,
+    /// The expectation on the Claude Agent SDK for TypeScript (`--agent
+    /// agent-sdk-ts`), as `codex`; its `changes` are SDK versions.
+    #[serde(default, rename = "agent-sdk-ts")]
+    pub agent_sdk_ts: Option<Box<Expectation>>,
 }
 
 /// From `since` on, an arm is expected to give another verdict.
@@ -134,6 +139,7 @@ impl Expectation {
             crate::agent::Agent::ClaudeCode => Some(self),
             crate::agent::Agent::Codex => self.codex.as_deref(),
             crate::agent::Agent::Gemini => self.gemini.as_deref(),
+            crate::agent::Agent::AgentSdkTs => self.agent_sdk_ts.as_deref(),
         }
     }
 
@@ -330,9 +336,9 @@ fn check_expectation(exp: &Expectation) -> Result<(), String> {
         }
         check_expectation(i).map_err(|m| format!("interactive: {m}"))?;
     }
-    for (name, nested) in [("codex", &exp.codex), ("gemini", &exp.gemini)] {
+    for (name, nested) in [("codex", &exp.codex), ("gemini", &exp.gemini), ("agent-sdk-ts", &exp.agent_sdk_ts)] {
         if let Some(e) = nested {
-            if e.codex.is_some() || e.gemini.is_some() || e.interactive.is_some() {
+            if e.codex.is_some() || e.gemini.is_some() || e.agent_sdk_ts.is_some() || e.interactive.is_some() {
                 return Err(format!("{name}: must not hold another agent's or an interactive expectation"));
             }
             check_expectation(e).map_err(|m| format!("{name}: {m}"))?;

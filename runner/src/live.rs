@@ -116,6 +116,7 @@ pub fn control_arm() -> Option<Arm> {
             interactive: None,
             codex: None,
             gemini: None,
+            agent_sdk_ts: None,
         }),
         extra_settings: None,
         event: Default::default(),

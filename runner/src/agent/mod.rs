@@ -11,6 +11,7 @@
 //! one by agent; what the verdict rule reads of a driver, its words for a
 //! refusal, is the leaf [`wording`].
 
+pub mod agent_sdk_ts;
 pub mod claude_code;
 pub mod codex;
 pub mod driver;
@@ -33,12 +34,19 @@ pub enum Agent {
     Codex,
     /// Google's Gemini CLI (`gemini -p`).
     Gemini,
+    /// Anthropic's Claude Agent SDK for TypeScript: a guard written as a
+    /// callback, in a `query()` session failopen writes.
+    AgentSdkTs,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 3] =
-        [("claude-code", Agent::ClaudeCode), ("codex", Agent::Codex), ("gemini", Agent::Gemini)];
+    pub const ALL: [(&'static str, Agent); 4] = [
+        ("claude-code", Agent::ClaudeCode),
+        ("codex", Agent::Codex),
+        ("gemini", Agent::Gemini),
+        ("agent-sdk-ts", Agent::AgentSdkTs),
+    ];
 
     /// The agent's driver: everything failopen knows of it.
     pub fn driver(self) -> &'static dyn AgentDriver {
@@ -46,6 +54,7 @@ impl Agent {
             Agent::ClaudeCode => &claude_code::driver::ClaudeCode,
             Agent::Codex => &codex::driver::Codex,
             Agent::Gemini => &gemini::driver::Gemini,
+            Agent::AgentSdkTs => &agent_sdk_ts::driver::AgentSdkTs,
         }
     }
 
@@ -127,7 +136,7 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini"), "{e}");
+        assert!(e.contains("claude-code, codex, gemini, agent-sdk-ts"), "{e}");
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);
