@@ -12,6 +12,9 @@ use failopen::verdict::VerdictKind;
 use crate::support::run_battery;
 
 /// arms/sdk.json on SDK `version`, each row against its written expectation.
+/// The session timeout leaves a hanging or late callback (two 3 s matcher
+/// timeouts and three model turns, up to 25 s on a loaded machine) room to be
+/// refused; canUseTool's null and hang wait it out.
 fn sdk_arms_hold(version: &str, bundled_cli: &str) {
     let (rows, _dir) = run_battery(&[
         "--agent",
@@ -21,7 +24,7 @@ fn sdk_arms_hold(version: &str, bundled_cli: &str) {
         "--arms",
         "sdk",
         "--session-timeout",
-        "20",
+        "45",
         "-j",
         "3",
     ]);
