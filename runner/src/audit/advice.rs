@@ -59,7 +59,12 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
     let mut out = Vec::new();
     for e in entries {
         let mine = by_hook.get(e.id.as_str()).map(Vec::as_slice).unwrap_or_default();
-        let guards_something = mine.iter().any(|c| c.fault == Fault::None && should_block(&c.result));
+        // A plain write it refuses, not a probe: a guard that refuses only `git reset --hard`
+        // has no business covering Write, and its matcher is no hole.
+        let plain_write =
+            |tool: &str| super::probes::TOOLS.contains(&tool) || super::probes::AGENT_TOOLS.contains(&tool);
+        let guards_something =
+            mine.iter().any(|c| c.fault == Fault::None && plain_write(&c.tool) && should_block(&c.result));
         for c in mine {
             let kind = match (&c.result, c.fault) {
                 (CellResult::Wrote(WroteHow::GuardFailed), Fault::None) => HoleKind::BrokenAsConfigured,

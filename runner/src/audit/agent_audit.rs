@@ -143,6 +143,8 @@ pub async fn audit_agent(
     if let (Some(bin), false) = (bin, runnable.is_empty()) {
         dynamic_checks(agent, bin, &runnable, opts, &mut a).await?;
     }
+    a.checks.guards =
+        super::guard_verdict::verdicts(&entries, &a.checks.cells, &a.checks.holes, &[], a.version.is_some());
     a.checks.advice = advise(agent, &entries, &a.checks.holes, &a.checks.findings, &opts.seal_exe);
     a.hooks = entries
         .into_iter()

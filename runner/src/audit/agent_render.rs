@@ -23,6 +23,7 @@ pub fn text(a: &AgentAudit) -> String {
     let mut s = String::new();
     let files: Vec<String> = a.files.iter().map(|f| f.display().to_string()).collect();
     let _ = writeln!(s, "\n== {}: {} ==", agent_words(a), files.join(", "));
+    text_sections::guards(&mut s, &a.checks.guards);
     let _ = writeln!(s, "\nHooks ({})", a.agent_name);
     if a.hooks.is_empty() {
         let _ = writeln!(s, "  (no hooks that run before a tool)");
@@ -71,6 +72,7 @@ pub fn markdown(a: &AgentAudit) -> String {
     let mut s = String::new();
     let files: Vec<String> = a.files.iter().map(|f| code(&f.display().to_string())).collect();
     let _ = writeln!(s, "#### {}\n\nHook configs: {}\n", md_text(&agent_words(a)), files.join(", "));
+    super::markdown::guards_table(&mut s, &a.checks.guards);
     let rows: Vec<Vec<String>> = a
         .hooks
         .iter()
@@ -107,7 +109,7 @@ pub fn markdown(a: &AgentAudit) -> String {
             let _ = writeln!(s, "- {}", md_text(note));
         }
         s.push('\n');
-        markdown_tables::holes(&mut s, &a.checks.holes, "No holes: every guard held.");
+        markdown_tables::holes(&mut s, &a.checks.holes, "No holes proven.");
     }
     markdown_tables::advice(&mut s, &a.checks.advice);
     for re in &a.checks.sealed_recheck {

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::advice::{Advice, Hole};
 use super::dynamic::AuditCell;
+use super::guard_verdict::{GuardStatus, GuardVerdict};
 use super::{Finding, SealedRecheck, Severity};
 
 /// The findings, fault cells, holes, advice and sealed re-checks of one
@@ -25,6 +26,20 @@ pub struct Checks {
     pub sealed_recheck: Vec<SealedRecheck>,
     /// What the dynamic checks do not cover.
     pub not_covered: Vec<String>,
+    /// Each guard's verdict: held, untested or open, and why.
+    pub guards: Vec<GuardVerdict>,
+    /// Each probe tried against each command hook directly (its stdin contract, no session).
+    pub screens: Vec<HookScreen>,
+}
+
+/// One probe screened against one hook.
+#[derive(Debug, Clone, Serialize)]
+pub struct HookScreen {
+    /// Hook id.
+    pub hook: String,
+    /// What the hook answered.
+    #[serde(flatten)]
+    pub screen: super::probe::screen::Screen,
 }
 
 impl Checks {
@@ -37,5 +52,14 @@ impl Checks {
         } else {
             self.findings.iter().any(|f| f.severity >= Severity::Warning)
         }
+    }
+
+    /// The worst of these guards' verdicts (`open` when [`Checks::fails_open`]);
+    /// `None` when there is no guard.
+    pub fn status(&self, dynamic: bool) -> Option<GuardStatus> {
+        if self.fails_open(dynamic) {
+            return Some(GuardStatus::Open);
+        }
+        self.guards.iter().map(|g| g.status).max()
     }
 }

@@ -9,6 +9,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::probe::{world, Probe};
+
 use super::config::{HookEntry, HookKind};
 use super::faults::{self, Fault, FaultScripts};
 use super::judge::{self, CellResult, WroteHow};
@@ -110,12 +112,41 @@ impl Runner<'_> {
                                 .then(|| fault.mcp_policy())
                                 .flatten()
                                 .map(|p| crate::mcp_guard::mcp_config(Path::new(&self.failopen_exe), p)),
+                            probe: None,
                         };
                         self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, &e.project_dir, decider).await?
                     }
                 },
             };
             anyhow::Ok(AuditCell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
+        });
+        futures::future::join_all(futures).await.into_iter().collect()
+    }
+
+    /// Run `plan` (hook index, probe, fault): each session makes the probe's
+    /// call in a seeded world; the cell's tool is the probe's label.
+    pub async fn run_probe_cells(
+        &self,
+        entries: &[HookEntry],
+        plan: &[(usize, &Probe, Fault)],
+    ) -> anyhow::Result<Vec<AuditCell>> {
+        let futures = plan.iter().map(|&(i, probe, fault)| async move {
+            let e = &entries[i];
+            let result = match faults::not_injectable(e, fault) {
+                Some(why) => CellResult::Skipped(why),
+                None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang | Fault::McpHang)).await {
+                    None => CellResult::Invalid("interrupted".into()),
+                    Some(_slot) => {
+                        let hook =
+                            faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
+                        let tag = format!("{}-{}-{}", e.id, probe.name, fault.as_str());
+                        let decider = Decider { probe: Some(probe.clone()), ..Decider::default() };
+                        let tool = probe.tool.as_str();
+                        self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, &e.project_dir, decider).await?
+                    }
+                },
+            };
+            anyhow::Ok(AuditCell { hook: e.id.clone(), tool: probe.label(), fault, result })
         });
         futures::future::join_all(futures).await.into_iter().collect()
     }
@@ -145,7 +176,18 @@ impl Runner<'_> {
             env.push((faults::HOME_VAR.to_string(), home.to_string_lossy().into_owned()));
         }
         let mut mcp_config = decider.mcp;
+        let probe = decider.probe;
+        if probe.is_some() {
+            // git never looks for a repository above the sessions' temp root, even if the seed failed.
+            env.push(("GIT_CEILING_DIRECTORIES".into(), self.pool.root().to_string_lossy().into_owned()));
+        }
         match tool {
+            _ if probe.is_some() => {
+                let p = probe.as_ref().expect("just checked");
+                if !self.standin.set_probe_call(&id, &p.tool, p.input.clone()) {
+                    anyhow::bail!("the stand-in cannot call {} for a probe", p.tool)
+                }
+            }
             SUBAGENT => self.standin.set_route(
                 &id,
                 RoutePlan { route: Route::Subagent, subagent_type: BUILTIN_SUBAGENT, subagent_tool: Some("Bash") },
@@ -171,7 +213,10 @@ impl Runner<'_> {
         let spec = SessionSpec {
             id: id.clone(),
             bin: self.claude,
-            settings: settings_for(hook, matcher, tool),
+            settings: match &probe {
+                Some(_) => probe_settings(hook, matcher),
+                None => settings_for(hook, matcher, tool),
+            },
             hook: self.identity(hook, matcher),
             env,
             mcp_config,
@@ -196,8 +241,10 @@ impl Runner<'_> {
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
-        let result = match &root {
-            Some(r) => match judge::judge(tool, &outcome.evidence, &r.join("work")) {
+        let result = match (&root, &probe) {
+            (Some(r), Some(p)) => judge_probe(p, &outcome.evidence, r),
+            (None, _) => CellResult::Invalid("session root was not kept".into()),
+            (Some(r), None) => match judge::judge(tool, &outcome.evidence, &r.join("work")) {
                 CellResult::Invalid(_)
                     if !attempted(&r.join("evidence/transcript.json"), tool)
                         && outcome.evidence.exit.to_csv() == "0" =>
@@ -213,7 +260,6 @@ impl Runner<'_> {
                 }
                 other => other,
             },
-            None => CellResult::Invalid("session root was not kept".into()),
         };
         if let Some(r) = root {
             let _ = std::fs::remove_dir_all(r);
@@ -224,11 +270,13 @@ impl Runner<'_> {
 
 /// What decides for a hook that is not a command: the stand-in's policy for
 /// a prompt or agent hook's model, the MCP config of failopen's server for an
-/// mcp_tool hook.
+/// mcp_tool hook; and the probe a session calls, if any.
 #[derive(Debug, Default)]
 struct Decider {
     model: Option<HookPolicy>,
     mcp: Option<Value>,
+    /// The session makes this probe's call (in its seeded world) instead of a write.
+    probe: Option<Probe>,
 }
 
 impl Runner<'_> {
@@ -284,6 +332,56 @@ fn probe_entry() -> HookEntry {
         raw: Value::Null,
         project_dir: PathBuf::new(),
         managed: false,
+    }
+}
+
+/// The settings of a probe's session: the one hook under its matcher, and a
+/// SessionStart hook that seeds the probe's world ([`world::seed_script`]).
+fn probe_settings(hook: &Value, matcher: Option<&str>) -> Value {
+    let mut settings = settings_for(hook, matcher, "Bash");
+    settings["hooks"]["SessionStart"] =
+        json!([{"hooks": [{"type": "command", "command": world::seed_script(), "timeout": 30}]}]);
+    settings
+}
+
+/// A probe's session, judged by its world under `root`: `wrote` when the
+/// call's effect shows there; `blocked` only when it does not AND the
+/// session exited 0 AND the call came back refused by this hook.
+fn judge_probe(p: &Probe, e: &crate::evidence::Evidence, root: &Path) -> CellResult {
+    use crate::evidence::{AttemptResult, SessionExit};
+    let t: Option<crate::standin::Transcript> =
+        std::fs::read(root.join("evidence/transcript.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    let results: Vec<String> = t.map(|t| t.tool_results.into_iter().map(|r| r.text).collect()).unwrap_or_default();
+    if world::landed(p, root, &results) {
+        return CellResult::Wrote(judge::how_it_wrote(&e.hook_outcomes));
+    }
+    // A user's probe may change nothing here (`terraform destroy` with no terraform): that
+    // the call was run at all, not refused, is what shows it went through.
+    let ran = e
+        .attempts
+        .iter()
+        .any(|a| a.tool == p.tool && matches!(a.result, AttemptResult::Allowed(_) | AttemptResult::Failed(_)));
+    if p.landed == super::probe::Landed::AnyChange && ran {
+        return CellResult::Wrote(judge::how_it_wrote(&e.hook_outcomes));
+    }
+    match &e.exit {
+        SessionExit::Code(0) => {}
+        other => return CellResult::Invalid(format!("session ended {}", other.to_csv())),
+    }
+    if let Some(err) = &e.api_error {
+        return CellResult::Invalid(format!("api error: {err}"));
+    }
+    match e.attempts.iter().find(|a| a.tool == p.tool).map(|a| &a.result) {
+        Some(AttemptResult::Refused(_)) => CellResult::Blocked,
+        Some(AttemptResult::ForeignRefused { by, .. }) => {
+            CellResult::Invalid(format!("refused by something other than this hook ({})", by.describe()))
+        }
+        Some(AttemptResult::Allowed(_)) => CellResult::Invalid("allowed, yet nothing it does shows".into()),
+        Some(AttemptResult::Failed(t)) => {
+            CellResult::Invalid(format!("the call failed: {}", t.lines().next().unwrap_or("")))
+        }
+        Some(AttemptResult::NoResult) => CellResult::Invalid("no result came back".into()),
+        None => CellResult::Invalid(format!("no {} call (not offered?)", p.tool)),
     }
 }
 

@@ -211,6 +211,20 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
     }
 }
 
+/// Whether `fault` applies to `e` yet is not run ([`not_injectable`] says
+/// why): a hang longer than the audit waits for. Such a skip leaves the
+/// guard untested under that fault; the other skips are faults that do not
+/// apply to this kind of hook.
+pub fn left_untried(e: &HookEntry, fault: Fault) -> bool {
+    let hang = match &e.kind {
+        HookKind::Command { .. } => fault == Fault::Hang,
+        HookKind::Model { .. } => fault == Fault::ModelHang,
+        HookKind::McpTool { .. } => fault == Fault::McpHang,
+        _ => false,
+    };
+    hang && not_injectable(e, fault).is_some()
+}
+
 /// The hook object for a session: `e` as configured, with `fault`
 /// injected, run the way Claude Code would run it from the user's project:
 /// `CLAUDE_PROJECT_DIR` and (with `user_home`) `HOME` are set from the

@@ -25,6 +25,14 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         files.iter().map(|f| code(&f.display().to_string())).collect::<Vec<_>>().join(", ")
     };
     let _ = writeln!(s, "Settings: {}\n", paths(&r.files));
+    for p in &r.plugins {
+        let state = if p.loaded { "loaded" } else { "**not loaded**" };
+        let _ = writeln!(s, "- plugin {} ({state}): {}", code(&p.name), text(&p.reason));
+    }
+    if !r.plugins.is_empty() {
+        s.push('\n');
+    }
+    guards_table(&mut s, &r.checks.guards);
     if !r.managed_files.is_empty() {
         let _ = writeln!(s, "Managed settings (read by Claude Code in every session): {}\n", paths(&r.managed_files));
     }
@@ -84,8 +92,23 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         .collect();
     table(&mut s, &["severity", "hook", "finding", "code"], &rows, "None.");
 
+    if !r.checks.screens.is_empty() {
+        let _ = writeln!(s, "#### Probes tried on each hook directly (stdin, no session)\n");
+        let rows: Vec<Vec<String>> = super::text_sections::screen_lines(&r.checks.screens)
+            .into_iter()
+            .map(|(hook, refused, rest)| {
+                let refused: Vec<String> = refused.iter().map(|(p, a)| format!("{} ({})", code(p), text(a))).collect();
+                let rest: Vec<String> = rest.iter().map(|p| code(p)).collect();
+                vec![hook.to_string(), refused.join("<br>"), rest.join(", ")]
+            })
+            .collect();
+        table(&mut s, &["hook", "refused", "let through"], &rows, "");
+    }
     if r.claude_version.is_some() {
-        let _ = writeln!(s, "#### Dynamic checks: a write attempt per tool, as configured and under injected faults\n");
+        let _ = writeln!(
+            s,
+            "#### Dynamic checks: a write attempt per tool and each refused probe, as configured and under injected faults\n"
+        );
         let notes = markdown_tables::fault_grid(&mut s, &r.checks.cells);
         let _ = writeln!(
             s,
@@ -99,7 +122,7 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         }
 
         let _ = writeln!(s, "#### Holes\n");
-        markdown_tables::holes(&mut s, &r.checks.holes, "None: every guard held.");
+        markdown_tables::holes(&mut s, &r.checks.holes, "None proven.");
     }
 
     if !r.checks.advice.is_empty() {
@@ -113,6 +136,13 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         s.push_str(&super::agent_render::markdown(a));
     }
     s
+}
+
+/// A row per guard: held, untested or open, and why.
+pub(super) fn guards_table(s: &mut String, guards: &[super::guard_verdict::GuardVerdict]) {
+    let rows: Vec<Vec<String>> =
+        guards.iter().map(|g| vec![g.hook.clone(), format!("**{}**", g.status.as_str()), text(&g.reason)]).collect();
+    table(s, &["guard", "result", "why"], &rows, "No guard found.");
 }
 
 #[cfg(test)]
@@ -157,6 +187,7 @@ mod tests {
             files: vec![PathBuf::from("/p/.claude/settings.json")],
             managed_files: vec![],
             other_sources: vec![],
+            plugins: vec![],
             event_hooks: vec![],
             hooks: vec![hook("H1", "Bash|Write", "guard.sh --deny `x` <y>")],
             checks: Checks {
@@ -188,6 +219,12 @@ mod tests {
                     cells: vec![cell("Bash", Fault::Crash, CellResult::Blocked)],
                 }],
                 not_covered: vec!["faults are injected through Bash and Write only".into()],
+                guards: vec![crate::audit::guard_verdict::GuardVerdict {
+                    hook: "H1".into(),
+                    status: crate::audit::guard_verdict::GuardStatus::Open,
+                    reason: "1 hole: calls through Bash went through".into(),
+                }],
+                screens: vec![],
             },
         }
     }
@@ -242,8 +279,9 @@ mod tests {
         r.checks.advice.clear();
         r.checks.sealed_recheck.clear();
         r.checks.findings.clear();
-        let md = markdown(&r, 0);
-        assert!(md.starts_with("### failopen audit: no warnings (static checks only; run without --static-only to fault-inject) (exit 0)"), "{md}");
+        r.checks.guards[0].status = crate::audit::guard_verdict::GuardStatus::Untested;
+        let md = markdown(&r, 6);
+        assert!(md.starts_with("### failopen audit: 1 guard untested (static checks only: no warnings; run without --static-only to exercise them) (exit 6)"), "{md}");
         assert!(md.contains("#### Static findings\n\nNone.\n"), "{md}");
         assert!(!md.contains("Dynamic checks") && !md.contains("#### Holes") && !md.contains("Advice"), "{md}");
     }

@@ -30,12 +30,15 @@ pub mod config;
 pub mod dynamic;
 pub mod faults;
 pub mod file_read;
+pub mod guard_verdict;
 pub mod hook_schema;
 pub mod judge;
 pub mod markdown;
 pub mod markdown_syntax;
 pub mod markdown_tables;
 pub mod matcher;
+pub mod plugins;
+pub mod probe;
 pub mod probes;
 pub mod render;
 pub mod sources;
@@ -55,6 +58,7 @@ use checks::Checks;
 use config::{HookEntry, HookKind};
 use dynamic::{AuditCell, Runner};
 use faults::{Fault, FaultScripts};
+use guard_verdict::GuardStatus;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -131,6 +135,10 @@ pub struct AuditOptions {
     /// Read the skills of the project and of HOME (`.claude/skills/*/SKILL.md`)
     /// for frontmatter hooks (when no settings file was named).
     pub read_skills: bool,
+    /// Read the plugins the settings enable (`enabledPlugins`, resolved
+    /// through `~/.claude/plugins/installed_plugins.json`: [`plugins`]), as
+    /// Claude Code loads them (when no settings file was named).
+    pub read_plugins: bool,
     /// Other agents' hook configs (Codex CLI's `.codex/hooks.json`, Gemini
     /// CLI's `.gemini/settings.json`: [`agent_config`]), audited in sessions
     /// of that agent.
@@ -138,6 +146,9 @@ pub struct AuditOptions {
     /// The binaries of those agents for the dynamic checks; an agent without
     /// one gets the static checks only.
     pub agent_bins: Vec<AgentBin>,
+    /// The user's probes (`--probe`, the project's `.failopen/probes.json`),
+    /// tried before the built-in catalogue.
+    pub probes: Vec<probe::Probe>,
 }
 
 /// The re-check of the hole cells with the hook wrapped by seal.
@@ -162,8 +173,10 @@ pub struct AuditReport {
     pub files: Vec<PathBuf>,
     /// Managed settings files: read by Claude Code in every session, listed as a source.
     pub managed_files: Vec<PathBuf>,
-    /// Plugins' hooks files (`--plugin-dir`) and skills whose frontmatter declares hooks.
+    /// Plugins' hooks files (`--plugin-dir`, installed plugins) and skills whose frontmatter declares hooks.
     pub other_sources: Vec<PathBuf>,
+    /// The plugins the settings enable, each loaded or not, with the reason.
+    pub plugins: Vec<plugins::PluginStatus>,
     /// PermissionRequest and UserPromptSubmit hooks: listed and checked statically.
     pub event_hooks: Vec<sources::EventHook>,
     /// Hook entries.
@@ -177,6 +190,25 @@ pub struct AuditReport {
 }
 
 impl AuditReport {
+    /// The audit's result: `open` when a guard fails open, else `untested`
+    /// when some guard (of any agent) is untested or there is no guard at
+    /// all, else `held`: every guard was exercised with a call it refuses and
+    /// refused it under every fault.
+    pub fn outcome(&self) -> GuardStatus {
+        if self.fails_open() {
+            return GuardStatus::Open;
+        }
+        let claude = self.checks.status(self.claude_version.is_some());
+        let agents = self.agents.iter().map(|a| a.checks.status(a.version.is_some()));
+        std::iter::once(claude).chain(agents).flatten().max().unwrap_or(GuardStatus::Untested)
+    }
+
+    /// The guards that are not held, with the reason, of every agent.
+    pub fn untested(&self) -> Vec<&guard_verdict::GuardVerdict> {
+        let agents = self.agents.iter().flat_map(|a| a.checks.guards.iter());
+        self.checks.guards.iter().chain(agents).filter(|g| g.status == GuardStatus::Untested).collect()
+    }
+
     /// Whether the audit found a guard that fails open: a proven hole or an
     /// error finding (static only: any warning or error finding).
     pub fn fails_open(&self) -> bool {
@@ -211,6 +243,19 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
             files.push(f);
         }
     }
+    let plugins = if opts.read_plugins {
+        plugins::find(&scopes_in_order(&files, opts), opts.home.as_deref(), &opts.cwd)
+    } else {
+        vec![]
+    };
+    for p in plugins.iter().filter(|p| p.loaded) {
+        let root = p.install_path.clone().unwrap_or_default();
+        for hooks in &p.hooks_files {
+            let f = plugins::hooks_settings(&root, hooks, opts.cwd.clone())?;
+            other_sources.push(f.path.clone());
+            files.push(f);
+        }
+    }
     let skills = if opts.read_skills { sources::skills_with_hooks(&opts.cwd, opts.home.as_deref()) } else { vec![] };
     for skill in &skills {
         other_sources.push(skill.path.clone());
@@ -230,6 +275,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         files: opts.files.clone(),
         managed_files: opts.managed.files.clone(),
         other_sources,
+        plugins,
         event_hooks,
         hooks,
         checks: Checks::default(),
@@ -266,6 +312,13 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
             message: "no PreToolUse hooks: nothing guards writes".into(),
         });
     }
+    report.checks.guards = guard_verdict::verdicts(
+        &report.hooks,
+        &report.checks.cells,
+        &report.checks.holes,
+        &report.checks.screens,
+        report.claude_version.is_some(),
+    );
     report.checks.advice = advice::advise(
         &report.hooks,
         &report.checks.holes,
@@ -295,12 +348,27 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut Aud
     let baseline = runner.run_cells(&report.hooks, &dynamic::baseline_plan(&report.hooks)).await?;
     let (plan, skipped) = dynamic::fault_plan(&report.hooks, &baseline);
     let faulted = runner.run_cells(&report.hooks, &plan).await?;
-    report.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
+    let probes: Vec<probe::Probe> = opts.probes.iter().cloned().chain(probe::catalogue::all()).collect();
+    report.checks.screens = probe::plan::screen_all(&runner, &report.hooks, &probes).await?;
+    let confirm = probe::plan::confirm_plan(&report.hooks, &probes, &report.checks.screens, &baseline);
+    let confirmed = runner.run_probe_cells(&report.hooks, &confirm).await?;
+    let under = probe::plan::fault_plan(&report.hooks, &probes, &confirmed, &baseline);
+    let probe_faulted = runner.run_probe_cells(&report.hooks, &under).await?;
+    report.checks.cells =
+        baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
     report.checks.holes = advice::holes(&report.hooks, &report.checks.cells);
     report.checks.sealed_recheck =
         sealed_recheck(&runner, &report.hooks, &report.checks.holes, &opts.seal_exe, &dynamic::TOOLS).await?;
     report.checks.not_covered = vec![
-        format!("faults are injected through {} only", dynamic::FAULT_TOOLS.join(" and ")),
+        format!(
+            "probes: {} of the user's, then the catalogue: {}; each screened against the hook directly, those it \
+             refuses confirmed in sessions (3 when it refused a plain write), the faults injected under the first one refused there (unless a \
+             write through {} was refused)",
+            opts.probes.len(),
+            probe::catalogue::names().join(", "),
+            dynamic::FAULT_TOOLS.join(" or ")
+        ),
+        format!("faults are injected through {} and the probe only", dynamic::FAULT_TOOLS.join(" and ")),
         format!(
             "routes: {} is a general-purpose subagent's Bash write, {} a write through failopen mcp-fs's {}",
             dynamic::SUBAGENT,
@@ -427,6 +495,26 @@ pub fn load_agent_files(
     }
     out.sort_by_key(|(a, _)| *a);
     Ok(out)
+}
+
+/// The settings scopes in the order Claude Code lets a later one override
+/// an earlier one's `enabledPlugins`: user, project, local, then managed.
+fn scopes_in_order(files: &[config::SettingsFile], opts: &AuditOptions) -> Vec<config::SettingsFile> {
+    let user = opts.home.as_ref().map(|h| h.join(".claude/settings.json"));
+    let rank = |f: &config::SettingsFile| {
+        if f.managed {
+            3
+        } else if Some(&f.path) == user.as_ref() {
+            0
+        } else if f.path.ends_with(".claude/settings.local.json") {
+            2
+        } else {
+            1
+        }
+    };
+    let mut out: Vec<config::SettingsFile> = files.to_vec();
+    out.sort_by_key(rank);
+    out
 }
 
 /// The settings files Claude Code would read from `cwd` (see [`config::default_paths`]).

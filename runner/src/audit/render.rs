@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::guard_verdict::GuardStatus;
 use super::text_sections;
 use super::words::{kind_words, on_failure_words, table};
 use super::AuditReport;
@@ -28,6 +29,13 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         let managed: Vec<String> = r.managed_files.iter().map(|f| f.display().to_string()).collect();
         let _ = writeln!(s, "managed settings (read by Claude Code in every session): {}", managed.join(", "));
     }
+    for p in &r.plugins {
+        let state = if p.loaded { "loaded" } else { "NOT loaded" };
+        let at = p.install_path.as_ref().map(|i| format!(" from {}", i.display())).unwrap_or_default();
+        let _ = writeln!(s, "plugin {} ({state}{at}): {}", p.name, p.reason);
+    }
+    let _ = writeln!(s, "\nResult: {}", verdict(r));
+    text_sections::guards(&mut s, &r.checks.guards);
     let _ = writeln!(s, "\nHooks");
     if r.hooks.is_empty() {
         let _ = writeln!(s, "  (no PreToolUse hooks)");
@@ -67,8 +75,12 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
             f.code
         );
     }
+    text_sections::screens(&mut s, &r.checks.screens);
     if r.claude_version.is_some() {
-        let _ = writeln!(s, "\nDynamic checks: a write attempt per tool, as configured and under injected faults");
+        let _ = writeln!(
+            s,
+            "\nDynamic checks: a write attempt per tool and each refused probe, as configured and under injected faults"
+        );
         s.push_str(&table(&r.checks.cells));
         let _ = writeln!(
             s,
@@ -119,14 +131,28 @@ pub(super) fn version_words(r: &AuditReport) -> String {
     }
 }
 
-/// The result line's words: how many holes, or that every guard held.
+/// The result line's words: how many holes, how many guards untested, or
+/// that every guard held.
 pub(super) fn verdict(r: &AuditReport) -> String {
     let holes = r.checks.holes.len() + r.agents.iter().map(|a| a.checks.holes.len()).sum::<usize>();
     let dynamic = r.claude_version.is_some() || r.agents.iter().any(|a| a.version.is_some());
-    match (r.fails_open(), dynamic) {
-        (false, true) => "every guard held".to_string(),
-        (false, false) => "no warnings (static checks only; run without --static-only to fault-inject)".to_string(),
-        (true, true) => format!("{holes} hole{} found", if holes == 1 { "" } else { "s" }),
-        (true, false) => "warnings found (static checks only)".to_string(),
+    let untested = r.untested().len();
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    match (r.outcome(), dynamic) {
+        (GuardStatus::Held, _) => "every guard held".to_string(),
+        (GuardStatus::Untested, _) if untested == 0 => "untested: no guard found, nothing guards tool calls".into(),
+        (GuardStatus::Untested, false) => format!(
+            "{untested} guard{} untested (static checks only: no warnings; run without --static-only to exercise them)",
+            s(untested)
+        ),
+        (GuardStatus::Untested, true) => {
+            format!(
+                "{untested} guard{} untested: nothing proves {} fail closed",
+                s(untested),
+                if untested == 1 { "it" } else { "they" }
+            )
+        }
+        (GuardStatus::Open, true) => format!("{holes} hole{} found", s(holes)),
+        (GuardStatus::Open, false) => "warnings found (static checks only)".to_string(),
     }
 }

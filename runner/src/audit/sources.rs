@@ -43,7 +43,7 @@ pub fn plugin_hooks(dir: &Path, project_dir: PathBuf) -> Result<Option<SettingsF
     Ok(Some(file))
 }
 
-fn put_in(v: &mut Value, root: &str) {
+pub(crate) fn put_in(v: &mut Value, root: &str) {
     match v {
         Value::String(s) if s.contains(PLUGIN_ROOT_VAR) => *s = s.replace(PLUGIN_ROOT_VAR, root),
         Value::Array(items) => items.iter_mut().for_each(|i| put_in(i, root)),

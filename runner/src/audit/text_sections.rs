@@ -4,15 +4,24 @@
 use std::fmt::Write;
 
 use super::advice::{Advice, Hole};
+use super::checks::HookScreen;
+use super::guard_verdict::GuardVerdict;
 use super::judge::CellResult;
 use super::words::{describe, hole_lines};
 use super::SealedRecheck;
 
-/// A line per (hook, kind of hole) under `heading`, or that every guard held.
+/// A line per guard: held, untested or open, and why.
+pub(super) fn guards(s: &mut String, guards: &[GuardVerdict]) {
+    for g in guards {
+        let _ = writeln!(s, "  {:<4} {:<8} {}", g.hook, g.status.as_str(), g.reason);
+    }
+}
+
+/// A line per (hook, kind of hole) under `heading`, or that none was proven.
 pub(super) fn holes(s: &mut String, heading: &str, holes: &[Hole]) {
     let _ = writeln!(s, "\n{heading}");
     if holes.is_empty() {
-        let _ = writeln!(s, "  none: every guard held");
+        let _ = writeln!(s, "  none proven");
     }
     for (hook, what) in hole_lines(holes) {
         let _ = writeln!(s, "  {hook:<4} {what}");
@@ -42,4 +51,44 @@ pub(super) fn recheck(s: &mut String, re: &SealedRecheck, how: &str, tool_width:
     for c in &re.cells {
         let _ = writeln!(s, "  {:<tool_width$} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
     }
+}
+
+/// The probes screened per hook: those it refused, each with its answer,
+/// and one line naming the rest.
+pub(super) fn screens(s: &mut String, screens: &[HookScreen]) {
+    if screens.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\nProbes tried on each hook directly (the call's payload on its stdin, no session)");
+    for (hook, refused, rest) in screen_lines(screens) {
+        for (probe, answer) in refused {
+            let _ = writeln!(s, "  {hook:<4} refused  {probe:<28} {answer}");
+        }
+        if !rest.is_empty() {
+            let _ = writeln!(s, "  {hook:<4} let through: {}", rest.join(", "));
+        }
+    }
+}
+
+/// One hook's screens: its id, the refused probes with their answers, the others' labels.
+pub(super) type ScreenLine<'a> = (&'a str, Vec<(&'a str, &'a str)>, Vec<&'a str>);
+
+/// Per hook (in order): the refused probes with their answers, and the others' labels.
+pub(super) fn screen_lines(screens: &[HookScreen]) -> Vec<ScreenLine<'_>> {
+    let mut out: Vec<ScreenLine<'_>> = Vec::new();
+    for sc in screens {
+        let i = match out.iter().position(|o| o.0 == sc.hook) {
+            Some(i) => i,
+            None => {
+                out.push((&sc.hook, vec![], vec![]));
+                out.len() - 1
+            }
+        };
+        if sc.screen.refused {
+            out[i].1.push((&sc.screen.probe, &sc.screen.answer));
+        } else {
+            out[i].2.push(&sc.screen.probe);
+        }
+    }
+    out
 }

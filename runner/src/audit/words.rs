@@ -69,7 +69,7 @@ pub(super) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
     out
 }
 
-fn fault_words(f: Fault) -> &'static str {
+pub(super) fn fault_words(f: Fault) -> &'static str {
     match f {
         Fault::None => "nothing",
         Fault::Missing => "missing",
@@ -122,16 +122,22 @@ pub(super) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
 pub(super) fn table_rows<'a>(
     cells: &'a [AuditCell],
     faults: &[Fault],
-) -> Vec<(&'a str, &'static str, Vec<Option<&'a AuditCell>>)> {
+) -> Vec<(&'a str, &'a str, Vec<Option<&'a AuditCell>>)> {
     let mut hooks: Vec<&str> = Vec::new();
     for c in cells {
         if !hooks.contains(&c.hook.as_str()) {
             hooks.push(&c.hook);
         }
     }
+    let mut tools: Vec<&str> = TOOLS.iter().chain(super::probes::AGENT_TOOLS.iter()).copied().collect();
+    for c in cells {
+        if !tools.contains(&c.tool.as_str()) {
+            tools.push(&c.tool);
+        }
+    }
     let mut rows = Vec::new();
     for h in hooks {
-        for &tool in TOOLS.iter().chain(super::probes::AGENT_TOOLS.iter()) {
+        for &tool in &tools {
             let row: Vec<Option<&AuditCell>> =
                 faults.iter().map(|f| cells.iter().find(|c| c.hook == h && c.tool == tool && c.fault == *f)).collect();
             if row.iter().any(Option::is_some) {

@@ -172,6 +172,11 @@ pub struct AuditArgs {
     /// A plugin directory whose `hooks/hooks.json` to read too, as `claude --plugin-dir` loads it (repeatable).
     #[arg(long = "plugin-dir", value_name = "DIR")]
     pub plugin_dirs: Vec<PathBuf>,
+    /// A call the healthy guard refuses, as JSON: `{"tool": "Bash", "command": "git reset --hard"}`,
+    /// `{"tool": "Write", "file_path": ".env"}` (repeatable; tried before the built-in catalogue
+    /// and the project's `.failopen/probes.json`).
+    #[arg(long = "probe", value_name = "JSON")]
+    pub probes: Vec<String>,
     /// Sessions running at once.
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,

@@ -2,6 +2,7 @@
 //! report out, the exit code.
 
 use anyhow::Context;
+use failopen::audit::guard_verdict::GuardStatus;
 use failopen::audit::{self, markdown, render, AuditOptions};
 use std::path::PathBuf;
 
@@ -29,7 +30,11 @@ pub async fn main(args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
         eprintln!("failopen audit: interrupted; the report is incomplete");
         return Ok(ExitCode::Interrupted);
     }
-    let code = if report.fails_open() { ExitCode::GuardOpen } else { ExitCode::Success };
+    let code = match report.outcome() {
+        GuardStatus::Open => ExitCode::GuardOpen,
+        GuardStatus::Untested => ExitCode::Untested,
+        GuardStatus::Held => ExitCode::Success,
+    };
     emit(&match args.format {
         AuditFormat::Text => render::text(&report, code.code()),
         AuditFormat::Json => render::json(&report, code.code()),
@@ -82,13 +87,27 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         interrupt: Interrupt::new(),
         plugin_dirs: args.plugin_dirs.clone(),
         read_skills: args.settings.is_empty(),
+        read_plugins: args.settings.is_empty(),
         agent_files,
         agent_bins: Vec::new(),
+        probes: user_probes(args, &env.cwd)?,
     };
     if !args.static_only {
         opts.agent_bins = agent_bins(args, &opts).await?;
     }
     Ok(opts)
+}
+
+/// The user's probes: each `--probe JSON`, then the project's `.failopen/probes.json`.
+fn user_probes(args: &AuditArgs, cwd: &Option<PathBuf>) -> anyhow::Result<Vec<audit::probe::Probe>> {
+    let mut out = Vec::new();
+    for p in &args.probes {
+        out.extend(audit::probe::parse(p, "--probe")?);
+    }
+    if let Some(cwd) = cwd {
+        out.extend(audit::probe::project_probes(cwd)?);
+    }
+    Ok(out)
 }
 
 /// The files named on the command line: Claude Code's, and the other agents' with their agent.

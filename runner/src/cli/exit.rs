@@ -25,6 +25,11 @@ pub enum ExitCode {
     /// 5: `bisect` could not decide: no release between good and bad gave a
     /// clean verdict on either side of the change.
     Undecided,
+    /// 6: `audit`: no hole was proven, but some guard is untested: it refused
+    /// none of the probes tried (so no fault could be injected under a
+    /// refused call), a fault could not be judged, only the static checks
+    /// ran, or there was no guard at all.
+    Untested,
     /// 130: interrupted (SIGINT or SIGTERM); the rows already written stay.
     Interrupted,
 }
@@ -39,6 +44,7 @@ impl ExitCode {
             ExitCode::GuardOpen => 3,
             ExitCode::Changed => 4,
             ExitCode::Undecided => 5,
+            ExitCode::Untested => 6,
             ExitCode::Interrupted => 130,
         }
     }
@@ -66,9 +72,11 @@ mod tests {
             ExitCode::GuardOpen,
             ExitCode::Changed,
             ExitCode::Undecided,
+            ExitCode::Untested,
             ExitCode::Interrupted,
         ];
         let mut codes: Vec<i32> = all.iter().map(|c| c.code()).collect();
+        codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), all.len());
         assert_eq!(ExitCode::from_seal(0), ExitCode::Success);

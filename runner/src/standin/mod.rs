@@ -24,6 +24,7 @@ mod gemini_http;
 pub mod history;
 pub mod hook_model;
 pub mod policy;
+pub mod probe_call;
 pub mod responses;
 pub mod route;
 pub mod script;
@@ -70,6 +71,8 @@ pub(crate) struct SessionState {
     pub(crate) transcript: Transcript,
     /// Attempt one write through this tool instead of the policy's script.
     pub(crate) first_tool: Option<&'static str>,
+    /// Make this one call (an audit probe) instead of the policy's script.
+    pub(crate) probe_call: Option<(&'static str, serde_json::Value)>,
     /// How this session's prompt and agent hooks are answered.
     pub(crate) hook_policy: Option<hook_model::HookPolicy>,
     /// Follow this route to the file instead of the policy's script.
@@ -131,6 +134,17 @@ impl StandIn {
         let Some(tool) = first_tool::known_tool(tool) else { return false };
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().first_tool = Some(tool);
+        true
+    }
+
+    /// Make one session call `tool` once with `input` (an audit probe, see
+    /// [`probe_call`]) instead of following the server's policy. Call it
+    /// before the session's first request. Returns false for a tool a probe
+    /// cannot call.
+    pub fn set_probe_call(&self, session: &str, tool: &str, input: serde_json::Value) -> bool {
+        let Some(tool) = probe_call::TOOLS.iter().copied().find(|t| *t == tool) else { return false };
+        let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.entry(session.to_string()).or_default().probe_call = Some((tool, input));
         true
     }
 

@@ -243,6 +243,9 @@ fn next_step(policy: Policy, state: &mut super::SessionState, request: &Value, h
         return Step::Text(super::compaction::summary(history));
     }
     let cwd = state.cwd.as_deref().unwrap_or(".");
+    if let Some((tool, input)) = &state.probe_call {
+        return super::probe_call::probe_step(history, cwd, tool, input);
+    }
     if let Some(tool) = state.first_tool {
         return super::first_tool::tool_step(history, cwd, tool);
     }

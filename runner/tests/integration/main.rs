@@ -13,6 +13,7 @@ mod audit;
 mod audit_agents;
 mod audit_hostile_files;
 mod audit_models;
+mod audit_probes;
 mod audit_sources;
 mod battery;
 mod claude_install;

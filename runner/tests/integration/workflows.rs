@@ -382,6 +382,7 @@ fn the_action_audit_step_writes_the_summary_and_exits_with_the_audit_code() {
             ("inputs.format", format),
             ("inputs.static-only", "true"),
             ("inputs.fail-on-open", fail_on_open),
+            ("inputs.fail-on-untested", "true"),
             ("inputs.working-directory", "."),
         ];
         let r = runner.run(&action, None, "audit", &fixtures, &exprs, &[]);

@@ -1,0 +1,119 @@
+//! Which probes run where: every probe screened against every command hook
+//! whose matcher covers its tool ([`screen_all`]); those it refused
+//! confirmed in real sessions ([`confirm_plan`]); the faults
+//! injected under the first one a session confirmed ([`fault_plan`]), unless
+//! the hook already refused a plain write, under which they are injected.
+
+use std::time::Duration;
+
+use super::screen::{self, Screen};
+use super::{world, Probe};
+use crate::audit::checks::HookScreen;
+use crate::audit::config::{HookEntry, HookKind};
+use crate::audit::dynamic::{should_block, AuditCell, Runner, FAULT_TOOLS};
+use crate::audit::faults::{self, Fault};
+use crate::audit::judge::CellResult;
+
+/// The most refused probes confirmed in sessions for a hook that refused a
+/// plain write already (its faults are injected under that write); a hook
+/// that refused none gets every probe it refused on screen confirmed.
+pub const MAX_CONFIRMED_BESIDE_A_WRITE: usize = 3;
+
+/// The longest a screen waits for a guard's answer.
+const SCREEN_TIMEOUT_SECS: f64 = 30.0;
+
+/// Screen `probes` against each unmanaged command hook, in a throwaway
+/// world per hook (under the pool's temp root).
+pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Probe]) -> anyhow::Result<Vec<HookScreen>> {
+    let mut out = Vec::new();
+    for e in hooks.iter().filter(|e| !e.managed && matches!(e.kind, HookKind::Command { .. })) {
+        let root = runner.pool.root().join(format!("screen-{}", e.id));
+        world::seed(&root)?;
+        let hook = faults::hook_for(e, Fault::None, &runner.scripts, runner.home.is_some(), &runner.unreachable_url)?;
+        let command = hook["command"].as_str().unwrap_or_default().to_string();
+        let mut env = vec![
+            (faults::PROJECT_VAR.to_string(), e.project_dir.to_string_lossy().into_owned()),
+            ("HOME".to_string(), root.join("home").to_string_lossy().into_owned()),
+        ];
+        if let Some(home) = runner.home {
+            env.push((faults::HOME_VAR.to_string(), home.to_string_lossy().into_owned()));
+        }
+        let timeout = Duration::from_secs_f64(faults::effective_timeout(e).clamp(1.0, SCREEN_TIMEOUT_SECS));
+        for p in probes {
+            if runner.pool.interrupt().is_stopped() {
+                break;
+            }
+            let screen = if crate::matcher::covers(e.matcher.as_deref(), &p.tool) {
+                let (refused, answer) =
+                    screen::run(&command, &screen::payload(p, &root), &env, &root.join("work"), timeout).await;
+                Screen { probe: p.label(), refused, answer }
+            } else {
+                Screen {
+                    probe: p.label(),
+                    refused: false,
+                    answer: format!("not matched: the matcher does not cover {}", p.tool),
+                }
+            };
+            out.push(HookScreen { hook: e.id.clone(), screen });
+        }
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    Ok(out)
+}
+
+/// For each hook, the probes it refused on screen, as configured: all of
+/// them, or [`MAX_CONFIRMED_BESIDE_A_WRITE`] when a plain write was refused.
+pub fn confirm_plan<'p>(
+    hooks: &[HookEntry],
+    probes: &'p [Probe],
+    screens: &[HookScreen],
+    baseline: &[AuditCell],
+) -> Vec<(usize, &'p Probe, Fault)> {
+    let mut plan = Vec::new();
+    for (i, e) in hooks.iter().enumerate() {
+        let refused = probes.iter().filter(|p| {
+            let label = p.label();
+            screens.iter().any(|s| s.hook == e.id && s.screen.probe == label && s.screen.refused)
+        });
+        let max = if write_refused(e, baseline) { MAX_CONFIRMED_BESIDE_A_WRITE } else { usize::MAX };
+        plan.extend(refused.take(max).map(|p| (i, p, Fault::None)));
+    }
+    plan
+}
+
+/// Whether `e` refused a plain write through [`FAULT_TOOLS`] as configured.
+fn write_refused(e: &HookEntry, baseline: &[AuditCell]) -> bool {
+    baseline.iter().any(|c| {
+        c.hook == e.id && c.fault == Fault::None && FAULT_TOOLS.contains(&c.tool.as_str()) && should_block(&c.result)
+    })
+}
+
+/// For each hook that refused no plain write through [`FAULT_TOOLS`] but
+/// refused a probe in a session: every fault, under the first such probe.
+pub fn fault_plan<'p>(
+    hooks: &[HookEntry],
+    probes: &'p [Probe],
+    confirmed: &[AuditCell],
+    baseline: &[AuditCell],
+) -> Vec<(usize, &'p Probe, Fault)> {
+    let mut plan = Vec::new();
+    for (i, e) in hooks.iter().enumerate() {
+        let write_refused = baseline.iter().any(|c| {
+            c.hook == e.id
+                && c.fault == Fault::None
+                && FAULT_TOOLS.contains(&c.tool.as_str())
+                && should_block(&c.result)
+        });
+        if write_refused {
+            continue;
+        }
+        let first = probes.iter().find(|p| {
+            let label = p.label();
+            confirmed.iter().any(|c| c.hook == e.id && c.tool == label && c.result == CellResult::Blocked)
+        });
+        if let Some(p) = first {
+            plan.extend(Fault::INJECTED.iter().map(|f| (i, p, *f)));
+        }
+    }
+    plan
+}

@@ -1,0 +1,43 @@
+//! A one-call script for an audit probe: call one tool with the given input
+//! (`git reset --hard` through Bash, a Write of `.env` ...), then end with a
+//! text quoting its result. The tool must be one the request offers.
+
+use serde_json::Value;
+
+use super::history::History;
+use super::script::Step;
+
+/// The tools a probe may call, as static names for the wire.
+pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "Read", "WebFetch"];
+
+/// `input` with `{work}` (the session's working directory `cwd`), `{root}`
+/// (its parent, the session's temp root) and `{home}` (`{root}/home`, the
+/// session's HOME) filled in, in every string.
+pub fn fill(input: &Value, cwd: &str) -> Value {
+    let work = cwd.trim_end_matches('/');
+    let root = work.rsplit_once('/').map(|(r, _)| r).unwrap_or("");
+    match input {
+        Value::String(s) => {
+            Value::String(s.replace("{work}", work).replace("{home}", &format!("{root}/home")).replace("{root}", root))
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|x| fill(x, cwd)).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), fill(x, cwd))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The next step of a session in `cwd` whose one call is `tool` with `input` (see [`fill`]).
+pub fn probe_step(history: &History, cwd: &str, tool: &'static str, input: &Value) -> Step {
+    if !history.has_tools {
+        return Step::Text("failopen stand-in".to_string());
+    }
+    if !history.tool_names.iter().any(|n| n == tool) {
+        return Step::Text(format!("This Claude Code does not offer the {tool} tool."));
+    }
+    if !history.tool_uses.iter().any(|u| u.name == tool) {
+        return Step::Tool { name: tool, input: fill(input, cwd) };
+    }
+    let last = history.tool_uses.last().map(|u| u.id.as_str()).unwrap_or("");
+    let quoted = history.result_for(last).map(|r| r.text.as_str());
+    Step::Text(format!("Done. The last tool result was:\n{}", quoted.unwrap_or("(no tool result)")))
+}

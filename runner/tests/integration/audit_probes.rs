@@ -1,0 +1,224 @@
+//! `failopen audit` exercises each guard with a call it refuses (a probe),
+//! injects the faults under that call, and never says `held` of a guard it
+//! could not exercise. Real binary, real Claude Code (the pinned 2.1.328),
+//! the stand-in making the probe's call.
+//!
+//! Expected, with the reasoning (checked on real runs):
+//! - a guard that allows everything refuses none of the write attempts nor
+//!   any catalogue probe: `untested`, exit 6, never 0;
+//! - a destructive-command guard (python, refuses `git reset --hard` and
+//!   `rm -rf` only, exit 2) lets every plain write through, so before probes
+//!   the audit had nothing to inject a fault under. It refuses the
+//!   `git-reset-hard` probe on screen and in a session; under a crash (exit
+//!   1), a hang past its timeout and a signal, Claude Code runs the call
+//!   and the repository's uncommitted change is thrown away: three holes,
+//!   exit 3. Under `missing` it still refuses: `python3 /no/such/file.py`
+//!   exits 2, which Claude Code reads as a refusal;
+//! - a user's `--probe` exercises a guard the catalogue cannot;
+//! - with the guard effectively removed (it refuses on screen, allows in
+//!   sessions), every catalogue probe runs in its throwaway world and
+//!   nothing outside the sessions' temp roots changes: not the user's
+//!   project (a git repository with an uncommitted change and a `.env`), not
+//!   their HOME.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::{json, Value};
+
+use crate::support::{self, failopen};
+
+/// failopen's cache of agent binaries, whatever HOME the audit gets.
+fn cache() -> PathBuf {
+    std::env::var_os("FAILOPEN_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/failopen"))
+}
+
+/// `failopen audit ARGS --format json -j 2` from `project`, with HOME `home`.
+fn audit(project: &Path, home: &Path, args: &[&str]) -> (Output, Value) {
+    let _lock = support::lock::sessions();
+    let out = failopen()
+        .current_dir(project)
+        .env("HOME", home)
+        .env("FAILOPEN_CACHE", cache())
+        .arg("audit")
+        .args(args)
+        .args(["--format", "json", "-j", "2"])
+        .timeout(std::time::Duration::from_secs(900))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("not JSON ({e}): {} {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    });
+    (out, v)
+}
+
+/// A project whose `.claude/settings.json` holds one PreToolUse hook running `guard` (a script body).
+fn project_with_guard(d: &Path, matcher: &str, guard: &str) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let (project, home) = (d.join("project"), d.join("home"));
+    std::fs::create_dir_all(project.join(".claude/hooks")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let script = project.join(".claude/hooks/guard");
+    std::fs::write(&script, guard).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard", "timeout": 5}]}]}});
+    std::fs::write(project.join(".claude/settings.json"), settings.to_string()).unwrap();
+    (project, home)
+}
+
+fn guard_verdict(v: &Value, hook: &str) -> (String, String) {
+    let g = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == hook).unwrap_or_else(|| panic!("{v:#}"));
+    (g["status"].as_str().unwrap().to_string(), g["reason"].as_str().unwrap().to_string())
+}
+
+fn result(v: &Value, hook: &str, tool: &str, fault: &str) -> String {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["hook"] == hook && c["tool"] == tool && c["fault"] == fault)
+        .map(|c| c["result"].as_str().unwrap().to_string())
+        .unwrap_or_else(|| format!("no cell {hook} {tool} {fault}"))
+}
+
+#[test]
+fn a_guard_that_refuses_nothing_is_untested_and_never_exits_0() {
+    let d = tempfile::tempdir().unwrap();
+    let (project, home) = project_with_guard(d.path(), "Bash|Write|Edit|Read", "#!/bin/sh\ncat >/dev/null\nexit 0\n");
+    let (out, v) = audit(&project, &home, &[]);
+    assert_eq!(out.status.code(), Some(6), "{v:#}");
+    let (status, reason) = guard_verdict(&v, "H1");
+    assert_eq!(status, "untested", "{v:#}");
+    assert!(reason.contains("refused none of") && reason.contains("--probe"), "{reason}");
+    assert!(v["screens"].as_array().unwrap().iter().all(|s| s["refused"] == false), "{v:#}");
+    assert!(v["holes"].as_array().unwrap().is_empty(), "{v:#}");
+}
+
+const DESTRUCTIVE_GUARD: &str = r#"#!/usr/bin/env python3
+import json, re, sys
+d = json.load(sys.stdin)
+cmd = d.get("tool_input", {}).get("command", "")
+if d.get("tool_name") == "Bash" and re.search(r"git\s+reset\s+--hard|rm\s+-rf", cmd):
+    print("BLOCKED: destructive command", file=sys.stderr)
+    sys.exit(2)
+sys.exit(0)
+"#;
+
+#[test]
+fn a_destructive_command_guard_is_exercised_with_a_probe_and_fails_open() {
+    let d = tempfile::tempdir().unwrap();
+    let (project, home) = project_with_guard(d.path(), "Bash", DESTRUCTIVE_GUARD);
+    let (out, v) = audit(&project, &home, &[]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a plain write is allowed: {v:#}");
+    let screened: Vec<&str> = v["screens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["refused"] == true)
+        .map(|s| s["probe"].as_str().unwrap())
+        .collect();
+    assert_eq!(screened, ["Bash:git-reset-hard", "Bash:rm-rf-home"], "{v:#}");
+    let probe = "Bash:git-reset-hard";
+    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
+    assert_eq!(result(&v, "H1", probe, "missing"), "blocked", "python3 exits 2 on a missing script: {v:#}");
+    for fault in ["crash", "hang", "signal"] {
+        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
+    }
+    let holes: Vec<(String, String)> = v["holes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["tool"].as_str().unwrap().to_string(), h["fault"].as_str().unwrap().to_string()))
+        .collect();
+    for fault in ["crash", "hang", "signal"] {
+        assert!(holes.contains(&(probe.to_string(), fault.to_string())), "{fault}: {holes:?}");
+    }
+    assert_eq!(guard_verdict(&v, "H1").0, "open");
+}
+
+#[test]
+fn a_users_probe_exercises_a_guard_the_catalogue_cannot() {
+    let d = tempfile::tempdir().unwrap();
+    let guard = "#!/bin/sh\nif grep -q 'terraform destroy'; then echo 'no destroy' >&2; exit 2; fi\nexit 0\n";
+    let (project, home) = project_with_guard(d.path(), "Bash", guard);
+    let probe = r#"{"tool": "Bash", "command": "terraform destroy -auto-approve"}"#;
+    let (out, v) = audit(&project, &home, &["--probe", probe]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    let label = "Bash:user-terraform-destroy-auto-approve";
+    assert_eq!(result(&v, "H1", label, "none"), "blocked", "{v:#}");
+    assert_eq!(result(&v, "H1", label, "crash"), "wrote", "the call ran under a crash: {v:#}");
+    // A bad --probe is bad input naming the field.
+    let (out, _) =
+        (failopen().current_dir(&project).args(["audit", "--probe", r#"{"tool":"Rm"}"#]).output().unwrap(), ());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("field `tool`"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Every file under `dir` with its bytes (a directory as empty).
+fn listing(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                out.push((p.clone(), vec![]));
+                stack.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn no_probe_touches_anything_outside_its_temp_root_with_the_guard_removed() {
+    let d = tempfile::tempdir().unwrap();
+    // Refuses every probe on screen (its payload's session id), allows everything in a session.
+    let guard = "#!/bin/sh\nif grep -q '\"session_id\":\"failopen-screen\"'; then exit 2; fi\nexit 0\n";
+    let (project, home) = project_with_guard(d.path(), "Bash|Write|Read", guard);
+    // The user's project is a git repository with an uncommitted change, a .env and untracked files.
+    let git = |args: &[&str]| {
+        let st = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .status()
+            .unwrap();
+        assert!(st.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::write(project.join("tracked.txt"), "committed\n").unwrap();
+    git(&["add", "tracked.txt"]);
+    git(&["commit", "-q", "-m", "one"]);
+    std::fs::write(project.join("tracked.txt"), "uncommitted\n").unwrap();
+    std::fs::write(project.join(".env"), "REAL=secret\n").unwrap();
+    std::fs::write(project.join("scratch.tmp"), "keep\n").unwrap();
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_rsa"), "real key\n").unwrap();
+    std::fs::write(home.join("marker"), "home\n").unwrap();
+    let (before_project, before_home) = (listing(&project), listing(&home));
+    let (_out, v) = audit(&project, &home, &[]);
+    assert_eq!(listing(&project), before_project, "the project changed: {v:#}");
+    assert_eq!(listing(&home), before_home, "HOME changed: {v:#}");
+    assert!(!d.path().join("outside").exists());
+    // Every probe did run in its own world (so the check above means something).
+    let probes: Vec<String> =
+        v["screens"].as_array().unwrap().iter().map(|s| s["probe"].as_str().unwrap().to_string()).collect();
+    assert_eq!(probes.len(), 11, "{v:#}");
+    for p in &probes {
+        let r = result(&v, "H1", p, "none");
+        if p == "Bash:rm-rf-home" {
+            assert_ne!(r, "blocked", "Claude Code refuses `rm -rf ~/` itself, never this guard: {v:#}");
+        } else {
+            assert_eq!(r, "wrote", "{p} went through in its world: {v:#}");
+        }
+    }
+}
