@@ -32,6 +32,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("surface", include_str!("../arms/surface.json")),
     ("workspace-trust", include_str!("../arms/workspace-trust.json")),
     ("shapes", include_str!("../arms/shapes.json")),
+    ("sdk", include_str!("../arms/sdk.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 
@@ -341,13 +342,13 @@ fn check_expectation(exp: &Expectation) -> Result<(), String> {
         }
         check_expectation(i).map_err(|m| format!("interactive: {m}"))?;
     }
-    for (name, nested) in [("codex", &exp.codex), ("gemini", &exp.gemini)] {
-        if let Some(e) = nested {
-            if e.codex.is_some() || e.gemini.is_some() || e.interactive.is_some() {
-                return Err(format!("{name}: must not hold another agent's or an interactive expectation"));
-            }
-            check_expectation(e).map_err(|m| format!("{name}: {m}"))?;
+    let older = [("codex", exp.codex.as_deref()), ("gemini", exp.gemini.as_deref())];
+    let nested = older.into_iter().filter_map(|(n, e)| e.map(|e| (n, e)));
+    for (name, e) in nested.chain(exp.agents.iter().map(|(n, e)| (n.as_str(), e))) {
+        if e.codex.is_some() || e.gemini.is_some() || !e.agents.is_empty() || e.interactive.is_some() {
+            return Err(format!("{name}: must not hold another agent's or an interactive expectation"));
         }
+        check_expectation(e).map_err(|m| format!("{name}: {m}"))?;
     }
     let mut last: Option<Version> = None;
     for change in &exp.changes {

@@ -51,6 +51,15 @@ pub enum GuardKind {
         /// The `mcp-guard --policy` name, or `missing`.
         policy: &'static str,
     },
+    /// A guard written as code for the Claude Agent SDK: a PreToolUse hook
+    /// callback, or a `canUseTool` callback, doing `behaviour` (`throw`,
+    /// `hang`, ...; see `agent/agent_sdk_ts/session.mjs`).
+    Callback {
+        /// `canUseTool` (true) or a PreToolUse hook callback (false).
+        can_use_tool: bool,
+        /// What the callback does.
+        behaviour: &'static str,
+    },
     /// A `prompt` or `agent` hook: the model behind it is the stand-in,
     /// answering the hook's calls by a policy (see `standin::hook_model`).
     ModelHook {
@@ -101,7 +110,13 @@ impl Guard {
 
     /// Whether this guard is a command the wrappers can run (not HTTP, not a model).
     pub fn is_command(&self) -> bool {
-        !matches!(self.kind, GuardKind::Http { .. } | GuardKind::ModelHook { .. } | GuardKind::McpTool { .. })
+        !matches!(
+            self.kind,
+            GuardKind::Http { .. }
+                | GuardKind::ModelHook { .. }
+                | GuardKind::McpTool { .. }
+                | GuardKind::Callback { .. }
+        )
     }
 
     /// The hook's `type` in the settings file: `command`, `http`, `prompt` or `agent`.
@@ -111,6 +126,8 @@ impl Guard {
             GuardKind::ModelHook { agent: true, .. } => "agent",
             GuardKind::ModelHook { agent: false, .. } => "prompt",
             GuardKind::McpTool { .. } => "mcp_tool",
+            GuardKind::Callback { can_use_tool: false, .. } => "callback",
+            GuardKind::Callback { can_use_tool: true, .. } => "can-use-tool",
             _ => "command",
         }
     }
@@ -163,6 +180,17 @@ macro_rules! mcp {
     };
     ($name:literal, $policy:literal, long: $long:expr) => {
         Guard { name: $name, kind: GuardKind::McpTool { policy: $policy }, answers_json: false, long_running: $long }
+    };
+}
+
+macro_rules! callback {
+    ($name:literal, $behaviour:literal, can_use_tool: $cut:expr, long: $long:expr) => {
+        Guard {
+            name: $name,
+            kind: GuardKind::Callback { can_use_tool: $cut, behaviour: $behaviour },
+            answers_json: false,
+            long_running: $long,
+        }
     };
 }
 
@@ -270,6 +298,26 @@ const CATALOG: &[Guard] = &[
     mcp!("mcp-garbage", "garbage"),
     mcp!("mcp-crash", "crash-at-start"),
     mcp!("mcp-missing", "missing"),
+    // Guards written as code for the Claude Agent SDK (arms/sdk.json).
+    callback!("callback-allow", "allow", can_use_tool: false, long: false),
+    callback!("callback-deny", "deny", can_use_tool: false, long: false),
+    callback!("callback-throw", "throw", can_use_tool: false, long: false),
+    callback!("callback-reject", "reject", can_use_tool: false, long: false),
+    callback!("callback-string", "string", can_use_tool: false, long: false),
+    callback!("callback-number", "number", can_use_tool: false, long: false),
+    callback!("callback-null", "null", can_use_tool: false, long: false),
+    callback!("callback-undefined", "undefined", can_use_tool: false, long: false),
+    callback!("callback-wrong-case", "wrong-case", can_use_tool: false, long: false),
+    callback!("callback-misspelt-key", "misspelt-key", can_use_tool: false, long: false),
+    callback!("callback-hang", "hang", can_use_tool: false, long: true),
+    callback!("callback-late", "late", can_use_tool: false, long: true),
+    callback!("can-use-tool-allow", "allow", can_use_tool: true, long: false),
+    callback!("can-use-tool-deny", "deny", can_use_tool: true, long: false),
+    callback!("can-use-tool-throw", "throw", can_use_tool: true, long: false),
+    callback!("can-use-tool-reject", "reject", can_use_tool: true, long: false),
+    callback!("can-use-tool-garbage", "garbage", can_use_tool: true, long: false),
+    callback!("can-use-tool-null", "null", can_use_tool: true, long: true),
+    callback!("can-use-tool-hang", "hang", can_use_tool: true, long: true),
 ];
 
 /// The script every `model-cmd-*` guard runs.
@@ -359,7 +407,10 @@ impl GuardDir {
             GuardKind::MissingThroughInterpreter { interpreter, file } => {
                 Some(vec![interpreter.to_string(), s(self.root.join(file))])
             }
-            GuardKind::Http { .. } | GuardKind::ModelHook { .. } | GuardKind::McpTool { .. } => None,
+            GuardKind::Http { .. }
+            | GuardKind::ModelHook { .. }
+            | GuardKind::McpTool { .. }
+            | GuardKind::Callback { .. } => None,
         }
     }
 }

@@ -159,6 +159,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         work: &dirs.work,
         evidence: &dirs.evidence,
         standin_url: standin_url.as_deref(),
+        binary: &spec.bin.path,
     };
     let launch = driver.prepare(&ask, &place, caps.as_ref())?;
     for file in &spec.files {
@@ -166,14 +167,15 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     }
     let mut env = agent_env(spec, &dirs);
     env.extend(launch.env);
-    let launched = match spec.mode {
+    let mut launched = match spec.mode {
         Mode::Print => {
-            let mut cmd = tokio::process::Command::new(&spec.bin.path);
+            let mut cmd = tokio::process::Command::new(launch.program.as_ref().unwrap_or(&spec.bin.path));
             cmd.args(launch.args);
             launch_headless(spec, &dirs, cmd, env, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
         }
         Mode::Interactive => interactive::launch(spec, &dirs, launch.args, env).await?,
     };
+    launched.flags.extend(launch.flags);
     finish(spec, driver, root, &dirs, launched).await
 }
 

@@ -91,6 +91,13 @@ pub enum HookTarget {
     Prompt(String),
     /// `"type": "agent"` with this prompt.
     Agent(String),
+    /// An Agent SDK callback (`"type": "callback"` or `"can-use-tool"`) doing `behaviour`.
+    Callback {
+        /// The entry's type: `callback` or `can-use-tool`.
+        kind: &'static str,
+        /// What the callback does.
+        behaviour: &'static str,
+    },
     /// `"type": "mcp_tool"`: this server's tool.
     McpTool {
         /// The MCP server's name in the MCP config.
@@ -108,6 +115,8 @@ impl HookTarget {
             HookTarget::Command(s) | HookTarget::Http(s) | HookTarget::Prompt(s) | HookTarget::Agent(s) => s.clone(),
             // 2.1.328's onFailure refusal: `PreToolUse:Bash hook error: [failopen-guard/guard]: failed; ...`
             HookTarget::McpTool { server, tool } => format!("{server}/{tool}"),
+            // The bundled CLI's onFailure refusal: `PreToolUse:Bash hook error: [callback]: failed; ...`.
+            HookTarget::Callback { .. } => "callback".to_string(),
         }
     }
 }
@@ -133,6 +142,9 @@ pub fn hook_target(guard: &Guard, wrapper: Wrapper, ctx: &HookContext<'_>) -> io
             server: crate::mcp_guard::MCP_SERVER_KEY.to_string(),
             tool: crate::mcp_guard::server::TOOL_NAME.to_string(),
         });
+    }
+    if let GuardKind::Callback { behaviour, .. } = guard.kind {
+        return Ok(HookTarget::Callback { kind: guard.hook_type(), behaviour });
     }
     if let GuardKind::ModelHook { agent, .. } = guard.kind {
         let prompt = crate::guards::MODEL_HOOK_PROMPT.to_string();

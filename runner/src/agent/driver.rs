@@ -57,6 +57,8 @@ pub struct SessionPlace<'a> {
     pub evidence: &'a Path,
     /// The stand-in's base URL for this session; `None` for a live model.
     pub standin_url: Option<&'a str>,
+    /// The agent's binary (an SDK's entry module, which its program imports).
+    pub binary: &'a Path,
 }
 
 /// What a driver made of a session: the agent's command line after the
@@ -67,6 +69,11 @@ pub struct SessionLaunch {
     pub args: Vec<OsString>,
     /// Environment variables the agent needs (its model's address and key).
     pub env: Vec<(String, String)>,
+    /// The program to run in place of the binary (an SDK session's `node`),
+    /// with [`SessionLaunch::args`] after it.
+    pub program: Option<PathBuf>,
+    /// Marks for the row's `flags` (an SDK's bundled CLI version).
+    pub flags: Vec<String>,
 }
 
 /// The API key a stand-in session presents (the stand-in takes any).
@@ -91,6 +98,16 @@ pub trait AgentDriver: Sync {
     /// The version in what the binary prints for `--version`.
     fn reported_version<'a>(&self, output: &'a str) -> Option<&'a str> {
         crate::version::reported_version(output)
+    }
+    /// Where an installed version's binary is in its install directory:
+    /// `node_modules/.bin/<bin_name>` for an agent CLI.
+    fn installed_binary(&self, version_dir: &Path) -> PathBuf {
+        version_dir.join("node_modules/.bin").join(self.bin_name())
+    }
+    /// The version of a binary read without running it (an SDK's
+    /// package.json); `None`: ask the binary for `--version`.
+    fn version_without_running(&self, _bin: &Path) -> Option<String> {
+        None
     }
     /// Whether a published version is a per-platform build of another
     /// (Codex's `0.171.0-linux-x64`), not a release of its own.

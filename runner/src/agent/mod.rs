@@ -11,6 +11,7 @@
 //! one by agent; what the verdict rule reads of a driver, its words for a
 //! refusal, is the leaf [`wording`].
 
+pub mod agent_sdk_ts;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;
@@ -36,15 +37,19 @@ pub enum Agent {
     Gemini,
     /// GitHub's Copilot CLI (`copilot -p`).
     Copilot,
+    /// Anthropic's Claude Agent SDK for TypeScript: a guard written as a
+    /// callback, in a `query()` session failopen writes.
+    AgentSdkTs,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 4] = [
+    pub const ALL: [(&'static str, Agent); 5] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
         ("copilot", Agent::Copilot),
+        ("agent-sdk-ts", Agent::AgentSdkTs),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -54,6 +59,7 @@ impl Agent {
             Agent::Codex => &codex::driver::Codex,
             Agent::Gemini => &gemini::driver::Gemini,
             Agent::Copilot => &copilot::driver::Copilot,
+            Agent::AgentSdkTs => &agent_sdk_ts::driver::AgentSdkTs,
         }
     }
 
@@ -135,7 +141,7 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini, copilot"), "{e}");
+        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts"), "{e}");
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);

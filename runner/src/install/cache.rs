@@ -54,7 +54,7 @@ impl Cache {
 
     /// The binary of one installed version.
     pub fn binary(&self, version: &str) -> PathBuf {
-        self.version_dir(version).join("node_modules/.bin").join(self.agent.bin_name())
+        self.agent.driver().installed_binary(&self.version_dir(version))
     }
 
     /// Record that `version` was just used (its marker file's mtime is the

@@ -76,6 +76,9 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
 /// Run `<agent binary> --version` (in a throwaway HOME) and return the
 /// version it reports.
 pub async fn read_version(agent: Agent, path: &Path) -> Result<String, InstallError> {
+    if let Some(version) = agent.driver().version_without_running(path) {
+        return Ok(version);
+    }
     let out = super::ask::ask(agent, path, &["--version"]).await?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     match agent.reported_version(&stdout) {

@@ -7,6 +7,7 @@ mod support;
 
 mod oracle;
 
+mod agent_sdk;
 mod agents;
 mod audit;
 mod audit_agents;

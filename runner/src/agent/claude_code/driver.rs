@@ -64,7 +64,12 @@ impl AgentDriver for ClaudeCode {
         Box::pin(async move { capabilities::probe(bin).await.ok() })
     }
 
+    /// A guard written as code (an Agent SDK callback arm) has no place in
+    /// Claude Code's settings: `unsupported:sdk-callback`.
     fn unsupported(&self, ask: &SessionAsk<'_>, caps: Option<&Capabilities>) -> Option<&'static str> {
+        if crate::agent::agent_sdk_ts::callback::has_callback(ask.settings) {
+            return Some("sdk-callback");
+        }
         caps.and_then(|c| session::unsupported(ask, c))
     }
 
@@ -88,6 +93,7 @@ impl AgentDriver for ClaudeCode {
         Ok(SessionLaunch {
             args: session::args(ask, &settings_path, &mcp_path, caps),
             env: session::env(at.standin_url),
+            ..SessionLaunch::default()
         })
     }
 

@@ -161,7 +161,7 @@ impl AgentDriver for Codex {
                 .map(OsString::from),
         );
         args.push(PROMPT.into());
-        Ok(SessionLaunch { args, env })
+        Ok(SessionLaunch { args, env, ..SessionLaunch::default() })
     }
 
     fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {

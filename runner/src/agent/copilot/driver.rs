@@ -147,6 +147,7 @@ impl AgentDriver for Copilot {
         Ok(SessionLaunch {
             args: config::args(PROMPT).into_iter().map(OsString::from).collect(),
             env: config::env(base_url, &copilot_home, cache.as_deref()),
+            ..SessionLaunch::default()
         })
     }
 

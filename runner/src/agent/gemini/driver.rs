@@ -123,7 +123,7 @@ impl AgentDriver for Gemini {
         })?;
         let mut args: Vec<OsString> = config::args().into_iter().map(OsString::from).collect();
         args.extend(["-p", PROMPT].map(OsString::from));
-        Ok(SessionLaunch { args, env: config::env(base_url) })
+        Ok(SessionLaunch { args, env: config::env(base_url), ..SessionLaunch::default() })
     }
 
     fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {

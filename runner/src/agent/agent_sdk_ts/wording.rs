@@ -1,0 +1,87 @@
+//! The SDK's words for a refused call: the bundled Claude Code's
+//! ([`ClaudeCodeWording`]: a callback's deny is `PreToolUse:<Tool> hook
+//! error: <reason>`, or the bare reason on 0.3.258; `onFailure` gives
+//! `[callback]: failed; blocking because onFailure is "block"`), plus the
+//! refusal of a callback that did not answer before its matcher's timeout,
+//! which names no hook. And the callback's own lines on stdout.
+
+use serde_json::Value;
+
+use crate::agent::claude_code::wording::ClaudeCodeWording;
+use crate::agent::wording::RefusalWording;
+
+/// The SDK's wording.
+#[derive(Debug)]
+pub struct AgentSdkWording;
+
+/// The SDK's refusal of a callback that did not answer in time (0.3.258 and
+/// 0.3.333): `PreToolUse hook did not respond before its timeout ...`.
+const TIMED_OUT: &str = "hook did not respond before its timeout";
+
+/// The SDK's refusal of a call whose `canUseTool` callback threw, rejected
+/// or answered garbage (0.3.333): `Tool permission request failed: Error: ...`.
+const PERMISSION_FAILED: &str = "Tool permission request failed: ";
+
+/// The SDK's refusal of a call whose `canUseTool` answered something that
+/// is no permission result (0.3.333).
+const PERMISSION_INVALID: &str = "The canUseTool callback returned an invalid permission result.";
+
+impl RefusalWording for AgentSdkWording {
+    /// A timeout's refusal, and a failed `canUseTool`'s, name no hook: they
+    /// are the callback's when it is the session's only hook
+    /// (`settingSources: []`, no managed settings).
+    fn uniform_refusal<'a>(&self, text: &'a str) -> Option<Option<&'a str>> {
+        is_callback_failure(text).then_some(Some(text))
+    }
+
+    fn names_hook_refusal(&self, text: &str) -> bool {
+        is_callback_failure(text) || ClaudeCodeWording.names_hook_refusal(text)
+    }
+
+    fn names_refusing_hook(&self) -> bool {
+        true
+    }
+
+    fn is_own_refusal(&self, text: &str) -> bool {
+        ClaudeCodeWording.is_own_refusal(text)
+    }
+}
+
+/// Whether `text` is the SDK's refusal of a call whose callback did not
+/// answer in time, or whose `canUseTool` failed.
+fn is_callback_failure(text: &str) -> bool {
+    let t = text.trim_start();
+    text.contains(TIMED_OUT) || t.starts_with(PERMISSION_FAILED) || t.starts_with(PERMISSION_INVALID)
+}
+
+/// What the callback did each time it answered, from failopen's
+/// `failopen_callback` lines: `callback:returned:{...}`,
+/// `can-use-tool:threw:...`, for the row's hook outcomes.
+pub fn callback_answers(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "failopen_callback")
+        .map(|v| {
+            let s = |k: &str| v[k].as_str().unwrap_or("?").to_string();
+            format!("{}:{}:{}", s("kind"), s("outcome"), s("value"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_is_a_uniform_refusal_and_the_rest_is_claude_codes() {
+        let t = "PreToolUse hook did not respond before its timeout (3s). The tool call was not executed.";
+        assert_eq!(AgentSdkWording.uniform_refusal(t), Some(Some(t)));
+        assert_eq!(AgentSdkWording.uniform_refusal("PreToolUse:Bash hook error: x"), None);
+        let failed = "Tool permission request failed: Error: failopen: canUseTool threw";
+        assert!(AgentSdkWording.names_hook_refusal(failed) && AgentSdkWording.uniform_refusal(failed).is_some());
+        assert!(AgentSdkWording.names_hook_refusal("PreToolUse:Bash hook error: [callback]: failed"));
+        let out = "{\"type\":\"failopen_callback\",\"kind\":\"callback\",\"outcome\":\"threw\",\"value\":\"boom\"}\n{}";
+        assert_eq!(callback_answers(out), ["callback:threw:boom"]);
+    }
+}
