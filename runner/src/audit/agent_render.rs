@@ -72,7 +72,7 @@ pub fn markdown(a: &AgentAudit) -> String {
     let mut s = String::new();
     let files: Vec<String> = a.files.iter().map(|f| code(&f.display().to_string())).collect();
     let _ = writeln!(s, "#### {}\n\nHook configs: {}\n", md_text(&agent_words(a)), files.join(", "));
-    super::markdown::guards_table(&mut s, &a.checks.guards);
+    super::markdown_tables::guards_table(&mut s, &a.checks.guards);
     let rows: Vec<Vec<String>> = a
         .hooks
         .iter()

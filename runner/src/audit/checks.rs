@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::advice::{Advice, Hole};
 use super::dynamic::AuditCell;
 use super::guard_verdict::{GuardStatus, GuardVerdict};
+use super::probe::screen::HookScreen;
 use super::{Finding, SealedRecheck, Severity};
 
 /// The findings, fault cells, holes, advice and sealed re-checks of one
@@ -30,16 +31,6 @@ pub struct Checks {
     pub guards: Vec<GuardVerdict>,
     /// Each probe tried against each command hook directly (its stdin contract, no session).
     pub screens: Vec<HookScreen>,
-}
-
-/// One probe screened against one hook.
-#[derive(Debug, Clone, Serialize)]
-pub struct HookScreen {
-    /// Hook id.
-    pub hook: String,
-    /// What the hook answered.
-    #[serde(flatten)]
-    pub screen: super::probe::screen::Screen,
 }
 
 impl Checks {

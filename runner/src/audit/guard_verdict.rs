@@ -7,11 +7,11 @@
 use serde::Serialize;
 
 use super::advice::Hole;
-use super::checks::HookScreen;
 use super::config::{HookEntry, HookKind};
 use super::dynamic::AuditCell;
 use super::faults::{self, Fault};
 use super::judge::CellResult;
+use super::probe::screen::HookScreen;
 
 /// What the audit can say of one guard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

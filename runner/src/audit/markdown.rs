@@ -32,7 +32,7 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
     if !r.plugins.is_empty() {
         s.push('\n');
     }
-    guards_table(&mut s, &r.checks.guards);
+    super::markdown_tables::guards_table(&mut s, &r.checks.guards);
     if !r.managed_files.is_empty() {
         let _ = writeln!(s, "Managed settings (read by Claude Code in every session): {}\n", paths(&r.managed_files));
     }
@@ -136,13 +136,6 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         s.push_str(&super::agent_render::markdown(a));
     }
     s
-}
-
-/// A row per guard: held, untested or open, and why.
-pub(super) fn guards_table(s: &mut String, guards: &[super::guard_verdict::GuardVerdict]) {
-    let rows: Vec<Vec<String>> =
-        guards.iter().map(|g| vec![g.hook.clone(), format!("**{}**", g.status.as_str()), text(&g.reason)]).collect();
-    table(s, &["guard", "result", "why"], &rows, "No guard found.");
 }
 
 #[cfg(test)]

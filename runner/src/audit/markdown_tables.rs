@@ -10,6 +10,13 @@ use super::markdown_syntax::{code, table, text};
 use super::words::{describe, fault_columns, hole_lines, table_notes, table_rows};
 use super::SealedRecheck;
 
+/// A row per guard: held, untested or open, and why.
+pub(super) fn guards_table(s: &mut String, guards: &[super::guard_verdict::GuardVerdict]) {
+    let rows: Vec<Vec<String>> =
+        guards.iter().map(|g| vec![g.hook.clone(), format!("**{}**", g.status.as_str()), text(&g.reason)]).collect();
+    table(s, &["guard", "result", "why"], &rows, "No guard found.");
+}
+
 /// One row per (hook, kind of hole), or `empty` when every guard held.
 pub(super) fn holes(s: &mut String, holes: &[Hole], empty: &str) {
     let rows: Vec<Vec<String>> = hole_lines(holes).into_iter().map(|(hook, what)| vec![hook, text(&what)]).collect();

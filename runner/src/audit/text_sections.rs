@@ -4,9 +4,9 @@
 use std::fmt::Write;
 
 use super::advice::{Advice, Hole};
-use super::checks::HookScreen;
 use super::guard_verdict::GuardVerdict;
 use super::judge::CellResult;
+use super::probe::screen::HookScreen;
 use super::words::{describe, hole_lines};
 use super::SealedRecheck;
 

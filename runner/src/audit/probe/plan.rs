@@ -6,9 +6,8 @@
 
 use std::time::Duration;
 
-use super::screen::{self, Screen};
+use super::screen::{self, HookScreen, Screen};
 use super::{world, Probe};
-use crate::audit::checks::HookScreen;
 use crate::audit::config::{HookEntry, HookKind};
 use crate::audit::dynamic::{should_block, AuditCell, Runner, FAULT_TOOLS};
 use crate::audit::faults::{self, Fault};

@@ -29,6 +29,16 @@ pub struct Screen {
     pub answer: String,
 }
 
+/// One probe screened against one hook.
+#[derive(Debug, Clone, Serialize)]
+pub struct HookScreen {
+    /// Hook id.
+    pub hook: String,
+    /// What the hook answered.
+    #[serde(flatten)]
+    pub screen: Screen,
+}
+
 /// The PreToolUse payload Claude Code sends a hook for `probe`'s call in the world under `root`.
 pub fn payload(probe: &Probe, root: &Path) -> Value {
     json!({
