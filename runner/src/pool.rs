@@ -42,6 +42,11 @@ impl GroupRegistry {
         self.lock().remove(&pgid);
     }
 
+    /// How many groups are registered.
+    pub fn count(&self) -> usize {
+        self.lock().len()
+    }
+
     /// SIGKILL every registered group.
     pub fn kill_all(&self) {
         let groups: Vec<u32> = self.lock().iter().copied().collect();

@@ -43,8 +43,15 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
                 break;
             }
             let screen = if crate::matcher::covers(e.matcher.as_deref(), &p.tool) {
-                let (refused, answer) =
-                    screen::run(&command, &screen::payload(p, &root), &env, &root.join("work"), timeout).await;
+                let (refused, answer) = screen::run(
+                    &command,
+                    &screen::payload(p, &root),
+                    &env,
+                    &root.join("work"),
+                    timeout,
+                    runner.pool.interrupt().groups(),
+                )
+                .await;
                 Screen { probe: p.label(), refused, answer }
             } else {
                 Screen {

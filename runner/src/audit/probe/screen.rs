@@ -55,13 +55,16 @@ pub fn payload(probe: &Probe, root: &Path) -> Value {
 
 /// Run `command` (a shell command line) with `payload` on stdin and `env`,
 /// from `cwd`, as the leader of its own process group (killed when it ends
-/// or times out), and read what it decided.
+/// or times out), and read what it decided. The group is in `groups` while
+/// it runs, and its processes carry this process's tag, so that a hard stop
+/// (a second signal) kills them as it kills a session's.
 pub async fn run(
     command: &str,
     payload: &Value,
     env: &[(String, String)],
     cwd: &Path,
     timeout: Duration,
+    groups: &crate::pool::GroupRegistry,
 ) -> (bool, String) {
     let mut cmd = tokio::process::Command::new("/bin/sh");
     cmd.arg("-c")
@@ -71,6 +74,7 @@ pub async fn run(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .env(crate::reap::TAG_VAR, crate::pool::session_id("screen"))
         .process_group(0)
         .kill_on_drop(true);
     let mut child = match cmd.spawn() {
@@ -78,7 +82,10 @@ pub async fn run(
         Err(e) => return (false, format!("cannot start: {e}")),
     };
     let group = child.id();
-    let _kill = Group(group);
+    if let Some(g) = group {
+        groups.insert(g);
+    }
+    let _kill = Group(group, groups);
     let mut stdin = child.stdin.take();
     let body = payload.to_string();
     let mut out = child.stdout.take();
@@ -160,12 +167,13 @@ fn exit0(stdout: &[u8]) -> (bool, String) {
     }
 }
 
-struct Group(Option<u32>);
+struct Group<'a>(Option<u32>, &'a crate::pool::GroupRegistry);
 
-impl Drop for Group {
+impl Drop for Group<'_> {
     fn drop(&mut self) {
         if let Some(g) = self.0 {
             crate::reap::kill_group(g);
+            self.1.remove(g);
         }
     }
 }
@@ -221,13 +229,21 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let p = crate::audit::probe::catalogue::all().into_iter().find(|p| p.name == "git-reset-hard").unwrap();
         let body = payload(&p, d.path());
+        let groups = crate::pool::GroupRegistry::default();
         let guard = r#"grep -q 'reset --hard' && { echo 'destructive' >&2; exit 2; }; exit 0"#;
-        let (refused, answer) = run(guard, &body, &[], d.path(), Duration::from_secs(10)).await;
+        let (refused, answer) = run(guard, &body, &[], d.path(), Duration::from_secs(10), &groups).await;
         assert!(refused, "{answer}");
         assert_eq!(answer, "exit 2: destructive");
         let t = std::time::Instant::now();
-        let (refused, answer) = run("sleep 30 & sleep 30", &body, &[], d.path(), Duration::from_secs(1)).await;
+        let (refused, answer) = run("sleep 30 & sleep 30", &body, &[], d.path(), Duration::from_secs(1), &groups).await;
         assert!(!refused && answer.starts_with("timed out"), "{answer}");
         assert!(t.elapsed() < Duration::from_secs(5));
+        assert_eq!(groups.count(), 0, "every screen's group left the registry when it ended");
+        // While a guard runs, its group is in the registry a hard stop kills.
+        let (_, seen) = tokio::join!(run("sleep 2", &body, &[], d.path(), Duration::from_secs(5), &groups), async {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            groups.count()
+        });
+        assert_eq!(seen, 1);
     }
 }
