@@ -1,6 +1,8 @@
 //! One cell of a run: the hook entry its arm puts in the settings, the
 //! session in the pool, and the row.
 
+use std::path::{Path, PathBuf};
+
 use anyhow::Context;
 
 use super::placement;
@@ -23,20 +25,33 @@ use crate::wrappers::{self, HookContext, HookTarget, Wrapper};
 /// What every cell of a run shares.
 pub(super) struct Shared {
     pub(super) opts: RunOptions,
-    pub(super) guard_dir: GuardDir,
+    /// Where each cell writes its own copy of the guard scripts
+    /// ([`cell_guards`]); plugin-source arms' plugin roots live here too.
+    pub(super) guards_root: PathBuf,
     pub(super) standin: Option<StandIn>,
     pub(super) guard_server: Option<GuardServer>,
     pub(super) pool: Pool,
     pub(super) redact: Redactions,
 }
 
+/// A cell's own copy of the guard scripts and wrappers, in `cell-INDEX`
+/// under `root`. No cell runs a script another cell's agent could have
+/// changed: Copilot CLI makes a hook's script executable (0644 to 0755)
+/// when it runs it, which turned a later cell's `no-exec` guard into one
+/// that runs. Rows quote the path as `$RUN/guards/` ([`Redactions::apply`]).
+pub(super) fn cell_guards(root: &Path, index: usize) -> std::io::Result<GuardDir> {
+    GuardDir::create(&root.join(format!("cell-{index}")))
+}
+
 /// Run one cell's session; `None` when the run was stopped before it ended.
 pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
     let arm = &cell.arm;
     let id = crate::pool::session_id(&cell.index.to_string());
+    let guard_dir = cell_guards(&ctx.guards_root, cell.index)
+        .with_context(|| format!("arm {}: writing the guard scripts", arm.name))?;
     let http = ctx.guard_server.as_ref().filter(|_| arm.guard.is_http()).map(|g| g.session(&id));
     let hook_ctx = HookContext {
-        guards: &ctx.guard_dir,
+        guards: &guard_dir,
         failopen_exe: &ctx.opts.failopen_exe,
         guard_server: http.as_ref(),
         deadline_secs: arm.deadline_secs,
@@ -56,8 +71,8 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;
         standin.set_hook_policy(&id, policy);
     }
-    let plugin_dir = ctx.guard_dir.root().join("plugins").join(cell.index.to_string());
-    let placed = placement::place(arm, &hook, &ctx.guard_dir, &plugin_dir)
+    let plugin_dir = ctx.guards_root.join("plugins").join(cell.index.to_string());
+    let placed = placement::place(arm, &hook, &guard_dir, &plugin_dir)
         .with_context(|| format!("arm {}: placing the hook (source {})", arm.name, arm.source))?;
     let mut identity = hook_identity(arm.guard, &placed.target);
     identity.aliases = placed.aliases;

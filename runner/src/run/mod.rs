@@ -18,7 +18,6 @@ use crate::agent::Agent;
 use crate::arms::Arm;
 use crate::cells::{self, Shard};
 use crate::guard_server::GuardServer;
-use crate::guards::GuardDir;
 use crate::install::{cache::Cache, spec, AgentBin, ClaudeSpec, PINNED_VERSION};
 use crate::mode::Mode;
 use crate::pool::{Interrupt, Pool, LONG_SLOTS_PER_JOB};
@@ -167,7 +166,8 @@ pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSu
     // Long, mostly idle cells get their own allowance beside the `jobs` slots.
     let pool = Pool::new(opts.jobs, long_slots(opts.model, opts.jobs), interrupt.clone())
         .context("creating the run's temp directory")?;
-    let guard_dir = GuardDir::create(&pool.root().join("guards")).context("writing the guard scripts")?;
+    let guards_root = pool.root().join("guards");
+    std::fs::create_dir_all(&guards_root).with_context(|| format!("creating {}", guards_root.display()))?;
     let standin = match opts.model {
         Model::Scripted => Some(StandIn::start(Policy::Scripted, None).await.context("starting the stand-in model")?),
         Model::Live => None,
@@ -179,7 +179,7 @@ pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSu
         None
     };
     let redact = Redactions::new(pool.root(), &opts.failopen_exe, opts.home.as_deref());
-    let ctx = Arc::new(Shared { opts: opts.clone(), guard_dir, standin, guard_server, pool, redact });
+    let ctx = Arc::new(Shared { opts: opts.clone(), guards_root, standin, guard_server, pool, redact });
     let progress = Progress::new(planned.len() as u64, opts.show_progress);
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, anyhow::Result<Option<Row>>)>();
     let mut tasks = tokio::task::JoinSet::new();

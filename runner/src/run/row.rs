@@ -36,13 +36,18 @@ impl Redactions {
     /// `text` with every redacted path replaced. A session's own HOME under
     /// the run's root (`$RUN/sessions/session-XXXXXX/home`, named by an agent
     /// that quotes its hook file's path, as Copilot CLI does) is the agent's
-    /// `~`: the same in every run, and no machine path.
+    /// `~`: the same in every run, and no machine path. A cell's own copy of
+    /// the guards (`$RUN/guards/cell-12/deny.sh`) is `$RUN/guards/deny.sh`,
+    /// as it was when every cell shared one.
     pub fn apply(&self, text: &str) -> String {
         static SESSION_HOME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
             regex::Regex::new(r"\$RUN/sessions/session-[A-Za-z0-9]+/home\b").expect("a valid pattern")
         });
+        static CELL_GUARDS: std::sync::LazyLock<regex::Regex> =
+            std::sync::LazyLock::new(|| regex::Regex::new(r"\$RUN/guards/cell-[0-9]+/").expect("a valid pattern"));
         let text = self.replacements.iter().fold(text.to_string(), |t, (path, word)| t.replace(path.as_str(), word));
-        SESSION_HOME.replace_all(&text, "~").into_owned()
+        let text = SESSION_HOME.replace_all(&text, "~");
+        CELL_GUARDS.replace_all(&text, "$$RUN/guards/").into_owned()
     }
 }
 
@@ -145,5 +150,16 @@ mod tests {
         // Only a session's HOME: another directory of the session keeps its place under $RUN.
         let work = "/tmp/failopen-run-1-x/sessions/session-me0FS9/work/notes.txt";
         assert_eq!(r.apply(work), "$RUN/sessions/session-me0FS9/work/notes.txt");
+    }
+
+    #[test]
+    fn a_cells_own_guards_read_as_the_runs_guards() {
+        let r = Redactions::new(Path::new("/tmp/failopen-run-1-x"), Path::new("/opt/bin/failopen"), None);
+        let text =
+            "[GUARD=/tmp/failopen-run-1-x/guards/cell-12/no-exec.sh /tmp/failopen-run-1-x/guards/cell-12/timed.sh]";
+        assert_eq!(r.apply(text), "[GUARD=$RUN/guards/no-exec.sh $RUN/guards/timed.sh]");
+        // A plugin root keeps its cell's number, as before.
+        let plugin = "/tmp/failopen-run-1-x/guards/plugins/12/hooks/hooks.json";
+        assert_eq!(r.apply(plugin), "$RUN/guards/plugins/12/hooks/hooks.json");
     }
 }

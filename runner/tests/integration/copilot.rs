@@ -43,3 +43,51 @@ fn copilot_pinned_gives_the_article_expectations() {
 fn copilot_three_months_older_gives_the_article_expectations() {
     article_holds(failopen::agent::copilot::OLDER_VERSION);
 }
+
+/// No cell runs a guard script that an earlier cell's agent changed. Copilot
+/// makes a hook's script executable when its command is that script's bare
+/// path (no-exec.sh, written 0644, is 0755 after a `no-exec/bare` session).
+/// When every cell of a run shared one guard directory, a later
+/// `no-exec/timed` cell found the script executable, the guard ran and
+/// refused, and the row said blocked (2 of 3 sessions of a `-j 2` grid).
+/// On its own that cell is `invalid hook-not-run`: perl cannot exec a 0644
+/// script, the timed wrapper passes its exit 0 on, and nothing shows a hook
+/// ran. Each cell now writes its own copy of the guards.
+#[test]
+fn a_cell_never_runs_a_guard_script_an_earlier_cells_agent_changed() {
+    let _lock = crate::support::lock::sessions();
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = dir.path().join("rows.csv");
+    let output = crate::support::failopen()
+        .args(["run", "--agent", "copilot", "--arms", "extended", "-j", "1", "--keep"])
+        .args(["--only", "no-exec/bare", "--only", "no-exec/timed", "--out"])
+        .arg(&out)
+        .env("TMPDIR", &tmp)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let rows = crate::support::read_csv(&out);
+    let verdict = |arm: &str| {
+        let r = rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("no {arm} row: {rows:?}"));
+        format!("{} {}", r.verdict, r.reason)
+    };
+    assert_eq!(verdict("no-exec/bare"), "blocked ", "{rows:?}");
+    assert_eq!(verdict("no-exec/timed"), "invalid hook-not-run", "the bare cell's chmod reached it: {rows:?}");
+    // Copilot did change the bare cell's copy, and only that one.
+    let kept = stdout.lines().find_map(|l| l.strip_prefix("kept temp roots under ")).expect("a kept root");
+    let mut modes: Vec<u32> = std::fs::read_dir(std::path::Path::new(kept.trim()).join("guards"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("cell-"))
+        .map(|e| {
+            std::os::unix::fs::PermissionsExt::mode(&e.path().join("no-exec.sh").metadata().unwrap().permissions())
+        })
+        .map(|m| m & 0o777)
+        .collect();
+    modes.sort_unstable();
+    assert_eq!(modes, [0o644, 0o755], "the timed cell's copy untouched, the bare cell's made executable by Copilot");
+}
