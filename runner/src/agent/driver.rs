@@ -104,6 +104,16 @@ pub trait AgentDriver: Sync {
     fn installed_binary(&self, version_dir: &Path) -> PathBuf {
         version_dir.join("node_modules/.bin").join(self.bin_name())
     }
+    /// The files that make up an installed build, whose hash tells two
+    /// releases apart (`failopen history` copies the rows of a release whose
+    /// build is byte-identical to one it ran): every file of its npm package
+    /// and of its per-platform packages ([`package_files`]), since the
+    /// `node_modules/.bin` entry is often a launcher or an entry chunk that
+    /// many releases share (Codex's `codex.js`, Copilot's `npm-loader.js`,
+    /// Gemini's `gemini.js`).
+    fn build_files(&self, version_dir: &Path) -> Vec<PathBuf> {
+        package_files(version_dir, self.npm_package())
+    }
     /// The version of a binary read without running it (an SDK's
     /// package.json); `None`: ask the binary for `--version`.
     fn version_without_running(&self, _bin: &Path) -> Option<String> {
@@ -167,4 +177,36 @@ pub trait AgentDriver: Sync {
     ) -> std::io::Result<SessionLaunch>;
     /// The facts in what a print-mode session wrote on stdout.
     fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts;
+}
+
+/// Every regular file of the npm package `package` and of its per-platform
+/// packages (`<package>-linux-x64`, ...) in an install directory, sorted: what
+/// a launcher package's build is ([`AgentDriver::build_files`]).
+pub fn package_files(version_dir: &Path, package: &str) -> Vec<PathBuf> {
+    let modules = version_dir.join("node_modules");
+    let (scope_dir, name) = match package.rsplit_once('/') {
+        Some((scope, name)) => (modules.join(scope), name),
+        None => (modules.clone(), package),
+    };
+    let platform_prefix = format!("{name}-");
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&scope_dir).into_iter().flatten().flatten() {
+        let dir_name = entry.file_name().to_string_lossy().into_owned();
+        if dir_name == name || dir_name.starts_with(&platform_prefix) {
+            collect_files(&entry.path(), &mut files);
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Regular files under `dir`, symlinks not followed.
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => collect_files(&entry.path(), out),
+            Ok(t) if t.is_file() => out.push(entry.path()),
+            _ => {}
+        }
+    }
 }

@@ -322,10 +322,14 @@ pub enum ClaudeCommand {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
+    /// The agent whose releases to run: claude-code (default), codex, gemini, copilot or agent-sdk-ts.
+    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+    pub agent: failopen::agent::Agent,
     /// The versions: a range of published versions (both ends included),
-    /// versions, `latest`, comma-separated.
-    #[arg(long = "claude", value_name = "SPEC", default_value = "2.1.240..latest")]
-    pub claude: String,
+    /// versions, `latest`, comma-separated. Default: from the agent's older
+    /// reference version to the latest (`2.1.240..latest` for Claude Code).
+    #[arg(long = "claude", visible_alias = "agent-version", value_name = "SPEC")]
+    pub claude: Option<String>,
     /// Keep pre-releases inside a range.
     #[arg(long = "pre-releases")]
     pub pre_releases: bool,
@@ -341,9 +345,10 @@ pub struct HistoryArgs {
     /// Sessions running at once (default: the CPU count).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
-    /// The CSV to append to (and resume from).
-    #[arg(long, value_name = "FILE", default_value = "results/history.csv")]
-    pub out: PathBuf,
+    /// The CSV to append to (and resume from). Default: results/history.csv
+    /// for Claude Code, results/AGENT-history.csv for another agent.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// Bound the cache: a number of versions (e.g. 4) or a size (e.g. 3G),
     /// least recently used removed first, pinned versions kept. Default:
     /// remove each version this history installed once it has run.

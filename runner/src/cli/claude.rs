@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use failopen::agent::Agent;
 use failopen::install::prune::{self, Installed};
-use failopen::install::{cache::Cache, range, spec, ClaudeSpec, PINNED_VERSIONS};
+use failopen::install::{cache::Cache, range, spec, ClaudeSpec};
 
 use super::args::ClaudeCommand;
 use super::output::emit_line;
@@ -46,7 +46,7 @@ pub async fn main(agent: Agent, command: ClaudeCommand) -> anyhow::Result<ExitCo
                 None => Vec::new(),
             };
             let installed = prune::inventory(&cache);
-            let gone = prune::plan(&installed, prune::CacheLimit::Versions(0), &keep);
+            let gone = prune::plan(&installed, prune::CacheLimit::Versions(0), &cache.pinned(), &keep);
             let mut freed = 0;
             for v in &gone {
                 let bytes = installed.iter().find(|i| &i.version == v).map_or(0, |i| i.bytes);
@@ -62,7 +62,7 @@ pub async fn main(agent: Agent, command: ClaudeCommand) -> anyhow::Result<ExitCo
                 gone.len(),
                 size(freed),
                 installed.len() - gone.len(),
-                PINNED_VERSIONS.join(", ")
+                cache.pinned().join(", ")
             ))?;
         }
     }
@@ -100,7 +100,7 @@ fn list(cache: &Cache) -> anyhow::Result<()> {
     let now = SystemTime::now();
     for Installed { version, bytes, last_used } in &installed {
         let used = last_used.and_then(|t| now.duration_since(t).ok()).map_or("unknown".into(), ago);
-        let pinned = if PINNED_VERSIONS.contains(&version.as_str()) { "pinned" } else { "" };
+        let pinned = if cache.pinned().contains(&version.as_str()) { "pinned" } else { "" };
         emit_line(&format!("{version}\t{}\t{used}\t{pinned}\t{}", size(*bytes), cache.binary(version).display()))?;
     }
     let total: u64 = installed.iter().map(|i| i.bytes).sum();

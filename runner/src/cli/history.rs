@@ -1,7 +1,10 @@
 //! `failopen history`: arguments to [`HistoryOptions`], one line per
 //! version as it is recorded, and where the time and disk went.
 
+use std::path::PathBuf;
+
 use anyhow::Context;
+use failopen::agent::Agent;
 use failopen::history::{CachePolicy, Entry, HistoryOptions, HistorySummary};
 use failopen::install::{spec, ClaudeSpec};
 use failopen::pool::Interrupt;
@@ -20,8 +23,9 @@ pub async fn main(args: HistoryArgs, env: &Env) -> anyhow::Result<ExitCode> {
         eprintln!("failopen: {warning}");
     }
     eprintln!(
-        "failopen: history of {} versions ({} to {}), {} arms each, rows to {}",
+        "failopen: history of {} {} versions ({} to {}), {} arms each, rows to {}",
         opts.versions.len(),
+        opts.run.agent.display_name(),
         opts.versions.first().map_or("", String::as_str),
         opts.versions.last().map_or("", String::as_str),
         opts.run.arms.len(),
@@ -50,17 +54,15 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
         None => CachePolicy::AsFound,
         Some(text) => CachePolicy::Limit(text.parse().map_err(|e| anyhow::anyhow!("--cache-max: {e}"))?),
     };
-    let specs = ClaudeSpec::parse_list(&args.claude).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
+    let agent = args.agent;
+    let default_range = format!("{}..latest", agent.driver().older_version());
+    let range = args.claude.as_deref().unwrap_or(&default_range);
+    let specs = ClaudeSpec::parse_list(range).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
     let mut versions = Vec::new();
-    for s in spec::expand(&specs, failopen::agent::Agent::ClaudeCode, args.pre_releases)
-        .await
-        .map_err(|e| anyhow::anyhow!("--claude: {e}"))?
-    {
+    for s in spec::expand(&specs, agent, args.pre_releases).await.map_err(|e| anyhow::anyhow!("--claude: {e}"))? {
         match s {
             ClaudeSpec::Version(v) => versions.push(v),
-            ClaudeSpec::Latest => {
-                versions.push(failopen::install::npm::latest_version(failopen::agent::Agent::ClaudeCode).await?)
-            }
+            ClaudeSpec::Latest => versions.push(failopen::install::npm::latest_version(agent).await?),
             ClaudeSpec::Path(p) => {
                 anyhow::bail!("--claude: history runs published versions, not a path: {}", p.display())
             }
@@ -70,15 +72,17 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
     versions.sort_by(|a, b| failopen::version::compare(a, b));
     versions.dedup();
     if versions.is_empty() {
-        anyhow::bail!("--claude {} names no version", args.claude);
+        anyhow::bail!("--claude {range} names no {} version", agent.display_name());
     }
-    check_out(&args.out, args.out.parent().is_some_and(|p| p == std::path::Path::new("results")))?;
+    let out = args.out.clone().unwrap_or_else(|| default_out(agent));
+    check_out(&out, out.parent().is_some_and(|p| p == std::path::Path::new("results")))?;
     let run = RunOptions {
+        agent,
         arms,
         model: Model::Scripted,
         repeats: args.repeats,
         jobs: super::jobs(args.jobs)?,
-        out: args.out.clone(),
+        out,
         resume: true,
         session_timeout: std::time::Duration::from_secs_f64(args.session_timeout),
         shard,
@@ -89,6 +93,17 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
         ..RunOptions::default()
     };
     Ok(HistoryOptions { versions, run, cache_policy })
+}
+
+/// Where a history's rows go when `--out` is not given: Claude Code's own
+/// file, or one per agent, so that two agents' histories never share a file.
+/// (The default agent's file keeps the name it had before `--agent`.)
+fn default_out(agent: Agent) -> PathBuf {
+    if agent == Agent::default() {
+        PathBuf::from("results/history.csv")
+    } else {
+        PathBuf::from(format!("results/{agent}-history.csv"))
+    }
 }
 
 fn version_line(e: &Entry) -> String {

@@ -32,6 +32,40 @@ pub fn hash_file(path: &Path) -> std::io::Result<(String, u64)> {
     Ok((hex, bytes))
 }
 
+/// SHA-256 (hex) and size of a build made of `files` under `root`: the
+/// hash of the file itself when it is one file (so a one-file build keeps
+/// the hash [`hash_file`] gives), else of each file's path relative to
+/// `root`, a NUL, its length and its bytes, in the order given. `None` when
+/// there is no file: no build to compare, nothing to copy.
+pub fn hash_build(root: &Path, files: &[std::path::PathBuf]) -> std::io::Result<Option<(String, u64)>> {
+    match files {
+        [] => Ok(None),
+        [one] => hash_file(one).map(Some),
+        many => {
+            let mut hasher = Sha256::new();
+            let mut total = 0u64;
+            let mut buf = vec![0u8; 1 << 20];
+            for path in many {
+                let rel = path.strip_prefix(root).unwrap_or(path);
+                let mut file = std::fs::File::open(path)?;
+                let len = file.metadata()?.len();
+                hasher.update(rel.to_string_lossy().as_bytes());
+                hasher.update([0u8]);
+                hasher.update(len.to_le_bytes());
+                loop {
+                    let n = file.read(&mut buf)?;
+                    if n == 0 {
+                        break;
+                    }
+                    hasher.update(&buf[..n]);
+                    total += n as u64;
+                }
+            }
+            Ok(Some((hasher.finalize().iter().map(|b| format!("{b:02x}")).collect(), total)))
+        }
+    }
+}
+
 /// `source`'s rows re-labelled as `version`'s, for the cells in `wanted`
 /// (keys with `version`'s number). `None` unless `source` has a row for
 /// every wanted cell: a partial copy would mix copies with sessions.
@@ -76,6 +110,30 @@ mod tests {
         let more: HashSet<CellKey> =
             wanted.iter().cloned().chain([CellKey::of(&row("2.1.2", "hang/bare", ""))]).collect();
         assert!(copy_rows(&source, "2.1.1", "2.1.2", &more).is_none(), "2.1.1 has no hang/bare row");
+    }
+
+    #[test]
+    fn a_build_of_many_files_differs_by_any_file_and_not_by_where_it_is_installed() {
+        let dir = tempfile::tempdir().unwrap();
+        let build = |version: &str, chunk: &[u8]| {
+            let root = dir.path().join(version);
+            let launcher = root.join("node_modules/pkg/launcher.js");
+            let platform = root.join("node_modules/pkg-linux-x64/bin");
+            std::fs::create_dir_all(launcher.parent().unwrap()).unwrap();
+            std::fs::create_dir_all(platform.parent().unwrap()).unwrap();
+            std::fs::write(&launcher, b"same launcher").unwrap();
+            std::fs::write(&platform, chunk).unwrap();
+            hash_build(&root, &[launcher, platform]).unwrap().unwrap()
+        };
+        let (a, a_bytes) = build("1.0.1", b"release one");
+        let (b, _) = build("1.0.2", b"release two");
+        let (c, _) = build("1.0.3", b"release one");
+        assert_ne!(a, b, "the same launcher in front of another build is another build");
+        assert_eq!(a, c, "the same files in another version's directory are the same build");
+        assert_eq!(a_bytes, 24);
+        let one = dir.path().join("1.0.1/node_modules/pkg/launcher.js");
+        assert_eq!(hash_build(dir.path(), std::slice::from_ref(&one)).unwrap(), Some(hash_file(&one).unwrap()));
+        assert_eq!(hash_build(dir.path(), &[]).unwrap(), None);
     }
 
     #[test]

@@ -25,14 +25,14 @@ use anyhow::Context;
 
 use crate::cells::{self, CellKey};
 use crate::install::prune::{self, CacheLimit};
-use crate::install::{cache::Cache, npm, AgentBin, ClaudeSpec, PINNED_VERSIONS};
+use crate::install::{cache::Cache, npm, AgentBin, ClaudeSpec};
 use crate::pool::Interrupt;
 use crate::record::{self, RowWriter};
 use crate::run::RunOptions;
 use crate::verdict::VerdictKind;
 pub use ledger::{Entry, Ledger};
 
-/// What the history may leave in failopen's Claude Code cache.
+/// What the history may leave in failopen's cache of the agent's versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CachePolicy {
     /// Leave the cache as it was found: a version this history installed is
@@ -108,10 +108,15 @@ fn spawn_fetch(cache: Cache, version: String) -> AbortOnDrop<anyhow::Result<Fetc
         let started = Instant::now();
         let bin = npm::ensure(&cache, &version).await?;
         let install_secs = if was_there { 0.0 } else { started.elapsed().as_secs_f64() };
-        let real = std::fs::canonicalize(&bin.path).with_context(|| format!("{}", bin.path.display()))?;
-        let (sha256, bytes) = tokio::task::spawn_blocking(move || identical::hash_file(&real))
+        let name = cache.agent().display_name();
+        let root = cache.version_dir(&version);
+        let files = cache.agent().driver().build_files(&root);
+        let hashed = tokio::task::spawn_blocking(move || identical::hash_build(&root, &files))
             .await?
-            .with_context(|| format!("hashing Claude Code {version}'s binary"))?;
+            .with_context(|| format!("hashing {name} {version}'s build"))?;
+        let Some((sha256, bytes)) = hashed else {
+            anyhow::bail!("{name} {version}: no file of its build in {}", cache.version_dir(&version).display())
+        };
         let runtime = crate::install::capabilities::probe(&bin).await?.runtime();
         Ok(Fetched { bin, install_secs, sha256, bytes, runtime })
     }))
@@ -119,7 +124,7 @@ fn spawn_fetch(cache: Cache, version: String) -> AbortOnDrop<anyhow::Result<Fetc
 
 /// The cells of `version` this history still has to fill, as keys.
 fn missing_cells(opts: &RunOptions, version: &str, done: &HashSet<CellKey>) -> HashSet<CellKey> {
-    let bin = AgentBin::claude(PathBuf::new(), version.to_string());
+    let bin = AgentBin { agent: opts.agent, path: PathBuf::new(), version: version.to_string() };
     let all = cells::expand(&[bin], &opts.arms, opts.repeats);
     let model = opts.model.as_str();
     cells::plan(all, opts.shard, done, model, crate::mode::Mode::Print)
@@ -136,7 +141,7 @@ pub async fn run(
 ) -> anyhow::Result<HistorySummary> {
     let started = Instant::now();
     let out = opts.run.out.clone();
-    let cache = opts.run.cache.clone();
+    let cache = opts.run.cache.for_agent(opts.run.agent);
     // Opening first cuts a truncated last line before the rows are read.
     drop(RowWriter::open(&out)?);
     let done: HashSet<CellKey> = record::read_rows(&out)?.iter().map(CellKey::of).collect();
@@ -163,7 +168,7 @@ pub async fn run(
             r = &mut fetch.0 => r.context("the install task failed")?,
             _ = interrupt.stopped() => { summary.interrupted = true; break }
         }
-        .with_context(|| format!("installing Claude Code {version}"))?;
+        .with_context(|| format!("installing {} {version}", cache.agent().display_name()))?;
         summary.install_wait_secs += waited.elapsed().as_secs_f64();
         summary.install_secs += fetched.install_secs;
         let mut cache_bytes = cache_size(&cache);
@@ -233,10 +238,11 @@ fn bound_cache(
 ) -> anyhow::Result<Vec<String>> {
     let removed = match policy {
         CachePolicy::AsFound => {
-            if found.contains(version) || PINNED_VERSIONS.contains(&version) {
+            if found.contains(version) || cache.pinned().contains(&version) {
                 return Ok(Vec::new());
             }
-            cache.remove(version).with_context(|| format!("removing Claude Code {version} from the cache"))?;
+            let name = cache.agent().display_name();
+            cache.remove(version).with_context(|| format!("removing {name} {version} from the cache"))?;
             vec![version.to_string()]
         }
         CachePolicy::Limit(limit) => {

@@ -42,6 +42,13 @@ impl Cache {
         self.agent
     }
 
+    /// The agent's pinned and older reference versions, which pruning and a
+    /// history's cache bound never remove (Claude Code's 2.1.328 and 2.1.240).
+    pub fn pinned(&self) -> [&'static str; 2] {
+        let driver = self.agent.driver();
+        [driver.pinned_version(), driver.older_version()]
+    }
+
     /// Where the agent's versions live (Claude Code's: `claude-code/`).
     pub fn versions_dir(&self) -> PathBuf {
         self.root.join(self.agent.as_str())

@@ -1,11 +1,11 @@
 //! Keeping the cache bounded: a [`CacheLimit`] (a number of versions or a
-//! size) and the choice of what to remove to meet it. The pinned versions
-//! ([`super::PINNED_VERSIONS`]) and the ones a caller is using are never
+//! size) and the choice of what to remove to meet it. The agent's pinned
+//! versions ([`Cache::pinned`]) and the ones a caller is using are never
 //! removed; the rest go least recently used first.
 
 use std::time::SystemTime;
 
-use super::{cache::Cache, PINNED_VERSIONS};
+use super::cache::Cache;
 
 /// How much the cache may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,11 +62,11 @@ pub struct Installed {
 }
 
 /// What to remove from `installed` so that it fits `limit`: least recently
-/// used first, never a pinned version nor one in `keep`. When the pinned
+/// used first, never one in `pinned` nor one in `keep`. When the pinned
 /// and kept versions alone exceed the limit, everything else goes and the
 /// cache stays above it.
-pub fn plan(installed: &[Installed], limit: CacheLimit, keep: &[String]) -> Vec<String> {
-    let protected = |v: &str| PINNED_VERSIONS.contains(&v) || keep.iter().any(|k| k == v);
+pub fn plan(installed: &[Installed], limit: CacheLimit, pinned: &[&str], keep: &[String]) -> Vec<String> {
+    let protected = |v: &str| pinned.contains(&v) || keep.iter().any(|k| k == v);
     let mut removable: Vec<&Installed> = installed.iter().filter(|i| !protected(&i.version)).collect();
     removable.sort_by_key(|i| i.last_used);
     let (mut count, mut bytes) = (installed.len(), installed.iter().map(|i| i.bytes).sum::<u64>());
@@ -99,7 +99,7 @@ pub fn inventory(cache: &Cache) -> Vec<Installed> {
 pub fn enforce(cache: &Cache, limit: CacheLimit, keep: &[String]) -> std::io::Result<Vec<(String, u64)>> {
     let installed = inventory(cache);
     let mut removed = Vec::new();
-    for version in plan(&installed, limit, keep) {
+    for version in plan(&installed, limit, &cache.pinned(), keep) {
         let bytes = installed.iter().find(|i| i.version == version).map_or(0, |i| i.bytes);
         cache.remove(&version)?;
         removed.push((version, bytes));
@@ -130,6 +130,9 @@ mod tests {
         }
     }
 
+    /// Claude Code's pinned versions.
+    const PINNED: &[&str] = &crate::install::PINNED_VERSIONS;
+
     #[test]
     fn the_least_recently_used_go_first_and_pinned_or_kept_versions_never() {
         let installed = [
@@ -139,12 +142,12 @@ mod tests {
             inst("2.1.302", 10, 2),
             inst("2.1.303", 10, 4),
         ];
-        assert_eq!(plan(&installed, CacheLimit::Versions(3), &[]), ["2.1.300", "2.1.302"]);
-        assert_eq!(plan(&installed, CacheLimit::Versions(3), &["2.1.300".into()]), ["2.1.302", "2.1.301"]);
-        assert_eq!(plan(&installed, CacheLimit::Bytes(35), &[]), ["2.1.300", "2.1.302"]);
-        assert!(plan(&installed, CacheLimit::Versions(5), &[]).is_empty());
+        assert_eq!(plan(&installed, CacheLimit::Versions(3), PINNED, &[]), ["2.1.300", "2.1.302"]);
+        assert_eq!(plan(&installed, CacheLimit::Versions(3), PINNED, &["2.1.300".into()]), ["2.1.302", "2.1.301"]);
+        assert_eq!(plan(&installed, CacheLimit::Bytes(35), PINNED, &[]), ["2.1.300", "2.1.302"]);
+        assert!(plan(&installed, CacheLimit::Versions(5), PINNED, &[]).is_empty());
         // Pinned alone over the limit: everything else goes, the pinned stays.
-        assert_eq!(plan(&installed, CacheLimit::Versions(0), &[]).len(), 4);
+        assert_eq!(plan(&installed, CacheLimit::Versions(0), PINNED, &[]).len(), 4);
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! pseudo-terminal) with the arm's settings through `--settings`, against
 //! the stand-in (`ANTHROPIC_BASE_URL`) or a live model.
 
+use std::path::{Path, PathBuf};
+
 use futures::future::BoxFuture;
 
 use super::{session, wording::ClaudeCodeWording};
@@ -34,6 +36,13 @@ impl AgentDriver for ClaudeCode {
 
     fn older_version(&self) -> &'static str {
         super::ARTICLE_VERSION
+    }
+
+    /// The binary alone: one self-contained file in every release (`cli.js`,
+    /// then the native `claude.exe`), and the hash results/history-versions.csv
+    /// records for 404 releases.
+    fn build_files(&self, version_dir: &Path) -> Vec<PathBuf> {
+        vec![self.installed_binary(version_dir)]
     }
 
     fn hook_event(&self) -> &'static str {
