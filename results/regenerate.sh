@@ -9,8 +9,8 @@ csvs=(results/claude-2.1.240.csv results/claude-2.1.328.csv)
 "${fo[@]}" report "${csvs[@]}" --format svg --out results/grid.svg
 "${fo[@]}" report "${csvs[@]}" --format html --out results/grid.html
 "${fo[@]}" report "${csvs[@]}" --format json --out results/summary.json
-# The agents side by side: Claude Code 2.1.328, Codex CLI and Gemini CLI (two versions each).
-agents=(results/claude-2.1.328.csv results/codex-0.149.0.csv results/codex-0.171.0.csv results/gemini-0.45.2.csv results/gemini-0.61.0.csv)
+# The agents side by side: Claude Code 2.1.328, Codex CLI, Gemini CLI and Copilot CLI (two versions each).
+agents=(results/claude-2.1.328.csv results/codex-0.149.0.csv results/codex-0.171.0.csv results/gemini-0.45.2.csv results/gemini-0.61.0.csv results/copilot-1.0.73.csv results/copilot-1.0.102.csv)
 "${fo[@]}" report "${agents[@]}" --format md --out results/agents.md
 # The timeline over every version `failopen history` recorded, once it has.
 if [[ -f results/history.csv ]]; then

@@ -209,11 +209,86 @@ fn answer_on(agent: Agent, guard: &str) -> Answer {
     }
 }
 
+/// What Copilot CLI makes of a guard's answer when nothing wraps it,
+/// measured on 1.0.102 and 1.0.73 (docs/copilot.md; the same on both). Its
+/// contract is the other way round from the others': any exit but 0 is a
+/// refusal (exit 2 "Denied by preToolUse hook", any other a "hook errored"
+/// it logs as fail-closed), and only an exit 0 or no exit lets the call run.
+fn answer_on_copilot(guard: &str) -> Answer {
+    match guard {
+        // Exit 0 without Copilot's own top-level `permissionDecision`: no objection.
+        // Claude Code's JSON (`hookSpecificOutput`) and its `ask` are not read, and
+        // garbage is none.
+        "allow" | "garbage-json" | "json-ask" | "json-deny" => Answer::Allows,
+        // Past `timeoutSec` Copilot says "timed out; allowing the tool call to
+        // proceed"; orphan exits 2 but its `sleep 30 &` holds the hook's pipes past
+        // the 5 s timeout, so Copilot never sees the exit and times it out too (from
+        // [`COPILOT_TIMES_OUT_HELD_PIPES_SINCE`]; before, it waits for the pipes).
+        "hang" | "orphan" => Answer::FailsToDecide,
+        // Every exit but 0, whatever its cause: deny, slow, big-output, stdout-deny (2);
+        // crash, json-crash, json-deny-exit1 (1); missing, bad-interpreter,
+        // python-missing's 2, shell-missing (127 or 2); signal (139). And no-exec: Copilot
+        // makes a hook's script executable (0644 to 0755) and runs it, so the guard
+        // itself refuses with exit 2.
+        _ => Answer::Refuses,
+    }
+}
+
+/// The first Copilot CLI release that times out a hook whose exit it cannot
+/// read because a child holds its pipes (orphan: exit 2, then `sleep 30 &`),
+/// and lets the call run. 1.0.73 waits the 30 s for the pipes to close and
+/// honours the exit 2 (a 69 s session); 1.0.102 gives up at `timeoutSec`.
+/// Found by `failopen history --agent copilot` over every release from 1.0.50
+/// (results/copilot-history.csv).
+pub const COPILOT_TIMES_OUT_HELD_PIPES_SINCE: &str = "1.0.102";
+
+/// The verdict `guard` under `wrapper` gives on Copilot CLI `version`.
+fn expected_on_copilot(guard: &str, wrapper: &str, version: &str) -> &'static str {
+    let answer = match answer_on_copilot(guard) {
+        Answer::FailsToDecide if guard == "orphan" && !at_least(version, COPILOT_TIMES_OUT_HELD_PIPES_SINCE) => {
+            Answer::Refuses
+        }
+        answer => answer,
+    };
+    match wrapper {
+        // Copilot has no `onFailure`: failopen drops the key, so native is bare.
+        "bare" | "native" => {
+            if answer == Answer::Refuses {
+                "blocked"
+            } else {
+                "wrote"
+            }
+        }
+        // The article's wrappers turn every exit but 0 and 2 into 2 and pass exit 0
+        // on: an exit-0 answer stays an allow; the plain wrapper waits for a hang past
+        // the timeout; the wrapper's temp file, not the hook's pipe, holds an orphan's
+        // output, so orphan refuses in time.
+        "plain" | "timed" if answer == Answer::Allows => "wrote",
+        "plain" if guard == "hang" => "wrote",
+        // perl cannot exec a missing script or a bad interpreter, and the timed wrapper
+        // passes its exit 0 on: the call runs, but Copilot's `-p` output has no hook
+        // events and the guard never wrote its trace, so nothing shows the hook ran
+        // (`invalid hook-not-run`, as in Claude Code's interactive mode). no-exec too:
+        // the wrapper, not Copilot, runs the script, so nothing makes it executable.
+        "timed" if matches!(guard, "missing" | "no-exec" | "bad-interpreter") => "invalid",
+        "plain" | "timed" => "blocked",
+        // seal passes an exit 0 on only when Copilot reads it as the guard meant: an
+        // allow with no decision; a Claude-shaped deny or ask, and garbage under
+        // --expect-json, become exit 2 (seal/answer/copilot.rs). Every failure is exit 2.
+        "sealed" if guard == "allow" => "wrote",
+        "sealed" => "blocked",
+        other => panic!("unknown wrapper {other}"),
+    }
+}
+
 /// The verdict `guard` under `wrapper` gives on `agent` (its expectation on
 /// Claude Code is [`expected_on`]'s, which depends on the version).
 pub fn expected_on_agent(agent: Agent, guard: &str, wrapper: &str, version: &str) -> &'static str {
     if agent == Agent::ClaudeCode {
         return expected_on(guard, wrapper, version);
+    }
+    if agent == Agent::Copilot {
+        return expected_on_copilot(guard, wrapper, version);
     }
     let bare = if answer_on(agent, guard) == Answer::Refuses { "blocked" } else { "wrote" };
     match wrapper {
@@ -250,6 +325,8 @@ pub fn expected_on_agent(agent: Agent, guard: &str, wrapper: &str, version: &str
 #[test]
 fn the_agents_differ_where_their_contracts_do() {
     let on = |agent, guard, wrapper| expected_on_agent(agent, guard, wrapper, "0");
+    assert_eq!(expected_on_agent(Agent::Copilot, "orphan", "bare", "1.0.73"), "blocked", "waits for held pipes");
+    assert_eq!(expected_on_agent(Agent::Copilot, "orphan", "bare", "1.0.102"), "wrote", "times them out");
     assert_eq!(on(Agent::Codex, "stdout-deny", "bare"), "wrote", "a silent exit 2 is a failure to Codex");
     assert_eq!(on(Agent::Codex, "stdout-deny", "sealed"), "blocked", "seal gives it a reason");
     assert_eq!(on(Agent::Gemini, "json-deny", "bare"), "wrote", "Gemini ignores Claude Code's JSON");
@@ -259,4 +336,12 @@ fn the_agents_differ_where_their_contracts_do() {
     assert_eq!(on(Agent::Gemini, "missing", "bare"), "blocked", "127 with text is a refusal to Gemini");
     assert_eq!(on(Agent::Codex, "crash", "native"), "wrote", "no onFailure outside Claude Code");
     assert_eq!(on(Agent::ClaudeCode, "crash", "native"), "wrote", "2.1.240-era rules for a non-version");
+    assert_eq!(on(Agent::Copilot, "crash", "bare"), "blocked", "Copilot fails closed on exit 1");
+    assert_eq!(on(Agent::Copilot, "hang", "bare"), "wrote", "but open past its timeout");
+    assert_eq!(on(Agent::Copilot, "json-deny", "sealed"), "blocked", "seal refuses a deny Copilot would not read");
+    assert_eq!(
+        on(Agent::Copilot, "no-exec", "timed"),
+        "invalid",
+        "nothing shows the timed wrapper's exit 0 ran a hook"
+    );
 }
