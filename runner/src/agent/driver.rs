@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use futures::future::BoxFuture;
 use serde_json::Value;
 
+use super::hook_config::HookConfig;
 use super::wording::RefusalWording;
 use super::AgentBin;
 use crate::attribution::HookIdentity;
@@ -134,6 +135,21 @@ pub trait AgentDriver: Sync {
     /// are [`crate::managed`]'s, so none here).
     fn system_hook_layers(&self) -> Vec<PathBuf> {
         Vec::new()
+    }
+    /// Whether its print-mode stream reports each hook run (Claude Code's
+    /// `--include-hook-events`); without, an audit session leaves a trace of
+    /// the hook's shell to tell how a write landed.
+    fn reports_hook_events(&self) -> bool {
+        false
+    }
+
+    // --- the user's hook config, for audit ---
+
+    /// How `failopen audit` finds and reads its hook config files; `None`:
+    /// audit does not read them through a driver (Claude Code's settings
+    /// scopes are audit's own intake), or not yet.
+    fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        None
     }
 
     // --- wording ---

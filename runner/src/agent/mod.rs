@@ -17,6 +17,7 @@ pub mod codex;
 pub mod copilot;
 pub mod driver;
 pub mod gemini;
+pub mod hook_config;
 pub(crate) mod not_yet_run;
 pub mod wording;
 

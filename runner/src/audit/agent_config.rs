@@ -6,7 +6,9 @@
 //! groups, `timeout` in milliseconds, the matcher an unanchored regex on
 //! Gemini's tool names).
 //!
-//! Each is read into a Claude-shaped [`SettingsFile`] (`hooks.PreToolUse`,
+//! Which files are whose, and how each is read, is the agent's
+//! ([`crate::agent::hook_config::HookConfig`], from its driver). Each is read
+//! into a Claude-shaped [`SettingsFile`] (`hooks.PreToolUse`,
 //! timeouts in seconds) so that the entries, faults, judge and seal re-check
 //! of a Claude Code audit apply as they are; a session of the agent turns
 //! the entry back into its own format (`agent::codex::config::hooks_json`,
@@ -14,9 +16,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::config::{ConfigError, SettingsFile};
+use crate::agent::hook_config::{HookConfig, HookConfigError};
 use crate::agent::Agent;
 
 /// A hook config of another agent, read.
@@ -29,39 +32,24 @@ pub struct AgentFile {
     pub file: SettingsFile,
 }
 
-/// The agent a hook config belongs to, by its path: a file in a `.codex`
-/// directory or named `hooks.json` is Codex CLI's; `settings.json` in a
-/// `.gemini` directory is Gemini CLI's. `None`: a Claude Code settings file.
+/// The agent a hook config belongs to, by its path, as each agent's
+/// [`HookConfig::owns_path`] tells (Codex CLI: a file in a `.codex`
+/// directory or named `hooks.json`; Gemini CLI: `settings.json` in a
+/// `.gemini` directory). `None`: a Claude Code settings file.
 pub fn agent_of_path(path: &Path) -> Option<Agent> {
-    let name = path.file_name()?.to_string_lossy();
-    let parent = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-    match (parent.as_deref(), name.as_ref()) {
-        (Some(".gemini"), "settings.json") => Some(Agent::Gemini),
-        (Some(".codex"), _) | (_, "hooks.json") => Some(Agent::Codex),
-        _ => None,
-    }
+    readers().find(|(_, c)| c.owns_path(path)).map(|(agent, _)| agent)
 }
 
-/// The other agents' hook configs in the project `cwd` that exist:
-/// `.codex/hooks.json`, `.codex/config.toml` when it has a `[hooks]` table,
-/// and `.gemini/settings.json`.
+/// The other agents' hook configs in the project `cwd` that exist, each
+/// agent's in the order it lists them ([`HookConfig::default_paths`]).
 pub fn default_paths(cwd: &Path) -> Vec<(Agent, PathBuf)> {
-    let mut out = Vec::new();
-    let hooks = cwd.join(".codex/hooks.json");
-    if hooks.is_file() {
-        out.push((Agent::Codex, hooks));
-    }
-    let toml = cwd.join(".codex/config.toml");
-    let has_hooks = super::file_read::read_text(&toml, super::file_read::MAX_CONFIG_BYTES)
-        .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("[hooks")));
-    if has_hooks {
-        out.push((Agent::Codex, toml));
-    }
-    let gemini = cwd.join(".gemini/settings.json");
-    if gemini.is_file() {
-        out.push((Agent::Gemini, gemini));
-    }
-    out
+    let read = |p: &Path| super::file_read::read_text(p, super::file_read::MAX_CONFIG_BYTES).ok();
+    readers().flat_map(|(agent, c)| c.default_paths(cwd, &read).into_iter().map(move |p| (agent, p))).collect()
+}
+
+/// Every agent whose hook configs audit reads through its driver.
+fn readers() -> impl Iterator<Item = (Agent, &'static dyn HookConfig)> {
+    Agent::ALL.iter().filter_map(|(_, a)| a.driver().hook_config().map(|c| (*a, c)))
 }
 
 /// Read `path` as `agent`'s hook config, with `project_dir` as the
@@ -69,29 +57,25 @@ pub fn default_paths(cwd: &Path) -> Vec<(Agent, PathBuf)> {
 /// may be.
 pub fn load(agent: Agent, path: &Path, project_dir: PathBuf) -> Result<AgentFile, ConfigError> {
     let shown = path.display().to_string();
+    let Some(reader) = agent.driver().hook_config() else {
+        let valid: Vec<&str> = readers().map(|(a, _)| a.as_str()).collect();
+        return Err(ConfigError::Shape {
+            path: shown,
+            message: format!(
+                "audit does not read {}'s hook files yet; the agents it reads besides Claude Code are {}",
+                agent.display_name(),
+                valid.join(", ")
+            ),
+        });
+    };
     let text = super::file_read::read_text(path, super::file_read::MAX_CONFIG_BYTES)
         .map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
-    let shape = |message: String| ConfigError::Shape { path: shown.clone(), message };
-    let value: Value = if path.extension().is_some_and(|e| e == "toml") {
-        let parsed: toml::Table = toml::from_str(&text).map_err(|e| ConfigError::Parse {
-            path: shown.clone(),
-            line: e.span().map_or(0, |s| text[..s.start].lines().count().max(1)),
-            column: 0,
-            message: e.message().to_string(),
-        })?;
-        serde_json::to_value(parsed).map_err(|e| shape(e.to_string()))?
-    } else {
-        serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
-            path: shown.clone(),
-            line: e.line(),
-            column: e.column(),
-            message: crate::json_error::message_without_position(&e),
-        })?
-    };
-    let hooks = match agent {
-        Agent::Gemini => gemini_groups(&value).map_err(shape)?,
-        _ => codex_groups(&value).map_err(shape)?,
-    };
+    let hooks = reader.read_groups(path, &text).map_err(|e| match e {
+        HookConfigError::Parse { line, column, message } => {
+            ConfigError::Parse { path: shown.clone(), line, column, message }
+        }
+        HookConfigError::Shape(message) => ConfigError::Shape { path: shown.clone(), message },
+    })?;
     let file = SettingsFile {
         path: path.to_path_buf(),
         project_dir,
@@ -99,102 +83,6 @@ pub fn load(agent: Agent, path: &Path, project_dir: PathBuf) -> Result<AgentFile
         managed: false,
     };
     Ok(AgentFile { agent, file })
-}
-
-/// The event Gemini CLI runs before a tool, under which its guards are.
-pub const GEMINI_EVENT: &str = "BeforeTool";
-
-/// The hook types each agent runs: Codex CLI and Gemini CLI run command hooks only.
-pub const HOOK_TYPES: [&str; 1] = ["command"];
-
-/// Codex's PreToolUse groups, checked: Claude Code's shape, timeout in seconds.
-fn codex_groups(value: &Value) -> Result<Vec<Value>, String> {
-    groups(value, "PreToolUse", "seconds", 1.0)
-}
-
-/// Gemini's BeforeTool groups as PreToolUse groups: timeout from
-/// milliseconds to seconds, the rest as written.
-fn gemini_groups(value: &Value) -> Result<Vec<Value>, String> {
-    groups(value, GEMINI_EVENT, "milliseconds", 1000.0)
-}
-
-/// The groups of `event`, each hook's `timeout` (in `unit`) divided by
-/// `per_second` into seconds. A field of the wrong type is an error that
-/// names it and says what it may be.
-fn groups(value: &Value, event: &str, unit: &str, per_second: f64) -> Result<Vec<Value>, String> {
-    let Some(top) = value.as_object() else { return Err("the top level is not an object".into()) };
-    let Some(hooks) = top.get("hooks") else { return Ok(Vec::new()) };
-    let Some(events) = hooks.as_object() else {
-        return Err(format!("field hooks is {}: it must be an object of events ({event}: [...])", kind(hooks)));
-    };
-    let Some(groups) = events.get(event) else { return Ok(Vec::new()) };
-    let Some(groups) = groups.as_array() else {
-        return Err(format!("field hooks.{event} is {}: it must be an array of matcher groups", kind(groups)));
-    };
-    let mut out = Vec::new();
-    for (g, group) in groups.iter().enumerate() {
-        let at = format!("hooks.{event}[{g}]");
-        let Some(obj) = group.as_object() else {
-            return Err(format!("field {at} is {}: it must be an object {{matcher, hooks}}", kind(group)));
-        };
-        if let Some(m) = obj.get("matcher").filter(|m| !m.is_string()) {
-            return Err(format!("field {at}.matcher is {}: it must be a string (a tool name or regex)", kind(m)));
-        }
-        let entries = match obj.get("hooks") {
-            None => &Vec::new(),
-            Some(Value::Array(a)) => a,
-            Some(other) => return Err(format!("field {at}.hooks is {}: it must be an array of hooks", kind(other))),
-        };
-        let mut converted = Vec::new();
-        for (i, h) in entries.iter().enumerate() {
-            let at = format!("{at}.hooks[{i}]");
-            let Some(mut hook) = h.as_object().cloned() else {
-                return Err(format!("field {at} is {}: it must be an object {{type, command, timeout}}", kind(h)));
-            };
-            match hook.get("type") {
-                Some(Value::String(_)) | None => {}
-                Some(other) => {
-                    return Err(format!("field {at}.type is {}: valid types are {}", kind(other), quoted(&HOOK_TYPES)))
-                }
-            }
-            if let Some(c) = hook.get("command").filter(|c| !c.is_string()) {
-                return Err(format!("field {at}.command is {}: it must be a string (a shell command)", kind(c)));
-            }
-            match hook.get("timeout") {
-                None => {}
-                Some(t) => match t.as_f64() {
-                    // Seconds stay as written: Codex reads an integer only (a `5.0` is its own finding).
-                    Some(n) if per_second != 1.0 => {
-                        hook.insert("timeout".into(), json!(n / per_second));
-                    }
-                    Some(_) => {}
-                    None => return Err(format!("field {at}.timeout is {}: it must be a number of {unit}", kind(t))),
-                },
-            }
-            converted.push(Value::Object(hook));
-        }
-        let mut group = json!({"hooks": converted});
-        if let Some(m) = obj.get("matcher") {
-            group["matcher"] = m.clone();
-        }
-        out.push(group);
-    }
-    Ok(out)
-}
-
-fn quoted(items: &[&str]) -> String {
-    items.iter().map(|i| format!("{i:?}")).collect::<Vec<_>>().join(", ")
-}
-
-fn kind(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => format!("{b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
-    }
 }
 
 #[cfg(test)]

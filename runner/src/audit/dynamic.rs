@@ -255,7 +255,7 @@ impl Runner<'_> {
                         self.claude.version
                     ))
                 }
-                CellResult::Wrote(_) if agent != crate::agent::Agent::ClaudeCode => {
+                CellResult::Wrote(_) if !agent.driver().reports_hook_events() => {
                     CellResult::Wrote(super::agent_hooks::how_it_wrote(&r.join("evidence"), fault))
                 }
                 other => other,

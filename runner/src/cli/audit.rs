@@ -119,9 +119,10 @@ fn split_by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<Spli
     let mut claude = Vec::new();
     let mut others = Vec::new();
     for p in paths {
+        // The default agent's (Claude Code's) settings are audit's own intake; the others' are read by their driver.
         match forced.or_else(|| audit::agent_config::agent_of_path(p)) {
-            None | Some(Agent::ClaudeCode) => claude.push(p.clone()),
-            Some(agent) => others.push((agent, p.clone())),
+            Some(agent) if agent != Agent::default() => others.push((agent, p.clone())),
+            _ => claude.push(p.clone()),
         }
     }
     Ok((claude, others))
@@ -136,11 +137,11 @@ async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec
         if !has_hooks {
             continue;
         }
-        let (flag, given, pinned) = match agent {
-            Agent::Gemini => ("--gemini", &args.gemini, failopen::agent::gemini::PINNED_VERSION),
-            _ => ("--codex", &args.codex, failopen::agent::codex::PINNED_VERSION),
-        };
-        let spec = ClaudeSpec::parse(given.as_deref().unwrap_or(pinned)).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+        let driver = agent.driver();
+        let flag = driver.hook_config().map_or("--agent", |c| c.version_flag());
+        let given = args.version_named_by(flag);
+        let spec =
+            ClaudeSpec::parse(given.unwrap_or(driver.pinned_version())).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
         if let ClaudeSpec::Range(r) = &spec {
             anyhow::bail!("{flag}: audit runs on one {}, and {r} is a range; name one version", agent.display_name());
         }

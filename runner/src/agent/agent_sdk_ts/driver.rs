@@ -78,6 +78,10 @@ impl AgentDriver for AgentSdkTs {
         600.0
     }
 
+    fn reports_hook_events(&self) -> bool {
+        true
+    }
+
     fn wording(&self) -> &'static dyn RefusalWording {
         &wording::AgentSdkWording
     }

@@ -53,6 +53,10 @@ impl AgentDriver for ClaudeCode {
         600.0
     }
 
+    fn reports_hook_events(&self) -> bool {
+        true
+    }
+
     fn wording(&self) -> &'static dyn RefusalWording {
         &ClaudeCodeWording
     }

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use super::{config, stream, wording};
 use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY};
+use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
@@ -115,6 +116,10 @@ impl AgentDriver for Codex {
 
     fn system_hook_layers(&self) -> Vec<PathBuf> {
         config::system_layers_with_hooks()
+    }
+
+    fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        Some(&super::hook_config::CodexHookConfig)
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

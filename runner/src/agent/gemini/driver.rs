@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use super::{config, stream, wording};
 use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
@@ -86,6 +87,10 @@ impl AgentDriver for Gemini {
 
     fn system_hook_layers(&self) -> Vec<PathBuf> {
         config::system_settings_with_hooks()
+    }
+
+    fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        Some(&super::hook_config::GeminiHookConfig)
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {
