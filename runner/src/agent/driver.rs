@@ -14,9 +14,9 @@ use serde_json::Value;
 use super::hook_config::HookConfig;
 use super::wording::RefusalWording;
 use super::AgentBin;
+use crate::agent::claude_code::capabilities::Capabilities;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::mode::Mode;
 use crate::surface::Route;
 
@@ -158,6 +158,12 @@ pub trait AgentDriver: Sync {
     fn wording(&self) -> &'static dyn RefusalWording;
 
     // --- support ---
+
+    /// Whether it runs with a live model and in a terminal UI (`--model
+    /// live`, `--mode interactive`); else print mode against the stand-in only.
+    fn runs_live_and_interactive(&self) -> bool {
+        false
+    }
 
     /// What a binary declares it can do (Claude Code's `--help` flags), if it says.
     fn capabilities<'a>(&'a self, _bin: &'a AgentBin) -> BoxFuture<'a, Option<Capabilities>> {

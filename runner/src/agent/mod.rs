@@ -12,6 +12,7 @@
 //! refusal, is the leaf [`wording`].
 
 pub mod agent_sdk_ts;
+pub mod ask;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;

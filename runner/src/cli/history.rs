@@ -52,14 +52,14 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
     };
     let specs = ClaudeSpec::parse_list(&args.claude).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
     let mut versions = Vec::new();
-    for s in spec::expand(&specs, failopen::agent::Agent::ClaudeCode, args.pre_releases)
+    for s in spec::expand(&specs, failopen::agent::Agent::default(), args.pre_releases)
         .await
         .map_err(|e| anyhow::anyhow!("--claude: {e}"))?
     {
         match s {
             ClaudeSpec::Version(v) => versions.push(v),
             ClaudeSpec::Latest => {
-                versions.push(failopen::install::npm::latest_version(failopen::agent::Agent::ClaudeCode).await?)
+                versions.push(failopen::install::npm::latest_version(failopen::agent::Agent::default()).await?)
             }
             ClaudeSpec::Path(p) => {
                 anyhow::bail!("--claude: history runs published versions, not a path: {}", p.display())

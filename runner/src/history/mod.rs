@@ -112,7 +112,7 @@ fn spawn_fetch(cache: Cache, version: String) -> AbortOnDrop<anyhow::Result<Fetc
         let (sha256, bytes) = tokio::task::spawn_blocking(move || identical::hash_file(&real))
             .await?
             .with_context(|| format!("hashing Claude Code {version}'s binary"))?;
-        let runtime = crate::install::capabilities::probe(&bin).await?.runtime();
+        let runtime = crate::agent::claude_code::capabilities::probe(&bin).await?.runtime();
         Ok(Fetched { bin, install_secs, sha256, bytes, runtime })
     }))
 }

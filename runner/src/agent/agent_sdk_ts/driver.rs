@@ -9,12 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{callback, program, wording};
+use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::task::PROMPT;
 
 /// The Claude Agent SDK for TypeScript.

@@ -4,13 +4,13 @@
 
 use futures::future::BoxFuture;
 
+use super::capabilities::{self, Capabilities};
 use super::{session, wording::ClaudeCodeWording};
 use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::{self, Capabilities};
 
 /// Claude Code.
 pub struct ClaudeCode;
@@ -25,7 +25,7 @@ impl AgentDriver for ClaudeCode {
     }
 
     fn display_name(&self) -> &'static str {
-        "Claude Code"
+        super::DISPLAY_NAME
     }
 
     fn pinned_version(&self) -> &'static str {
@@ -51,6 +51,10 @@ impl AgentDriver for ClaudeCode {
     /// Claude Code's hooks reference: 600 s.
     fn default_hook_timeout_secs(&self) -> f64 {
         600.0
+    }
+
+    fn runs_live_and_interactive(&self) -> bool {
+        true
     }
 
     fn reports_hook_events(&self) -> bool {

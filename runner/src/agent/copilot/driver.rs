@@ -11,13 +11,13 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 
 use super::{config, wording};
+use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::task::PROMPT;
 
 /// Copilot CLI.

@@ -7,13 +7,13 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::{config, stream, wording};
+use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::task::PROMPT;
 
 /// Gemini CLI.
