@@ -9,14 +9,14 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::advice::{self, Advice, Hole, HoleKind};
-use super::agent_config::AgentFile;
-use super::agent_hooks;
 use super::checks::Checks;
-use super::command;
-use super::config::{self, HookEntry, HookKind};
-use super::dynamic::{self, Runner};
-use super::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
-use super::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
+use super::intake::agent_config::AgentFile;
+use super::intake::command;
+use super::intake::config::{self, HookEntry, HookKind};
+use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
+use super::probe::agent_hooks;
+use super::probe::dynamic::{self, Runner};
+use super::probe::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
 use super::{AuditOptions, Finding, OnFailure, Severity};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::{Agent, AgentBin, AgentDriver};
@@ -176,7 +176,7 @@ pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Ve
     let config = driver.hook_config();
     let mut out = Vec::new();
     let HookKind::Command { command } = &e.kind else {
-        let kind = super::words::kind_words(&e.kind);
+        let kind = super::render::words::kind_words(&e.kind);
         let message = format!("{name} runs command hooks only: this hook ({kind}) is not run, so it guards nothing");
         return vec![finding(e, Severity::Warning, "not-run-by-agent", message)];
     };
@@ -353,7 +353,7 @@ mod tests {
     #[test]
     fn gemini_variables_are_braced_for_seal() {
         assert_eq!(
-            super::agent_hooks::brace_vars(
+            crate::audit::probe::agent_hooks::brace_vars(
                 "$GEMINI_PROJECT_DIR/g.sh $CLAUDE_PROJECT_DIR",
                 Agent::Gemini.driver().hook_config().unwrap().project_dir_vars()
             ),

@@ -124,12 +124,12 @@ mod tests {
         let hooks = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash|apply_patch", "hooks": [
             {"type": "command", "command": "/g/deny.sh", "timeout": 5}]}], "Stop": []}}"#;
         let f = load(Agent::Codex, &write(d.path(), ".codex/hooks.json", hooks), "/p".into()).unwrap();
-        let e = super::super::config::entries(&[f.file]);
+        let e = crate::audit::intake::config::entries(&[f.file]);
         assert_eq!((e.len(), e[0].matcher.as_deref(), e[0].timeout), (1, Some("Bash|apply_patch"), Some(5.0)));
         assert_eq!(e[0].raw["timeout"], json!(5), "an integer stays one: Codex reads nothing else");
         let toml = "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"/g/x.sh\"\ntimeout = 7\n";
         let f = load(Agent::Codex, &write(d.path(), ".codex/config.toml", toml), "/p".into()).unwrap();
-        let e = super::super::config::entries(&[f.file]);
+        let e = crate::audit::intake::config::entries(&[f.file]);
         assert_eq!((e[0].matcher.as_deref(), e[0].timeout), (Some("Bash"), Some(7.0)));
     }
 
@@ -139,7 +139,7 @@ mod tests {
         let settings = r#"{"general": {}, "hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
             {"type": "command", "command": "/g/deny.sh", "timeout": 5000, "name": "guard"}]}]}}"#;
         let f = load(Agent::Gemini, &write(d.path(), ".gemini/settings.json", settings), "/p".into()).unwrap();
-        let e = super::super::config::entries(&[f.file]);
+        let e = crate::audit::intake::config::entries(&[f.file]);
         assert_eq!((e[0].matcher.as_deref(), e[0].timeout), (Some("write_file|replace"), Some(5.0)));
         assert_eq!(e[0].raw["name"], "guard");
         // Back in a session, the seconds become Gemini's milliseconds again.
