@@ -77,6 +77,22 @@ pub struct SessionLaunch {
     pub flags: Vec<String>,
 }
 
+/// Who an agent is: one `const IDENTITY` per driver, which the identity
+/// getters of [`AgentDriver`] read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Identity {
+    /// The npm package it ships in.
+    pub npm_package: &'static str,
+    /// The command its npm package installs (`node_modules/.bin/<name>`).
+    pub bin_name: &'static str,
+    /// The name people know it by.
+    pub display_name: &'static str,
+    /// The version failopen runs when none is named.
+    pub pinned_version: &'static str,
+    /// The second reference version, about three months older.
+    pub older_version: &'static str,
+}
+
 /// The API key a stand-in session presents (the stand-in takes any).
 pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 
@@ -85,17 +101,29 @@ pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 pub trait AgentDriver: Sync {
     // --- identity ---
 
+    /// Who it is: its package, binary, name and reference versions.
+    fn identity(&self) -> &'static Identity;
     /// The npm package it ships in.
-    fn npm_package(&self) -> &'static str;
+    fn npm_package(&self) -> &'static str {
+        self.identity().npm_package
+    }
     /// The command its npm package installs (`node_modules/.bin/<name>`).
-    fn bin_name(&self) -> &'static str;
+    fn bin_name(&self) -> &'static str {
+        self.identity().bin_name
+    }
     /// The name people know it by, for messages and reports.
-    fn display_name(&self) -> &'static str;
+    fn display_name(&self) -> &'static str {
+        self.identity().display_name
+    }
     /// The version failopen runs when none is named.
-    fn pinned_version(&self) -> &'static str;
+    fn pinned_version(&self) -> &'static str {
+        self.identity().pinned_version
+    }
     /// The second reference version, about three months older (the
     /// article's 2.1.240 for Claude Code).
-    fn older_version(&self) -> &'static str;
+    fn older_version(&self) -> &'static str {
+        self.identity().older_version
+    }
     /// The version in what the binary prints for `--version`.
     fn reported_version<'a>(&self, output: &'a str) -> Option<&'a str> {
         crate::version::reported_version(output)

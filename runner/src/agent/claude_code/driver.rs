@@ -6,7 +6,7 @@ use futures::future::BoxFuture;
 
 use super::capabilities::{self, Capabilities};
 use super::{session, wording::ClaudeCodeWording};
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
@@ -15,25 +15,18 @@ use crate::evidence::StreamFacts;
 /// Claude Code.
 pub struct ClaudeCode;
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@anthropic-ai/claude-code",
+    bin_name: "claude",
+    display_name: super::DISPLAY_NAME,
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::ARTICLE_VERSION,
+};
+
 impl AgentDriver for ClaudeCode {
-    fn npm_package(&self) -> &'static str {
-        "@anthropic-ai/claude-code"
-    }
-
-    fn bin_name(&self) -> &'static str {
-        "claude"
-    }
-
-    fn display_name(&self) -> &'static str {
-        super::DISPLAY_NAME
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::ARTICLE_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn hook_event(&self) -> &'static str {

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use super::{config, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY};
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
@@ -49,25 +49,18 @@ impl RefusalWording for CodexWording {
     }
 }
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@openai/codex",
+    bin_name: "codex",
+    display_name: "Codex CLI",
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::OLDER_VERSION,
+};
+
 impl AgentDriver for Codex {
-    fn npm_package(&self) -> &'static str {
-        "@openai/codex"
-    }
-
-    fn bin_name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Codex CLI"
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::OLDER_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     /// `codex-cli 0.171.0`, or a bare version.

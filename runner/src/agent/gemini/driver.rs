@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::{config, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
@@ -41,25 +41,18 @@ impl RefusalWording for GeminiWording {
     }
 }
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@google/gemini-cli",
+    bin_name: "gemini",
+    display_name: "Gemini CLI",
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::OLDER_VERSION,
+};
+
 impl AgentDriver for Gemini {
-    fn npm_package(&self) -> &'static str {
-        "@google/gemini-cli"
-    }
-
-    fn bin_name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::OLDER_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn hook_event(&self) -> &'static str {
