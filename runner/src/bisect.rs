@@ -145,7 +145,7 @@ fn decisive(verdict: &str) -> bool {
 pub async fn exact_version(spec: &str) -> anyhow::Result<String> {
     match ClaudeSpec::parse(spec)? {
         ClaudeSpec::Version(v) => Ok(v),
-        ClaudeSpec::Latest => Ok(crate::install::npm::latest_version(crate::agent::Agent::ClaudeCode).await?),
+        ClaudeSpec::Latest => Ok(crate::install::npm::latest_version(crate::agent::Agent::default()).await?),
         ClaudeSpec::Path(p) => {
             anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display())
         }

@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 use futures::future::BoxFuture;
 use serde_json::Value;
 
+use super::hook_config::HookConfig;
 use super::wording::RefusalWording;
 use super::AgentBin;
+use crate::agent::claude_code::capabilities::Capabilities;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::mode::Mode;
 use crate::surface::Route;
 
@@ -76,6 +77,22 @@ pub struct SessionLaunch {
     pub flags: Vec<String>,
 }
 
+/// Who an agent is: one `const IDENTITY` per driver, which the identity
+/// getters of [`AgentDriver`] read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Identity {
+    /// The npm package it ships in.
+    pub npm_package: &'static str,
+    /// The command its npm package installs (`node_modules/.bin/<name>`).
+    pub bin_name: &'static str,
+    /// The name people know it by.
+    pub display_name: &'static str,
+    /// The version failopen runs when none is named.
+    pub pinned_version: &'static str,
+    /// The second reference version, about three months older.
+    pub older_version: &'static str,
+}
+
 /// The API key a stand-in session presents (the stand-in takes any).
 pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 
@@ -84,17 +101,29 @@ pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 pub trait AgentDriver: Sync {
     // --- identity ---
 
+    /// Who it is: its package, binary, name and reference versions.
+    fn identity(&self) -> &'static Identity;
     /// The npm package it ships in.
-    fn npm_package(&self) -> &'static str;
+    fn npm_package(&self) -> &'static str {
+        self.identity().npm_package
+    }
     /// The command its npm package installs (`node_modules/.bin/<name>`).
-    fn bin_name(&self) -> &'static str;
+    fn bin_name(&self) -> &'static str {
+        self.identity().bin_name
+    }
     /// The name people know it by, for messages and reports.
-    fn display_name(&self) -> &'static str;
+    fn display_name(&self) -> &'static str {
+        self.identity().display_name
+    }
     /// The version failopen runs when none is named.
-    fn pinned_version(&self) -> &'static str;
+    fn pinned_version(&self) -> &'static str {
+        self.identity().pinned_version
+    }
     /// The second reference version, about three months older (the
     /// article's 2.1.240 for Claude Code).
-    fn older_version(&self) -> &'static str;
+    fn older_version(&self) -> &'static str {
+        self.identity().older_version
+    }
     /// The version in what the binary prints for `--version`.
     fn reported_version<'a>(&self, output: &'a str) -> Option<&'a str> {
         crate::version::reported_version(output)
@@ -145,6 +174,21 @@ pub trait AgentDriver: Sync {
     fn system_hook_layers(&self) -> Vec<PathBuf> {
         Vec::new()
     }
+    /// Whether its print-mode stream reports each hook run (Claude Code's
+    /// `--include-hook-events`); without, an audit session leaves a trace of
+    /// the hook's shell to tell how a write landed.
+    fn reports_hook_events(&self) -> bool {
+        false
+    }
+
+    // --- the user's hook config, for audit ---
+
+    /// How `failopen audit` finds and reads its hook config files; `None`:
+    /// audit does not read them through a driver (Claude Code's settings
+    /// scopes are audit's own intake), or not yet.
+    fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        None
+    }
 
     // --- wording ---
 
@@ -152,6 +196,12 @@ pub trait AgentDriver: Sync {
     fn wording(&self) -> &'static dyn RefusalWording;
 
     // --- support ---
+
+    /// Whether it runs with a live model and in a terminal UI (`--model
+    /// live`, `--mode interactive`); else print mode against the stand-in only.
+    fn runs_live_and_interactive(&self) -> bool {
+        false
+    }
 
     /// What a binary declares it can do (Claude Code's `--help` flags), if it says.
     fn capabilities<'a>(&'a self, _bin: &'a AgentBin) -> BoxFuture<'a, Option<Capabilities>> {

@@ -12,11 +12,13 @@
 //! refusal, is the leaf [`wording`].
 
 pub mod agent_sdk_ts;
+pub mod ask;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot;
 pub mod driver;
 pub mod gemini;
+pub mod hook_config;
 pub(crate) mod not_yet_run;
 pub mod wording;
 

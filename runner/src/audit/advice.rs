@@ -2,12 +2,12 @@
 
 use serde::Serialize;
 
-use super::command;
-use super::config::{HookEntry, HookKind};
-use super::dynamic::{should_block, AuditCell};
-use super::faults::Fault;
-use super::judge::{CellResult, WroteHow};
-use super::matcher;
+use super::intake::command;
+use super::intake::config::{HookEntry, HookKind};
+use super::lint::matcher;
+use super::probe::dynamic::{should_block, AuditCell};
+use super::probe::faults::Fault;
+use super::probe::judge::{CellResult, WroteHow};
 use super::{Finding, OnFailure, Severity};
 use crate::seal::wrap::{deadline_for_timeout, wrap_command};
 use crate::task;
@@ -61,8 +61,9 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
         let mine = by_hook.get(e.id.as_str()).map(Vec::as_slice).unwrap_or_default();
         // A plain write it refuses, not a probe: a guard that refuses only `git reset --hard`
         // has no business covering Write, and its matcher is no hole.
-        let plain_write =
-            |tool: &str| super::probes::TOOLS.contains(&tool) || super::probes::AGENT_TOOLS.contains(&tool);
+        let plain_write = |tool: &str| {
+            super::probe::probes::TOOLS.contains(&tool) || super::probe::probes::AGENT_TOOLS.contains(&tool)
+        };
         let guards_something =
             mine.iter().any(|c| c.fault == Fault::None && plain_write(&c.tool) && should_block(&c.result));
         for c in mine {
@@ -72,7 +73,7 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
                 // MCP tools is a finding (`mcp-uncovered`), not a proven hole.
                 (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None)
                     if guards_something
-                        && c.tool != super::probes::MCP
+                        && c.tool != super::probe::probes::MCP
                         && coverage.others(&c.tool, matcher::covers(e.matcher.as_deref(), &c.tool)) == 0 =>
                 {
                     HoleKind::UncoveredTool
@@ -92,7 +93,7 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
 /// seal (and onFailure where it is honoured).
 fn plugin_advice(
     e: &HookEntry,
-    p: &super::plugins::PluginStatus,
+    p: &super::intake::plugins::PluginStatus,
     command: &str,
     seal_exe: &str,
     on_failure: OnFailure,
@@ -161,7 +162,7 @@ pub fn advise(
     on_failure: OnFailure,
     seal_exe: &str,
     version: Option<&str>,
-    plugins: &[super::plugins::PluginStatus],
+    plugins: &[super::intake::plugins::PluginStatus],
 ) -> Vec<Advice> {
     let mut out = Vec::new();
     let dynamic = version.is_some();
@@ -252,7 +253,7 @@ pub fn advise(
                     format!(
                         "an mcp_tool hook fails open when its server fails: add onFailure (honoured from Claude Code \
                          {}), or call the tool from a command hook under failopen seal",
-                        super::static_checks::MCP_ON_FAILURE_SINCE
+                        super::lint::static_checks::MCP_ON_FAILURE_SINCE
                     ),
                     Some("\"onFailure\": \"block\"".into()),
                 );

@@ -9,16 +9,17 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::advice::{self, Advice, Hole, HoleKind};
-use super::agent_config::AgentFile;
-use super::agent_hooks;
 use super::checks::Checks;
-use super::command;
-use super::config::{self, HookEntry, HookKind};
-use super::dynamic::{self, Runner};
-use super::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
-use super::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
+use super::intake::agent_config::AgentFile;
+use super::intake::command;
+use super::intake::config::{self, HookEntry, HookKind};
+use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
+use super::probe::agent_hooks;
+use super::probe::dynamic::{self, Runner};
+use super::probe::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
 use super::{AuditOptions, Finding, OnFailure, Severity};
-use crate::agent::{Agent, AgentBin};
+use crate::agent::hook_config::HookConfig;
+use crate::agent::{Agent, AgentBin, AgentDriver};
 use crate::pool::Pool;
 use crate::standin::{Policy, StandIn};
 
@@ -62,57 +63,6 @@ impl AgentAudit {
     }
 }
 
-/// The write tools of `agent`, by the names its hooks see.
-pub fn tools(agent: Agent) -> &'static [&'static str] {
-    match agent {
-        Agent::Gemini => &super::probes::GEMINI_TOOLS,
-        Agent::Codex => &super::probes::CODEX_TOOLS,
-        Agent::ClaudeCode | Agent::AgentSdkTs => &super::probes::TOOLS,
-        Agent::Copilot => Agent::Copilot.driver().write_tools(),
-    }
-}
-
-/// The event name under which `agent` keeps its guards.
-pub fn event(agent: Agent) -> &'static str {
-    if agent == Agent::Gemini {
-        super::agent_config::GEMINI_EVENT
-    } else {
-        "PreToolUse"
-    }
-}
-
-/// How long `agent` waits for a hook with no timeout, in seconds
-/// (docs/codex.md: 600; docs/gemini.md: 60000 ms).
-pub fn default_timeout_secs(agent: Agent) -> f64 {
-    if agent == Agent::Gemini {
-        60.0
-    } else {
-        600.0
-    }
-}
-
-/// Whether `matcher` covers `tool` on `agent`: Gemini CLI tests an
-/// unanchored regex (`""` and `*` match all); Codex CLI reads Claude Code's
-/// matchers, and `apply_patch` is also matched by `Edit` and `Write`.
-pub fn covers(agent: Agent, matcher: Option<&str>, tool: &str) -> bool {
-    let m = matcher.unwrap_or("");
-    match agent {
-        Agent::Gemini => m.is_empty() || m == "*" || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool)),
-        _ => {
-            let aliases: &[&str] = if tool == "apply_patch" { &["apply_patch", "Edit", "Write"] } else { &[tool] };
-            aliases.iter().any(|t| crate::matcher::covers(matcher, t))
-        }
-    }
-}
-
-/// The matcher that covers every write tool of `agent`.
-pub fn full_matcher(agent: Agent) -> &'static str {
-    match agent {
-        Agent::Gemini => crate::agent::gemini::config::WRITE_MATCHER,
-        _ => crate::agent::codex::config::WRITE_MATCHER,
-    }
-}
-
 /// Audit `files` of `agent`; with `bin`, run the dynamic checks on it.
 pub async fn audit_agent(
     agent: Agent,
@@ -122,7 +72,11 @@ pub async fn audit_agent(
 ) -> anyhow::Result<AgentAudit> {
     let paths: Vec<PathBuf> = files.iter().map(|f| f.file.path.clone()).collect();
     let settings: Vec<config::SettingsFile> = files.into_iter().map(|f| f.file).collect();
-    let prefix = if agent == Agent::Gemini { "G" } else { "C" };
+    let driver = agent.driver();
+    let Some(config) = driver.hook_config() else {
+        anyhow::bail!("audit does not read {}'s hook files", driver.display_name());
+    };
+    let prefix = config.id_prefix();
     let mut entries = config::entries(&settings);
     for (n, e) in entries.iter_mut().enumerate() {
         e.id = format!("{prefix}{}", n + 1);
@@ -135,24 +89,24 @@ pub async fn audit_agent(
         files: paths,
         hooks: Vec::new(),
         checks: Checks {
-            findings: entries.iter().flat_map(|e| static_findings(agent, e, &env)).collect(),
+            findings: entries.iter().flat_map(|e| static_findings(driver, e, &env)).collect(),
             ..Checks::default()
         },
     };
     let runnable: Vec<HookEntry> =
         entries.iter().filter(|e| matches!(e.kind, HookKind::Command { .. })).cloned().collect();
     if let (Some(bin), false) = (bin, runnable.is_empty()) {
-        dynamic_checks(agent, bin, &runnable, opts, &mut a).await?;
+        dynamic_checks(driver, config, bin, &runnable, opts, &mut a).await?;
     }
     a.checks.guards =
         super::guard_verdict::verdicts(&entries, &a.checks.cells, &a.checks.holes, &[], a.version.is_some());
-    a.checks.advice = advise(agent, &entries, &a.checks.holes, &a.checks.findings, &opts.seal_exe);
+    a.checks.advice = advise(driver, &entries, &a.checks.holes, &a.checks.findings, &opts.seal_exe);
     a.hooks = entries
         .into_iter()
         .map(|e| AgentHook {
             agent: agent.as_str(),
             agent_version: a.version.clone(),
-            location: format!("{} {}[{}].hooks[{}]", e.file.display(), event(agent), e.group, e.index),
+            location: format!("{} {}[{}].hooks[{}]", e.file.display(), driver.hook_event(), e.group, e.index),
             entry: e,
         })
         .collect();
@@ -160,7 +114,8 @@ pub async fn audit_agent(
 }
 
 async fn dynamic_checks(
-    agent: Agent,
+    driver: &dyn AgentDriver,
+    config: &dyn HookConfig,
     bin: &AgentBin,
     entries: &[HookEntry],
     opts: &AuditOptions,
@@ -169,10 +124,7 @@ async fn dynamic_checks(
     let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
     let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
     let standin = StandIn::start(Policy::Scripted, None).await?;
-    let system = match agent {
-        Agent::Gemini => crate::agent::gemini::config::system_settings_with_hooks(),
-        _ => crate::agent::codex::config::system_layers_with_hooks(),
-    };
+    let system = driver.system_hook_layers();
     let runner = Runner {
         claude: bin,
         standin: &standin,
@@ -183,14 +135,14 @@ async fn dynamic_checks(
         failopen_exe: opts.seal_exe.clone(),
         other_hooks_may_run: !system.is_empty(),
     };
-    let tools = tools(agent);
+    let tools = driver.write_tools();
     let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools)).await?;
     let (plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools);
     let faulted = runner.run_cells(entries, &plan).await?;
     a.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
     a.checks.holes = advice::holes(entries, &a.checks.cells);
     a.checks.sealed_recheck = super::sealed_recheck(&runner, entries, &a.checks.holes, &opts.seal_exe, tools).await?;
-    let name = agent.display_name();
+    let name = driver.display_name();
     a.checks.not_covered = vec![
         format!("faults are injected through every write tool of {name}: {}", tools.join(", ")),
         format!(
@@ -201,7 +153,7 @@ async fn dynamic_checks(
         format!(
             "the hooks run from the user layer of a throwaway home ({}); that {name} loads them from your project \
              (trust) is not tested",
-            if agent == Agent::Gemini { "~/.gemini/settings.json" } else { "$CODEX_HOME/hooks.json" }
+            config.session_layer()
         ),
     ];
     if !system.is_empty() {
@@ -218,26 +170,26 @@ fn finding(e: &HookEntry, severity: Severity, code: &str, message: String) -> Fi
     Finding { hook: Some(e.id.clone()), severity, code: code.into(), message }
 }
 
-/// The static findings of one entry on `agent`.
-pub fn static_findings(agent: Agent, e: &HookEntry, env: &Env) -> Vec<Finding> {
-    let name = agent.display_name();
+/// The static findings of one entry on the agent of `driver`.
+pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Vec<Finding> {
+    let name = driver.display_name();
+    let config = driver.hook_config();
     let mut out = Vec::new();
     let HookKind::Command { command } = &e.kind else {
-        let kind = super::words::kind_words(&e.kind);
+        let kind = super::render::words::kind_words(&e.kind);
         let message = format!("{name} runs command hooks only: this hook ({kind}) is not run, so it guards nothing");
         return vec![finding(e, Severity::Warning, "not-run-by-agent", message)];
     };
-    // Gemini's project variables name the same directory Claude Code's does.
-    let for_checks = match agent {
-        Agent::Gemini => ["${GEMINI_PROJECT_DIR}", "$GEMINI_PROJECT_DIR", "${GEMINI_CWD}", "$GEMINI_CWD"]
-            .iter()
-            .fold(command.clone(), |c, var| c.replace(var, "$CLAUDE_PROJECT_DIR")),
-        _ => command.clone(),
-    };
+    // The agent's project variables (Gemini's) name the same directory Claude Code's does.
+    let vars = config.map_or(&[][..], |c| c.project_dir_vars());
+    let for_checks = vars
+        .iter()
+        .flat_map(|var| [format!("${{{var}}}"), format!("${var}")])
+        .fold(command.clone(), |c, var| c.replace(&var, "$CLAUDE_PROJECT_DIR"));
     let parsed = command::parse(&for_checks);
     out.extend(static_checks::check_script(e, &parsed, env));
     let integer = e.raw.get("timeout").is_none_or(|t| t.is_u64());
-    if agent == Agent::Codex && !integer {
+    if config.is_some_and(|c| c.timeout_must_be_whole_seconds()) && !integer {
         out.push(finding(
             e,
             Severity::Error,
@@ -249,7 +201,7 @@ pub fn static_findings(agent: Agent, e: &HookEntry, env: &Env) -> Vec<Finding> {
             ),
         ));
     }
-    let default = default_timeout_secs(agent);
+    let default = driver.default_hook_timeout_secs();
     match e.timeout {
         None => out.push(finding(
             e,
@@ -282,7 +234,7 @@ pub fn static_findings(agent: Agent, e: &HookEntry, env: &Env) -> Vec<Finding> {
         }
     }
     let uncovered: Vec<&str> =
-        tools(agent).iter().copied().filter(|t| !covers(agent, e.matcher.as_deref(), t)).collect();
+        driver.write_tools().iter().copied().filter(|t| !driver.covers(e.matcher.as_deref(), t)).collect();
     if !uncovered.is_empty() {
         out.push(finding(
             e,
@@ -292,7 +244,7 @@ pub fn static_findings(agent: Agent, e: &HookEntry, env: &Env) -> Vec<Finding> {
                 "the matcher leaves {} uncovered: a write through {} runs no guard (all of {name}'s write tools: {:?})",
                 uncovered.join(", "),
                 if uncovered.len() == 1 { "it" } else { "them" },
-                full_matcher(agent)
+                driver.full_matcher()
             ),
         ));
     }
@@ -302,7 +254,7 @@ pub fn static_findings(agent: Agent, e: &HookEntry, env: &Env) -> Vec<Finding> {
 /// The advice: seal for a guard that breaks open (the only fix on these
 /// agents), a wider matcher for an uncovered tool, the errors to fix.
 pub fn advise(
-    agent: Agent,
+    driver: &dyn AgentDriver,
     entries: &[HookEntry],
     holes: &[Hole],
     findings: &[Finding],
@@ -325,22 +277,22 @@ pub fn advise(
                     None,
                 );
             } else if breaks || has("unprotected") {
-                let command =
-                    if agent == Agent::Gemini { agent_hooks::brace_gemini_vars(command) } else { command.clone() };
+                let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
+                let command = agent_hooks::brace_vars(command, vars);
                 let deadline = e.timeout.and_then(crate::seal::wrap::deadline_for_timeout);
                 let wrapped = crate::seal::wrap::wrap_command(&command, seal_exe, deadline);
                 add(
                     format!(
                         "wrap the guard with failopen seal ({} has no fail-closed option: seal turns a crash, a missing \
                          script, a hang or a signal into a refusal it honours)",
-                        agent.display_name()
+                        driver.display_name()
                     ),
                     Some(format!("\"command\": {}", serde_json::Value::String(wrapped))),
                 );
             }
         }
         if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
-            add("cover every write tool".into(), Some(format!("\"matcher\": {:?}", full_matcher(agent))));
+            add("cover every write tool".into(), Some(format!("\"matcher\": {:?}", driver.full_matcher())));
         }
     }
     out
@@ -359,14 +311,15 @@ mod tests {
 
     #[test]
     fn matchers_are_read_the_way_each_agent_reads_them() {
-        assert!(covers(Agent::Codex, Some("Write"), "apply_patch"), "apply_patch answers to Edit and Write");
-        assert!(!covers(Agent::Codex, Some("apply_patch"), "Bash"));
-        assert!(covers(Agent::Codex, None, "Bash"));
-        assert!(covers(Agent::Gemini, Some("write"), "write_file"), "unanchored");
-        assert!(!covers(Agent::Gemini, Some("^write_file$"), "replace"));
-        assert!(covers(Agent::Gemini, Some("*"), "replace"));
-        for agent in [Agent::Codex, Agent::Gemini] {
-            assert!(tools(agent).iter().all(|t| covers(agent, Some(full_matcher(agent)), t)), "{agent}");
+        let (codex, gemini) = (Agent::Codex.driver(), Agent::Gemini.driver());
+        assert!(codex.covers(Some("Write"), "apply_patch"), "apply_patch answers to Edit and Write");
+        assert!(!codex.covers(Some("apply_patch"), "Bash"));
+        assert!(codex.covers(None, "Bash"));
+        assert!(gemini.covers(Some("write"), "write_file"), "unanchored");
+        assert!(!gemini.covers(Some("^write_file$"), "replace"));
+        assert!(gemini.covers(Some("*"), "replace"));
+        for d in [codex, gemini] {
+            assert!(d.write_tools().iter().all(|t| d.covers(Some(&d.full_matcher()), t)), "{}", d.display_name());
         }
     }
 
@@ -374,12 +327,12 @@ mod tests {
     fn static_findings_advise_seal_and_know_each_agents_defaults() {
         let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: None };
         let e = entry(json!({"type": "command", "command": "/bin/true", "onFailure": "block"}), "write_file");
-        let f = static_findings(Agent::Gemini, &e, &env);
+        let f = static_findings(Agent::Gemini.driver(), &e, &env);
         let codes: Vec<&str> = f.iter().map(|f| f.code.as_str()).collect();
         assert_eq!(codes, ["no-timeout", "unprotected", "uncovered-tools"]);
         assert!(f[0].message.contains("60 s") && f[1].message.contains("ignores"), "{f:?}");
         assert!(f[2].message.contains("run_shell_command, replace"), "{}", f[2].message);
-        let advice = advise(Agent::Gemini, &[e], &[], &f, "/b/failopen");
+        let advice = advise(Agent::Gemini.driver(), &[e], &[], &f, "/b/failopen");
         assert!(
             advice[0].snippet.as_deref().unwrap().contains("/b/failopen seal -- /bin/sh -c '/bin/true'"),
             "{advice:?}"
@@ -387,19 +340,23 @@ mod tests {
         assert_eq!(advice[1].snippet.as_deref(), Some("\"matcher\": \"^(run_shell_command|write_file|replace)$\""));
         let missing =
             entry(json!({"type": "command", "command": "/nonexistent/g.sh", "timeout": 5}), "Bash|apply_patch");
-        let codes: Vec<String> = static_findings(Agent::Codex, &missing, &env).into_iter().map(|f| f.code).collect();
+        let codes: Vec<String> =
+            static_findings(Agent::Codex.driver(), &missing, &env).into_iter().map(|f| f.code).collect();
         assert_eq!(codes, ["script-missing", "unprotected"]);
         let float = entry(json!({"type": "command", "command": "/bin/true", "timeout": 5.0}), "Bash|apply_patch");
-        assert_eq!(static_findings(Agent::Codex, &float, &env)[0].code, "codex-timeout-not-integer");
-        assert!(static_findings(Agent::Gemini, &float, &env).iter().all(|f| f.severity < Severity::Error));
+        assert_eq!(static_findings(Agent::Codex.driver(), &float, &env)[0].code, "codex-timeout-not-integer");
+        assert!(static_findings(Agent::Gemini.driver(), &float, &env).iter().all(|f| f.severity < Severity::Error));
         let http = entry(json!({"type": "http", "url": "http://x"}), "Bash");
-        assert_eq!(static_findings(Agent::Codex, &http, &env)[0].code, "not-run-by-agent");
+        assert_eq!(static_findings(Agent::Codex.driver(), &http, &env)[0].code, "not-run-by-agent");
     }
 
     #[test]
     fn gemini_variables_are_braced_for_seal() {
         assert_eq!(
-            super::agent_hooks::brace_gemini_vars("$GEMINI_PROJECT_DIR/g.sh $CLAUDE_PROJECT_DIR"),
+            crate::audit::probe::agent_hooks::brace_vars(
+                "$GEMINI_PROJECT_DIR/g.sh $CLAUDE_PROJECT_DIR",
+                Agent::Gemini.driver().hook_config().unwrap().project_dir_vars()
+            ),
             "${GEMINI_PROJECT_DIR}/g.sh ${CLAUDE_PROJECT_DIR}"
         );
     }

@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use super::advice::{Advice, Hole};
-use super::dynamic::AuditCell;
 use super::guard_verdict::{GuardStatus, GuardVerdict};
+use super::probe::dynamic::AuditCell;
 use super::probe::screen::HookScreen;
 use super::{Finding, SealedRecheck, Severity};
 

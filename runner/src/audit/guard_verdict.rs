@@ -7,10 +7,10 @@
 use serde::Serialize;
 
 use super::advice::Hole;
-use super::config::{HookEntry, HookKind};
-use super::dynamic::AuditCell;
-use super::faults::{self, Fault};
-use super::judge::CellResult;
+use super::intake::config::{HookEntry, HookKind};
+use super::probe::dynamic::AuditCell;
+use super::probe::faults::{self, Fault};
+use super::probe::judge::CellResult;
 use super::probe::screen::HookScreen;
 
 /// What the audit can say of one guard.
@@ -151,7 +151,7 @@ fn judge(
     }
     let mut under: Vec<&str> = Vec::new();
     for c in &run {
-        let w = super::words::fault_words(c.fault);
+        let w = super::render::words::fault_words(c.fault);
         if !under.contains(&w) {
             under.push(w);
         }
@@ -196,7 +196,7 @@ fn plural_it(tools: &[&str]) -> &'static str {
 mod tests {
     use super::*;
     use crate::audit::advice::HoleKind;
-    use crate::audit::judge::WroteHow;
+    use crate::audit::probe::judge::WroteHow;
     use serde_json::Value;
     use std::path::PathBuf;
 

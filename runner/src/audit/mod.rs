@@ -20,31 +20,12 @@
 
 pub mod advice;
 pub mod agent_audit;
-pub mod agent_config;
-pub mod agent_hooks;
-pub mod agent_render;
-pub mod broken_config;
 pub mod checks;
-pub mod command;
-pub mod config;
-pub mod dynamic;
-pub mod faults;
-pub mod file_read;
 pub mod guard_verdict;
-pub mod hook_schema;
-pub mod judge;
-pub mod markdown;
-pub mod markdown_syntax;
-pub mod markdown_tables;
-pub mod matcher;
-pub mod plugins;
+pub mod intake;
+pub mod lint;
 pub mod probe;
-pub mod probes;
 pub mod render;
-pub mod sources;
-pub mod static_checks;
-pub mod text_sections;
-pub mod words;
 
 use std::path::{Path, PathBuf};
 
@@ -59,6 +40,9 @@ use config::{HookEntry, HookKind};
 use dynamic::{AuditCell, Runner};
 use faults::{Fault, FaultScripts};
 use guard_verdict::GuardStatus;
+use intake::{agent_config, command, config, plugins, sources};
+use lint::{broken_config, static_checks};
+use probe::{dynamic, faults, judge};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -182,6 +182,14 @@ pub struct AuditArgs {
     pub jobs: Option<usize>,
 }
 
+impl AuditArgs {
+    /// The version an agent's flag (its driver's `version_flag`, `--codex`) names, if given.
+    pub fn version_named_by(&self, flag: &str) -> Option<&str> {
+        let flags = [("--codex", &self.codex), ("--gemini", &self.gemini)];
+        flags.iter().find(|(f, _)| *f == flag).and_then(|(_, v)| v.as_deref())
+    }
+}
+
 /// Stand-in policies for `standin serve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PolicyArg {

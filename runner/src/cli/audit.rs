@@ -3,7 +3,8 @@
 
 use anyhow::Context;
 use failopen::audit::guard_verdict::GuardStatus;
-use failopen::audit::{self, markdown, render, AuditOptions};
+use failopen::audit::render::{self, markdown};
+use failopen::audit::{self, AuditOptions};
 use std::path::PathBuf;
 
 use failopen::agent::Agent;
@@ -48,7 +49,7 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
     let cwd = env.cwd.clone().context("cannot read the current directory")?;
     let (files, agent_files) = if args.settings.is_empty() {
         let found = audit::default_files(&cwd, env.home.as_deref());
-        let agents = audit::agent_config::default_paths(&cwd);
+        let agents = audit::intake::agent_config::default_paths(&cwd);
         if found.is_empty() && agents.is_empty() && args.plugin_dirs.is_empty() {
             anyhow::bail!(
                 "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, .codex/hooks.json, .codex/config.toml, .gemini/settings.json exists here; pass SETTINGS.json files"
@@ -119,9 +120,10 @@ fn split_by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<Spli
     let mut claude = Vec::new();
     let mut others = Vec::new();
     for p in paths {
-        match forced.or_else(|| audit::agent_config::agent_of_path(p)) {
-            None | Some(Agent::ClaudeCode) => claude.push(p.clone()),
-            Some(agent) => others.push((agent, p.clone())),
+        // The default agent's (Claude Code's) settings are audit's own intake; the others' are read by their driver.
+        match forced.or_else(|| audit::intake::agent_config::agent_of_path(p)) {
+            Some(agent) if agent != Agent::default() => others.push((agent, p.clone())),
+            _ => claude.push(p.clone()),
         }
     }
     Ok((claude, others))
@@ -132,15 +134,15 @@ fn split_by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<Spli
 async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec<failopen::agent::AgentBin>> {
     let mut out = Vec::new();
     for (agent, files) in audit::load_agent_files(opts)? {
-        let has_hooks = files.iter().any(|f| !audit::config::entries(std::slice::from_ref(&f.file)).is_empty());
+        let has_hooks = files.iter().any(|f| !audit::intake::config::entries(std::slice::from_ref(&f.file)).is_empty());
         if !has_hooks {
             continue;
         }
-        let (flag, given, pinned) = match agent {
-            Agent::Gemini => ("--gemini", &args.gemini, failopen::agent::gemini::PINNED_VERSION),
-            _ => ("--codex", &args.codex, failopen::agent::codex::PINNED_VERSION),
-        };
-        let spec = ClaudeSpec::parse(given.as_deref().unwrap_or(pinned)).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+        let driver = agent.driver();
+        let flag = driver.hook_config().map_or("--agent", |c| c.version_flag());
+        let given = args.version_named_by(flag);
+        let spec =
+            ClaudeSpec::parse(given.unwrap_or(driver.pinned_version())).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
         if let ClaudeSpec::Range(r) = &spec {
             anyhow::bail!("{flag}: audit runs on one {}, and {r} is a range; name one version", agent.display_name());
         }

@@ -19,7 +19,7 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
     }
     let good = bisect::exact_version(&args.good).await.map_err(|e| anyhow::anyhow!("--good: {e:#}"))?;
     let bad = bisect::exact_version(&args.bad).await.map_err(|e| anyhow::anyhow!("--bad: {e:#}"))?;
-    let published = failopen::install::npm::published_versions(failopen::agent::Agent::ClaudeCode).await?;
+    let published = failopen::install::npm::published_versions(failopen::agent::Agent::default()).await?;
     let versions = bisect::candidates(&published, &good, &bad).map_err(|e| anyhow::anyhow!("--good/--bad: {e}"))?;
     emit_line(&format!("bisect {}: {} published versions from {good} to {bad}", arm.name, versions.len()))?;
     let interrupt = Interrupt::new();

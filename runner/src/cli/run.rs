@@ -131,7 +131,7 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
     if let Some(b) = args.max_budget_usd {
         extra_args.extend(["--max-budget-usd".to_string(), b.to_string()]);
     }
-    if agent != Agent::ClaudeCode && (model == Model::Live || mode == Mode::Interactive) {
+    if !agent.driver().runs_live_and_interactive() && (model == Model::Live || mode == Mode::Interactive) {
         anyhow::bail!(
             "--agent {agent} runs with --model scripted --mode print only (the stand-in speaks its model \
              protocol; a live model and the terminal UI are measured on Claude Code)"
@@ -198,6 +198,6 @@ fn default_out(agent: Agent, claude: &str, mode: Mode) -> PathBuf {
     let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S");
     let label: String = claude.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
     let mode = if mode == Mode::Print { String::new() } else { format!("-{}", mode.as_str()) };
-    let agent = if agent == Agent::ClaudeCode { String::new() } else { format!("{agent}-") };
+    let agent = if agent == Agent::default() { String::new() } else { format!("{agent}-") };
     PathBuf::from("results").join(format!("{stamp}-{agent}{label}{mode}.csv"))
 }

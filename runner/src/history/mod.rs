@@ -117,7 +117,10 @@ fn spawn_fetch(cache: Cache, version: String) -> AbortOnDrop<anyhow::Result<Fetc
         let Some((sha256, bytes)) = hashed else {
             anyhow::bail!("{name} {version}: no file of its build in {}", cache.version_dir(&version).display())
         };
-        let runtime = crate::install::capabilities::probe(&bin).await?.runtime();
+        // What runs the build (Claude Code's `native` or `node vX`); an agent whose driver
+        // asks its binary nothing records none. Asking also readies a first run (Copilot
+        // unpacks its package once per version).
+        let runtime = bin.agent.driver().capabilities(&bin).await.map(|c| c.runtime()).unwrap_or_default();
         Ok(Fetched { bin, install_secs, sha256, bytes, runtime })
     }))
 }

@@ -24,12 +24,12 @@ impl Cache {
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/failopen")))
             .unwrap_or_else(|| PathBuf::from(".failopen-cache"));
-        Cache { root, agent: Agent::ClaudeCode }
+        Cache { root, agent: Agent::default() }
     }
 
     /// A cache at an explicit root.
     pub fn at(root: &Path) -> Cache {
-        Cache { root: root.to_path_buf(), agent: Agent::ClaudeCode }
+        Cache { root: root.to_path_buf(), agent: Agent::default() }
     }
 
     /// The same cache root, for `agent`'s installs.

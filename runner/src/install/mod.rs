@@ -5,9 +5,7 @@
 //! through [`npm`], which installs into [`cache`]; none imports
 //! back. What counts as a version number is [`crate::version::Version`]'s.
 
-pub mod ask;
 pub mod cache;
-pub mod capabilities;
 pub mod npm;
 pub mod prune;
 pub mod range;
@@ -48,4 +46,11 @@ pub enum InstallError {
     /// Filesystem trouble in the cache.
     #[error("cache {path}")]
     Io { path: String, source: std::io::Error },
+}
+
+/// A binary that did not answer a question ([`crate::agent::ask`]) does not run.
+impl From<crate::agent::ask::NotRunnable> for InstallError {
+    fn from(e: crate::agent::ask::NotRunnable) -> InstallError {
+        InstallError::NotRunnable { agent: e.agent, path: e.path, message: e.message }
+    }
 }

@@ -43,7 +43,7 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
     npm.args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
         .arg(staging.path())
         .arg(format!("{package}@{version}"));
-    let out = super::ask::output_in_own_group(npm).await.map_err(|e| match e.kind() {
+    let out = crate::agent::ask::output_in_own_group(npm).await.map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => InstallError::NpmNotFound,
         _ => io(e),
     })?;
@@ -79,7 +79,7 @@ pub async fn read_version(agent: Agent, path: &Path) -> Result<String, InstallEr
     if let Some(version) = agent.driver().version_without_running(path) {
         return Ok(version);
     }
-    let out = super::ask::ask(agent, path, &["--version"]).await?;
+    let out = crate::agent::ask::ask(agent.display_name(), path, &["--version"]).await?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     match agent.reported_version(&stdout) {
         Some(version) if out.status.success() => Ok(version.to_string()),

@@ -97,7 +97,7 @@ impl Default for RunOptions {
     fn default() -> RunOptions {
         RunOptions {
             arms: crate::arms::load("article").unwrap_or_default(),
-            agent: Agent::ClaudeCode,
+            agent: Agent::default(),
             claude: vec![ClaudeSpec::Version(PINNED_VERSION.to_string())],
             include_pre: false,
             model: Model::Scripted,

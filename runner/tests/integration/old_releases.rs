@@ -65,8 +65,8 @@ fn article_arms_give_valid_verdicts_on_2_0_50() {
     let home = std::env::var("FAILOPEN_CACHE")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| std::path::PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/failopen"));
-    let file = home.join("claude-code/2.0.50").join(failopen::install::capabilities::FILE_NAME);
-    let caps: failopen::install::capabilities::Capabilities =
+    let file = home.join("claude-code/2.0.50").join(failopen::agent::claude_code::capabilities::FILE_NAME);
+    let caps: failopen::agent::claude_code::capabilities::Capabilities =
         serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     assert!(caps.js_entry && caps.node_version.as_deref().is_some_and(|v| v.starts_with('v')), "{caps:?}");
     assert!(!caps.has("--include-hook-events") && caps.has("--settings"), "{caps:?}");

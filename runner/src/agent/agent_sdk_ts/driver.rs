@@ -9,12 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{callback, program, wording};
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::claude_code::capabilities::Capabilities;
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::task::PROMPT;
 
 /// The Claude Agent SDK for TypeScript.
@@ -28,27 +28,20 @@ const NOT_YET_RUN: NotYetRun = NotYetRun {
     route: "agent-sdk-route",
 };
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@anthropic-ai/claude-agent-sdk",
+    // The SDK ships no command; its entry module stands for one
+    // ([`AgentDriver::installed_binary`]).
+    bin_name: "sdk.mjs",
+    display_name: "Claude Agent SDK (TypeScript)",
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::OLDER_VERSION,
+};
+
 impl AgentDriver for AgentSdkTs {
-    fn npm_package(&self) -> &'static str {
-        "@anthropic-ai/claude-agent-sdk"
-    }
-
-    /// The SDK ships no command; its entry module stands for one
-    /// ([`AgentDriver::installed_binary`]).
-    fn bin_name(&self) -> &'static str {
-        "sdk.mjs"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Claude Agent SDK (TypeScript)"
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::OLDER_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn installed_binary(&self, version_dir: &Path) -> PathBuf {
@@ -76,6 +69,10 @@ impl AgentDriver for AgentSdkTs {
     /// matcher `timeout` waited past 150 s in the spike (agent-notes.md).
     fn default_hook_timeout_secs(&self) -> f64 {
         600.0
+    }
+
+    fn reports_hook_events(&self) -> bool {
+        true
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -6,36 +6,29 @@ use std::path::{Path, PathBuf};
 
 use futures::future::BoxFuture;
 
+use super::capabilities::{self, Capabilities};
 use super::{session, wording::ClaudeCodeWording};
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::{self, Capabilities};
 
 /// Claude Code.
 pub struct ClaudeCode;
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@anthropic-ai/claude-code",
+    bin_name: "claude",
+    display_name: super::DISPLAY_NAME,
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::ARTICLE_VERSION,
+};
+
 impl AgentDriver for ClaudeCode {
-    fn npm_package(&self) -> &'static str {
-        "@anthropic-ai/claude-code"
-    }
-
-    fn bin_name(&self) -> &'static str {
-        "claude"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Claude Code"
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::ARTICLE_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     /// The binary alone: one self-contained file in every release (`cli.js`,
@@ -60,6 +53,14 @@ impl AgentDriver for ClaudeCode {
     /// Claude Code's hooks reference: 600 s.
     fn default_hook_timeout_secs(&self) -> f64 {
         600.0
+    }
+
+    fn runs_live_and_interactive(&self) -> bool {
+        true
+    }
+
+    fn reports_hook_events(&self) -> bool {
+        true
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -1,16 +1,20 @@
 //! Anthropic's Claude Code as an agent under test, the first agent and the
 //! one with the widest battery: its [`AgentDriver`] ([`driver`]), its
 //! command line and environment ([`session`]) and its words for a refused
-//! call ([`wording`]). Its binary's flags are
-//! [`crate::install::capabilities`]'s, its stream-json output
+//! call ([`wording`]). Its binary's flags, asked of its `--help`, are
+//! [`capabilities`]', its stream-json output
 //! [`crate::evidence::parse_stream`]'s, and the bracket rules that tie a
 //! refusal to a hook [`crate::attribution`]'s.
 //!
 //! [`AgentDriver`]: crate::agent::AgentDriver
 
+pub mod capabilities;
 pub mod driver;
 pub mod session;
 pub mod wording;
+
+/// The name people know it by.
+pub const DISPLAY_NAME: &str = "Claude Code";
 
 /// The version failopen runs when `--claude` is not given.
 pub const PINNED_VERSION: &str = "2.1.328";

@@ -5,8 +5,8 @@
 use std::ffi::OsString;
 use std::path::Path;
 
+use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{SessionAsk, STAND_IN_API_KEY};
-use crate::install::capabilities::Capabilities;
 use crate::mode::Mode;
 use crate::task::PROMPT;
 

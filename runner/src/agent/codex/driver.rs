@@ -15,12 +15,13 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::{config, stream, wording};
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY};
+use crate::agent::claude_code::capabilities::Capabilities;
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY};
+use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::task::PROMPT;
 
 /// Codex CLI.
@@ -48,25 +49,18 @@ impl RefusalWording for CodexWording {
     }
 }
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@openai/codex",
+    bin_name: "codex",
+    display_name: "Codex CLI",
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::OLDER_VERSION,
+};
+
 impl AgentDriver for Codex {
-    fn npm_package(&self) -> &'static str {
-        "@openai/codex"
-    }
-
-    fn bin_name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Codex CLI"
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::OLDER_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     /// `codex-cli 0.171.0`, or a bare version.
@@ -115,6 +109,10 @@ impl AgentDriver for Codex {
 
     fn system_hook_layers(&self) -> Vec<PathBuf> {
         config::system_layers_with_hooks()
+    }
+
+    fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        Some(&super::hook_config::CodexHookConfig)
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -11,13 +11,13 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 
 use super::{config, wording};
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::claude_code::capabilities::Capabilities;
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::task::PROMPT;
 
 /// Copilot CLI.
@@ -50,25 +50,18 @@ impl RefusalWording for CopilotWording {
     }
 }
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@github/copilot",
+    bin_name: "copilot",
+    display_name: "Copilot CLI",
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::OLDER_VERSION,
+};
+
 impl AgentDriver for Copilot {
-    fn npm_package(&self) -> &'static str {
-        "@github/copilot"
-    }
-
-    fn bin_name(&self) -> &'static str {
-        "copilot"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Copilot CLI"
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::OLDER_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     /// `GitHub Copilot CLI 1.0.102.` (a sentence, with its full stop).

@@ -7,12 +7,13 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::{config, stream, wording};
-use crate::agent::driver::{AgentDriver, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::claude_code::capabilities::Capabilities;
+use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::install::capabilities::Capabilities;
 use crate::task::PROMPT;
 
 /// Gemini CLI.
@@ -40,25 +41,18 @@ impl RefusalWording for GeminiWording {
     }
 }
 
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "@google/gemini-cli",
+    bin_name: "gemini",
+    display_name: "Gemini CLI",
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::OLDER_VERSION,
+};
+
 impl AgentDriver for Gemini {
-    fn npm_package(&self) -> &'static str {
-        "@google/gemini-cli"
-    }
-
-    fn bin_name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
-    fn pinned_version(&self) -> &'static str {
-        super::PINNED_VERSION
-    }
-
-    fn older_version(&self) -> &'static str {
-        super::OLDER_VERSION
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
     }
 
     fn hook_event(&self) -> &'static str {
@@ -86,6 +80,10 @@ impl AgentDriver for Gemini {
 
     fn system_hook_layers(&self) -> Vec<PathBuf> {
         config::system_settings_with_hooks()
+    }
+
+    fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        Some(&super::hook_config::GeminiHookConfig)
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -10,8 +10,13 @@
 //! - [`screen`]: each probe against the guard directly, through its stdin
 //!   contract, with no session, to learn which it refuses.
 
+pub mod agent_hooks;
 pub mod catalogue;
+pub mod dynamic;
+pub mod faults;
+pub mod judge;
 pub mod plan;
+pub mod probes;
 pub mod screen;
 pub mod world;
 

@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use super::screen::{self, HookScreen, Screen};
 use super::{world, Probe};
-use crate::audit::config::{HookEntry, HookKind};
-use crate::audit::dynamic::{should_block, AuditCell, Runner, FAULT_TOOLS};
-use crate::audit::faults::{self, Fault};
-use crate::audit::judge::CellResult;
+use crate::audit::intake::config::{HookEntry, HookKind};
+use crate::audit::probe::dynamic::{should_block, AuditCell, Runner, FAULT_TOOLS};
+use crate::audit::probe::faults::{self, Fault};
+use crate::audit::probe::judge::CellResult;
 
 /// The most refused probes confirmed in sessions for a hook that refused a
 /// plain write already (its faults are injected under that write); a hook

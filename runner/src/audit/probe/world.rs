@@ -156,7 +156,7 @@ mod tests {
     fn the_world_shows_each_catalogue_probe_when_run_and_none_before() {
         let d = tempfile::tempdir().unwrap();
         seed(d.path()).unwrap();
-        let all = super::super::catalogue::all();
+        let all = crate::audit::probe::catalogue::all();
         for p in &all {
             assert!(!landed(p, d.path(), &[]), "{} shows as landed before it ran", p.name);
         }

@@ -124,7 +124,8 @@ fn bisect_section(m: &Model, g: &Grid, arm: &ArmTally, s: &mut String) {
 }
 
 fn history_section(m: &Model, g: &Grid, arm: &ArmTally, at: &str, s: &mut String) {
-    if g.agent != crate::agent::Agent::ClaudeCode || g.mode != crate::mode::Mode::Print {
+    // `failopen history` runs the default agent (Claude Code), in print mode.
+    if g.agent != crate::agent::Agent::default() || g.mode != crate::mode::Mode::Print {
         return;
     }
     let Some(i) = m.timeline.arm_index(&arm.arm) else { return };

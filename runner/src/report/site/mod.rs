@@ -100,9 +100,10 @@ impl<'a> Model<'a> {
         out
     }
 
-    /// The bisect that answers for `arm`, on Claude Code in print mode (where bisects run).
+    /// The bisect that answers for `arm`, on the default agent (Claude Code,
+    /// which `failopen bisect` runs) in print mode.
     pub fn bisect(&self, g: &Grid, arm: &str) -> Option<&'a Bisect> {
-        (g.agent == Agent::ClaudeCode && g.mode == Mode::Print)
+        (g.agent == Agent::default() && g.mode == Mode::Print)
             .then(|| self.site.bisects.iter().find(|b| b.arm == arm))
             .flatten()
     }

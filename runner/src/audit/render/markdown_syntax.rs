@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 /// A GitHub table (or `empty` as a line when there is no row), then a blank line.
-pub(super) fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty: &str) {
+pub(in crate::audit) fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty: &str) {
     if rows.is_empty() {
         if !empty.is_empty() {
             let _ = writeln!(s, "{empty}\n");
@@ -22,7 +22,7 @@ pub(super) fn table(s: &mut String, header: &[&str], rows: &[Vec<String>], empty
 
 /// Words as table text: a `|` would end the cell, `<` could open HTML, `*`,
 /// `_` and `` ` `` would format, and a newline would end the row.
-pub(super) fn text(words: &str) -> String {
+pub(in crate::audit) fn text(words: &str) -> String {
     let mut out = String::with_capacity(words.len());
     for ch in words.chars() {
         match ch {
@@ -42,7 +42,7 @@ pub(super) fn text(words: &str) -> String {
 /// A code span that holds `literal` as written, inside a table cell: fenced by
 /// one backtick more than its longest backtick run, `|` escaped (GitHub reads
 /// the table's pipes before the span), newlines as spaces.
-pub(super) fn code(literal: &str) -> String {
+pub(in crate::audit) fn code(literal: &str) -> String {
     let one_line = literal.replace(['\n', '\r'], " ").replace('|', "\\|");
     let mut longest = 0;
     let mut run = 0;

@@ -9,13 +9,13 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::probe::{world, Probe};
+use crate::audit::probe::{world, Probe};
 
-use super::config::{HookEntry, HookKind};
 use super::faults::{self, Fault, FaultScripts};
 use super::judge::{self, CellResult, WroteHow};
-use super::OnFailure;
 use crate::attribution::HookIdentity;
+use crate::audit::intake::config::{HookEntry, HookKind};
+use crate::audit::OnFailure;
 use crate::claude::AgentBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
@@ -255,7 +255,7 @@ impl Runner<'_> {
                         self.claude.version
                     ))
                 }
-                CellResult::Wrote(_) if agent != crate::agent::Agent::ClaudeCode => {
+                CellResult::Wrote(_) if !agent.driver().reports_hook_events() => {
                     CellResult::Wrote(super::agent_hooks::how_it_wrote(&r.join("evidence"), fault))
                 }
                 other => other,
@@ -361,7 +361,7 @@ fn judge_probe(p: &Probe, e: &crate::evidence::Evidence, root: &Path) -> CellRes
         .attempts
         .iter()
         .any(|a| a.tool == p.tool && matches!(a.result, AttemptResult::Allowed(_) | AttemptResult::Failed(_)));
-    if p.landed == super::probe::Landed::AnyChange && ran {
+    if p.landed == crate::audit::probe::Landed::AnyChange && ran {
         return CellResult::Wrote(judge::how_it_wrote(&e.hook_outcomes));
     }
     match &e.exit {

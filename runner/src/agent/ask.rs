@@ -12,21 +12,27 @@ use std::time::Duration;
 
 use tokio::process::Command;
 
-use super::InstallError;
-use crate::agent::Agent;
+/// A binary that does not run, or does not answer, as the agent it should be.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: does not run as {agent}: {message}")]
+pub struct NotRunnable {
+    /// The agent's name in words (`Codex CLI`).
+    pub agent: &'static str,
+    /// The binary.
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+}
 
 /// How long a one-shot question may take (a cold JS entry point on a busy
 /// machine answers within a few seconds).
 const WAIT: Duration = Duration::from_secs(60);
 
 /// Run `program args` in a throwaway HOME; return its output whatever its
-/// exit status. Errors only when it cannot start or does not answer in time.
-pub async fn ask(agent: Agent, program: &Path, args: &[&str]) -> Result<Output, InstallError> {
-    let not_runnable = |message: String| InstallError::NotRunnable {
-        agent: agent.display_name(),
-        path: program.display().to_string(),
-        message,
-    };
+/// exit status. Errors only when it cannot start or does not answer in time;
+/// `agent` is the agent's name in words, for the error.
+pub async fn ask(agent: &'static str, program: &Path, args: &[&str]) -> Result<Output, NotRunnable> {
+    let not_runnable = |message: String| NotRunnable { agent, path: program.display().to_string(), message };
     let home = tempfile::Builder::new()
         .prefix("failopen-ask-")
         .tempdir()
@@ -49,7 +55,7 @@ pub async fn ask(agent: Agent, program: &Path, args: &[&str]) -> Result<Output, 
 /// command ends or this future is dropped (a timeout, an interrupted
 /// history): nothing it started outlives it, npm's postinstall scripts
 /// included.
-pub(super) async fn output_in_own_group(mut cmd: Command) -> std::io::Result<Output> {
+pub(crate) async fn output_in_own_group(mut cmd: Command) -> std::io::Result<Output> {
     let child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -81,7 +87,7 @@ mod tests {
         let bin = dir.path().join("claude");
         std::fs::write(&bin, "#!/bin/sh\necho \"$HOME\"; touch \"$HOME/.claude.json\"\n").unwrap();
         std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let out = ask(Agent::ClaudeCode, &bin, &["--version"]).await.unwrap();
+        let out = ask("Claude Code", &bin, &["--version"]).await.unwrap();
         let home = String::from_utf8(out.stdout).unwrap();
         let home = Path::new(home.trim());
         assert_ne!(Some(home), std::env::var_os("HOME").as_deref().map(Path::new));

@@ -16,9 +16,9 @@
 
 use serde_json::Value;
 
-use super::config::SettingsFile;
 use super::hook_schema::{known_keys, required_strings, HOOK_EVENTS, TOOLS};
-use super::{Finding, Severity};
+use crate::audit::intake::config::SettingsFile;
+use crate::audit::{Finding, Severity};
 use crate::version::Version;
 
 /// The first Claude Code release that ignores only the broken entry of an

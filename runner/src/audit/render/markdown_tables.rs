@@ -3,29 +3,29 @@
 
 use std::fmt::Write;
 
-use super::advice::{Advice, Hole};
-use super::dynamic::AuditCell;
-use super::judge::CellResult;
 use super::markdown_syntax::{code, table, text};
 use super::words::{describe, fault_columns, hole_lines, table_notes, table_rows};
-use super::SealedRecheck;
+use crate::audit::advice::{Advice, Hole};
+use crate::audit::probe::dynamic::AuditCell;
+use crate::audit::probe::judge::CellResult;
+use crate::audit::SealedRecheck;
 
 /// A row per guard: held, untested or open, and why.
-pub(super) fn guards_table(s: &mut String, guards: &[super::guard_verdict::GuardVerdict]) {
+pub(in crate::audit) fn guards_table(s: &mut String, guards: &[crate::audit::guard_verdict::GuardVerdict]) {
     let rows: Vec<Vec<String>> =
         guards.iter().map(|g| vec![g.hook.clone(), format!("**{}**", g.status.as_str()), text(&g.reason)]).collect();
     table(s, &["guard", "result", "why"], &rows, "No guard found.");
 }
 
 /// One row per (hook, kind of hole), or `empty` when every guard held.
-pub(super) fn holes(s: &mut String, holes: &[Hole], empty: &str) {
+pub(in crate::audit) fn holes(s: &mut String, holes: &[Hole], empty: &str) {
     let rows: Vec<Vec<String>> = hole_lines(holes).into_iter().map(|(hook, what)| vec![hook, text(&what)]).collect();
     table(s, &["hook", "hole"], &rows, empty);
 }
 
 /// One row per piece of advice: the hook, the change in words, and the
 /// exact change as code.
-pub(super) fn advice(s: &mut String, advice: &[Advice]) {
+pub(in crate::audit) fn advice(s: &mut String, advice: &[Advice]) {
     let rows: Vec<Vec<String>> = advice
         .iter()
         .map(|a| vec![a.hook.clone(), text(&a.change), a.snippet.as_deref().map(code).unwrap_or_default()])
@@ -35,7 +35,7 @@ pub(super) fn advice(s: &mut String, advice: &[Advice]) {
 
 /// A re-check under seal: a line `{lead} {hook} {how}: N of M holes closed`,
 /// then one row per hole re-run.
-pub(super) fn recheck(s: &mut String, re: &SealedRecheck, lead: &str, how: &str) {
+pub(in crate::audit) fn recheck(s: &mut String, re: &SealedRecheck, lead: &str, how: &str) {
     let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
     let _ = writeln!(s, "{lead} {} {how}: {closed} of {} holes closed\n", re.hook, re.cells.len());
     let rows: Vec<Vec<String>> =
@@ -46,7 +46,7 @@ pub(super) fn recheck(s: &mut String, re: &SealedRecheck, lead: &str, how: &str)
 /// The fault x tool grid of `cells`: a row per (hook, tool), a column per
 /// fault, a write in bold (or `No hook was run.`). Returns the grid's notes
 /// (the cells that could not be told, and why), for the caller to list.
-pub(super) fn fault_grid(s: &mut String, cells: &[AuditCell]) -> Vec<String> {
+pub(in crate::audit) fn fault_grid(s: &mut String, cells: &[AuditCell]) -> Vec<String> {
     let faults = fault_columns(cells);
     let grid = table_rows(cells, &faults);
     let mut header = vec!["hook", "tool"];

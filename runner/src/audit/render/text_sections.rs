@@ -3,22 +3,22 @@
 
 use std::fmt::Write;
 
-use super::advice::{Advice, Hole};
-use super::guard_verdict::GuardVerdict;
-use super::judge::CellResult;
-use super::probe::screen::HookScreen;
 use super::words::{describe, hole_lines};
-use super::SealedRecheck;
+use crate::audit::advice::{Advice, Hole};
+use crate::audit::guard_verdict::GuardVerdict;
+use crate::audit::probe::judge::CellResult;
+use crate::audit::probe::screen::HookScreen;
+use crate::audit::SealedRecheck;
 
 /// A line per guard: held, untested or open, and why.
-pub(super) fn guards(s: &mut String, guards: &[GuardVerdict]) {
+pub(in crate::audit) fn guards(s: &mut String, guards: &[GuardVerdict]) {
     for g in guards {
         let _ = writeln!(s, "  {:<4} {:<8} {}", g.hook, g.status.as_str(), g.reason);
     }
 }
 
 /// A line per (hook, kind of hole) under `heading`, or that none was proven.
-pub(super) fn holes(s: &mut String, heading: &str, holes: &[Hole]) {
+pub(in crate::audit) fn holes(s: &mut String, heading: &str, holes: &[Hole]) {
     let _ = writeln!(s, "\n{heading}");
     if holes.is_empty() {
         let _ = writeln!(s, "  none proven");
@@ -30,7 +30,7 @@ pub(super) fn holes(s: &mut String, heading: &str, holes: &[Hole]) {
 
 /// The advice under `heading`, each change with its exact snippet below it;
 /// nothing when there is none.
-pub(super) fn advice(s: &mut String, heading: &str, advice: &[Advice]) {
+pub(in crate::audit) fn advice(s: &mut String, heading: &str, advice: &[Advice]) {
     if advice.is_empty() {
         return;
     }
@@ -45,7 +45,7 @@ pub(super) fn advice(s: &mut String, heading: &str, advice: &[Advice]) {
 
 /// A re-check under seal: `Re-check of HOOK {how}: N of M holes closed`,
 /// then a line per hole re-run, its tool in a column `tool_width` wide.
-pub(super) fn recheck(s: &mut String, re: &SealedRecheck, how: &str, tool_width: usize) {
+pub(in crate::audit) fn recheck(s: &mut String, re: &SealedRecheck, how: &str, tool_width: usize) {
     let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
     let _ = writeln!(s, "\nRe-check of {} {how}: {closed} of {} holes closed", re.hook, re.cells.len());
     for c in &re.cells {
@@ -55,7 +55,7 @@ pub(super) fn recheck(s: &mut String, re: &SealedRecheck, how: &str, tool_width:
 
 /// The probes screened per hook: those it refused, each with its answer,
 /// and one line naming the rest.
-pub(super) fn screens(s: &mut String, screens: &[HookScreen]) {
+pub(in crate::audit) fn screens(s: &mut String, screens: &[HookScreen]) {
     if screens.is_empty() {
         return;
     }
@@ -71,10 +71,10 @@ pub(super) fn screens(s: &mut String, screens: &[HookScreen]) {
 }
 
 /// One hook's screens: its id, the refused probes with their answers, the others' labels.
-pub(super) type ScreenLine<'a> = (&'a str, Vec<(&'a str, &'a str)>, Vec<&'a str>);
+pub(in crate::audit) type ScreenLine<'a> = (&'a str, Vec<(&'a str, &'a str)>, Vec<&'a str>);
 
 /// Per hook (in order): the refused probes with their answers, and the others' labels.
-pub(super) fn screen_lines(screens: &[HookScreen]) -> Vec<ScreenLine<'_>> {
+pub(in crate::audit) fn screen_lines(screens: &[HookScreen]) -> Vec<ScreenLine<'_>> {
     let mut out: Vec<ScreenLine<'_>> = Vec::new();
     for sc in screens {
         let i = match out.iter().position(|o| o.0 == sc.hook) {

@@ -15,8 +15,7 @@ use std::sync::{Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use super::{AgentBin, InstallError};
-use crate::agent::Agent;
+use crate::agent::ask::{self, NotRunnable};
 
 /// The flags failopen's sessions may pass, each checked against `--help`.
 pub const FLAGS: [&str; 10] = [
@@ -115,7 +114,7 @@ pub fn unknown_option(stderr: &str) -> Option<&str> {
 /// The binary's capabilities: from this run's memory, else from the file
 /// beside its cached install when it still describes the binary, else by
 /// running `--help` (and `node --version` for a JS entry).
-pub async fn probe(bin: &AgentBin) -> Result<Capabilities, InstallError> {
+pub async fn probe(bin: &crate::agent::AgentBin) -> Result<Capabilities, NotRunnable> {
     static SEEN: OnceLock<Mutex<HashMap<PathBuf, Capabilities>>> = OnceLock::new();
     let seen = SEEN.get_or_init(Default::default);
     if let Some(c) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&bin.path) {
@@ -183,11 +182,11 @@ fn is_js_entry(bin: &Path) -> bool {
 }
 
 /// `program args`'s stdout, asked in a throwaway HOME; an error unless it exits 0.
-async fn run(program: &Path, args: &[&str]) -> Result<String, InstallError> {
-    let out = super::ask::ask(Agent::ClaudeCode, program, args).await?;
+async fn run(program: &Path, args: &[&str]) -> Result<String, NotRunnable> {
+    let out = ask::ask(super::DISPLAY_NAME, program, args).await?;
     if !out.status.success() {
-        return Err(InstallError::NotRunnable {
-            agent: Agent::ClaudeCode.display_name(),
+        return Err(NotRunnable {
+            agent: super::DISPLAY_NAME,
             path: program.display().to_string(),
             message: format!("`{}` exited {:?}", args.join(" "), out.status.code()),
         });

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::command::{self, ParsedCommand};
-use super::config::{HookEntry, HookKind};
-use super::static_checks::DEFAULT_TIMEOUT_SECS;
+use crate::audit::intake::command::{self, ParsedCommand};
+use crate::audit::intake::config::{HookEntry, HookKind};
+use crate::audit::lint::static_checks::DEFAULT_TIMEOUT_SECS;
 
 /// What is done to the guard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -344,13 +344,13 @@ mod tests {
     use super::*;
 
     fn entry(raw: Value) -> HookEntry {
-        let f = super::super::config::SettingsFile {
+        let f = crate::audit::intake::config::SettingsFile {
             path: "s.json".into(),
             project_dir: "/proj".into(),
             value: serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [raw]}]}}),
             managed: false,
         };
-        super::super::config::entries(&[f]).remove(0)
+        crate::audit::intake::config::entries(&[f]).remove(0)
     }
 
     #[test]

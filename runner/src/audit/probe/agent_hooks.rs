@@ -25,19 +25,17 @@ use crate::agent::Agent;
 /// The file (in the session's evidence directory) the trace goes to.
 pub const TRACE_FILE: &str = "trace.jsonl.audit";
 
-/// The project-directory variables Gemini CLI puts in a hook's command text.
-pub const GEMINI_PROJECT_VARS: [&str; 3] = ["GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"];
-
-/// `hook` as `agent` runs it in an audit session: unchanged for Claude
-/// Code (its stream reports hook events), else with the trace and, for
-/// Gemini CLI, the project variables set from the user's project.
+/// `hook` as `agent` runs it in an audit session: unchanged for an agent
+/// whose stream reports hook events (Claude Code), else with the trace and
+/// the agent's project variables (Gemini CLI's) set from the user's project.
 pub fn for_agent(agent: Agent, hook: &Value) -> Value {
+    let driver = agent.driver();
     let Some(command) = hook.get("command").and_then(Value::as_str) else { return hook.clone() };
-    let command = match agent {
-        Agent::ClaudeCode | Agent::AgentSdkTs => return hook.clone(),
-        Agent::Codex | Agent::Copilot => command.to_string(),
-        Agent::Gemini => gemini_project_vars(command),
-    };
+    if driver.reports_hook_events() {
+        return hook.clone();
+    }
+    let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
+    let command = project_vars(command, vars);
     let mut out = hook.clone();
     out["command"] = Value::String(format!(
         "printf 'start\\n' >> \"$FAILOPEN_TRACE.audit\"; \
@@ -46,19 +44,19 @@ pub fn for_agent(agent: Agent, hook: &Value) -> Value {
     out
 }
 
-/// `command` with Gemini's project variables braced (so the CLI does not
-/// replace them in the text) and set from [`PROJECT_VAR`] in front.
-pub fn gemini_project_vars(command: &str) -> String {
-    let prefix: String =
-        GEMINI_PROJECT_VARS.iter().map(|var| format!("{var}=\"${PROJECT_VAR}\"; export {var}; ")).collect();
-    format!("{prefix}{}", brace_gemini_vars(command))
+/// `command` with the agent's project variables `vars` braced (so the CLI
+/// does not replace them in the text) and set from [`PROJECT_VAR`] in front;
+/// unchanged when there are none.
+pub fn project_vars(command: &str, vars: &[&str]) -> String {
+    let prefix: String = vars.iter().map(|var| format!("{var}=\"${PROJECT_VAR}\"; export {var}; ")).collect();
+    format!("{prefix}{}", brace_vars(command, vars))
 }
 
-/// `command` with Gemini CLI's project variables braced: the CLI replaces
+/// `command` with the project variables `vars` braced: Gemini CLI replaces
 /// `$GEMINI_PROJECT_DIR` in the text (which would break seal's quoting),
 /// and sets the variable too, which `${GEMINI_PROJECT_DIR}` reads.
-pub fn brace_gemini_vars(command: &str) -> String {
-    GEMINI_PROJECT_VARS.iter().fold(command.to_string(), |c, var| c.replace(&format!("${var}"), &format!("${{{var}}}")))
+pub fn brace_vars(command: &str, vars: &[&str]) -> String {
+    vars.iter().fold(command.to_string(), |c, var| c.replace(&format!("${var}"), &format!("${{{var}}}")))
 }
 
 /// How a write under `fault` landed, by the trace in `evidence`: no run

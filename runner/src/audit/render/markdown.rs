@@ -5,15 +5,15 @@ use std::fmt::Write;
 
 use super::markdown_syntax::{code, table, text};
 use super::markdown_tables;
-use super::render::{verdict, version_words};
 use super::words::{kind_words, on_failure_words};
-use super::AuditReport;
+use crate::audit::render::{verdict, version_words};
+use crate::audit::AuditReport;
 
 /// The Markdown report; its heading names the result and the process's `exit_code`.
 pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "### failopen audit: {} (exit {exit_code})\n", text(&verdict(r)));
-    if !super::render::has_claude_part(r) {
+    if !crate::audit::render::has_claude_part(r) {
         let _ = writeln!(s, "No Claude Code settings here; the other agents' hooks:\n");
         for a in &r.agents {
             s.push_str(&super::agent_render::markdown(a));
@@ -145,10 +145,10 @@ mod tests {
     use super::*;
     use crate::audit::advice::{Advice, Hole, HoleKind};
     use crate::audit::checks::Checks;
-    use crate::audit::config::{HookEntry, HookKind};
-    use crate::audit::dynamic::AuditCell;
-    use crate::audit::faults::Fault;
-    use crate::audit::judge::{CellResult, WroteHow};
+    use crate::audit::intake::config::{HookEntry, HookKind};
+    use crate::audit::probe::dynamic::AuditCell;
+    use crate::audit::probe::faults::Fault;
+    use crate::audit::probe::judge::{CellResult, WroteHow};
     use crate::audit::{Finding, OnFailure, SealedRecheck, Severity};
 
     fn hook(id: &str, matcher: &str, command: &str) -> HookEntry {

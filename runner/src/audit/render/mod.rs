@@ -1,11 +1,22 @@
-//! The audit report as text (a terminal table) or JSON (for CI).
+//! Render, the last stage of an audit: the report as text (a terminal
+//! table) or JSON (for CI), here, and as Markdown ([`markdown`]); the other
+//! agents' sections ([`agent_render`]); and the words, grids and tables the
+//! formats share ([`words`], [`text_sections`], [`markdown_syntax`],
+//! [`markdown_tables`]). It reads the report and imports no earlier stage's
+//! internals beyond what the report holds.
+
+pub mod agent_render;
+pub mod markdown;
+pub mod markdown_syntax;
+pub mod markdown_tables;
+pub mod text_sections;
+pub mod words;
 
 use std::fmt::Write;
 
-use super::guard_verdict::GuardStatus;
-use super::text_sections;
-use super::words::{kind_words, on_failure_words, table};
-use super::AuditReport;
+use crate::audit::guard_verdict::GuardStatus;
+use crate::audit::AuditReport;
+use words::{kind_words, on_failure_words, table};
 
 /// The JSON report (pretty, trailing newline), with the process's `exit_code`.
 pub fn json(r: &AuditReport, exit_code: i32) -> String {
@@ -105,7 +116,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         }
     }
     for a in &r.agents {
-        s.push_str(&super::agent_render::text(a));
+        s.push_str(&agent_render::text(a));
     }
     let verdict = verdict(r);
     let _ = writeln!(s, "\nResult: {verdict} (exit {exit_code})");
@@ -114,7 +125,7 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
 
 /// Whether the report has anything of Claude Code's to show: settings,
 /// hooks or sources read, or no other agent's hooks either.
-pub(super) fn has_claude_part(r: &AuditReport) -> bool {
+pub(in crate::audit) fn has_claude_part(r: &AuditReport) -> bool {
     r.agents.is_empty()
         || !(r.files.is_empty()
             && r.hooks.is_empty()
@@ -124,7 +135,7 @@ pub(super) fn has_claude_part(r: &AuditReport) -> bool {
 }
 
 /// `Claude Code VERSION`, or that only the static checks ran.
-pub(super) fn version_words(r: &AuditReport) -> String {
+pub(in crate::audit) fn version_words(r: &AuditReport) -> String {
     match &r.claude_version {
         Some(v) => format!("Claude Code {v}"),
         None => "static checks only".into(),
@@ -133,7 +144,7 @@ pub(super) fn version_words(r: &AuditReport) -> String {
 
 /// The result line's words: how many holes, how many guards untested, or
 /// that every guard held.
-pub(super) fn verdict(r: &AuditReport) -> String {
+pub(in crate::audit) fn verdict(r: &AuditReport) -> String {
     let holes = r.checks.holes.len() + r.agents.iter().map(|a| a.checks.holes.len()).sum::<usize>();
     let dynamic = r.claude_version.is_some() || r.agents.iter().any(|a| a.version.is_some());
     let untested = r.untested().len();

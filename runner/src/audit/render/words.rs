@@ -4,15 +4,15 @@
 
 use std::fmt::Write;
 
-use super::advice::{Hole, HoleKind};
-use super::config::HookKind;
-use super::dynamic::{AuditCell, TOOLS};
-use super::faults::Fault;
-use super::judge::{CellResult, WroteHow};
-use super::OnFailure;
+use crate::audit::advice::{Hole, HoleKind};
+use crate::audit::intake::config::HookKind;
+use crate::audit::probe::dynamic::{AuditCell, TOOLS};
+use crate::audit::probe::faults::Fault;
+use crate::audit::probe::judge::{CellResult, WroteHow};
+use crate::audit::OnFailure;
 
 /// Whether `"onFailure": "block"` is honoured, and how that is known.
-pub(super) fn on_failure_words(of: OnFailure) -> &'static str {
+pub(in crate::audit) fn on_failure_words(of: OnFailure) -> &'static str {
     match of {
         OnFailure::Honoured => "honoured (measured)",
         OnFailure::Ignored => "ignored (measured)",
@@ -21,7 +21,7 @@ pub(super) fn on_failure_words(of: OnFailure) -> &'static str {
 }
 
 /// What a hook runs, e.g. `command /path/guard.sh`.
-pub(super) fn kind_words(kind: &HookKind) -> String {
+pub(in crate::audit) fn kind_words(kind: &HookKind) -> String {
     match kind {
         HookKind::Command { command } => format!("command {command}"),
         HookKind::Http { url } => format!("http {url}"),
@@ -32,7 +32,7 @@ pub(super) fn kind_words(kind: &HookKind) -> String {
 }
 
 /// One line per (hook, kind of hole): the tools it let through and the faults.
-pub(super) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
+pub(in crate::audit) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut groups: Vec<(&str, HoleKind, Vec<&str>, Vec<Fault>)> = Vec::new();
     for h in holes {
@@ -69,7 +69,7 @@ pub(super) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
     out
 }
 
-pub(super) fn fault_words(f: Fault) -> &'static str {
+pub(in crate::audit) fn fault_words(f: Fault) -> &'static str {
     match f {
         Fault::None => "nothing",
         Fault::Missing => "missing",
@@ -87,7 +87,7 @@ pub(super) fn fault_words(f: Fault) -> &'static str {
 }
 
 /// A re-checked cell in words: blocked, WROTE (how), invalid: why, - (why).
-pub(super) fn describe(r: &CellResult) -> String {
+pub(in crate::audit) fn describe(r: &CellResult) -> String {
     match r {
         CellResult::Blocked => "blocked".into(),
         CellResult::Wrote(how) => format!(
@@ -105,7 +105,7 @@ pub(super) fn describe(r: &CellResult) -> String {
 
 /// The fault columns of the dynamic table: the four command faults always,
 /// the others (seal, model, server) only when some hook was run under them.
-pub(super) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
+pub(in crate::audit) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
     for &f in
         Fault::INJECTED.iter().filter(|f| !matches!(f, Fault::Missing | Fault::Crash | Fault::Hang | Fault::Signal))
@@ -119,7 +119,7 @@ pub(super) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
 
 /// The dynamic table's rows: per hook (in order of appearance) and tool,
 /// the cell under each fault of `faults`; rows with no cell are left out.
-pub(super) fn table_rows<'a>(
+pub(in crate::audit) fn table_rows<'a>(
     cells: &'a [AuditCell],
     faults: &[Fault],
 ) -> Vec<(&'a str, &'a str, Vec<Option<&'a AuditCell>>)> {
@@ -129,7 +129,7 @@ pub(super) fn table_rows<'a>(
             hooks.push(&c.hook);
         }
     }
-    let mut tools: Vec<&str> = TOOLS.iter().chain(super::probes::AGENT_TOOLS.iter()).copied().collect();
+    let mut tools: Vec<&str> = TOOLS.iter().chain(crate::audit::probe::probes::AGENT_TOOLS.iter()).copied().collect();
     for c in cells {
         if !tools.contains(&c.tool.as_str()) {
             tools.push(&c.tool);
@@ -149,7 +149,7 @@ pub(super) fn table_rows<'a>(
 }
 
 /// The notes under the dynamic table: why a cell is invalid, why a tool was not run.
-pub(super) fn table_notes(rows: &[(&str, &str, Vec<Option<&AuditCell>>)]) -> Vec<String> {
+pub(in crate::audit) fn table_notes(rows: &[(&str, &str, Vec<Option<&AuditCell>>)]) -> Vec<String> {
     let mut notes = Vec::new();
     for (h, tool, row) in rows {
         for c in row.iter().flatten() {
@@ -168,7 +168,7 @@ pub(super) fn table_notes(rows: &[(&str, &str, Vec<Option<&AuditCell>>)]) -> Vec
 }
 
 /// hook x tool rows, one column per fault.
-pub(super) fn table(cells: &[AuditCell]) -> String {
+pub(in crate::audit) fn table(cells: &[AuditCell]) -> String {
     let mut s = String::new();
     let faults = fault_columns(cells);
     let width = |f: &Fault| f.as_str().len().max(8);

@@ -4,11 +4,11 @@
 
 use std::fmt::Write;
 
-use super::agent_audit::AgentAudit;
 use super::markdown_syntax::{code, table as md_table, text as md_text};
 use super::markdown_tables;
 use super::text_sections;
 use super::words::{kind_words, table};
+use crate::audit::agent_audit::AgentAudit;
 
 /// `Codex CLI 0.171.0`, or the agent and that only its static checks ran.
 fn agent_words(a: &AgentAudit) -> String {

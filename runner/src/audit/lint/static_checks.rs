@@ -3,10 +3,10 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use super::command::{self, ParsedCommand};
-use super::config::{HookEntry, HookKind};
 use super::matcher;
-use super::{Finding, OnFailure, Severity};
+use crate::audit::intake::command::{self, ParsedCommand};
+use crate::audit::intake::config::{HookEntry, HookKind};
+use crate::audit::{Finding, OnFailure, Severity};
 
 /// Claude Code's hook timeout when none is set, in seconds.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
@@ -136,7 +136,7 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
     out
 }
 
-pub(super) fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding> {
+pub(in crate::audit) fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> Vec<Finding> {
     let g = &parsed.guard;
     let mut out = Vec::new();
     if g.words.is_none() {
@@ -202,7 +202,12 @@ pub(super) fn check_script(e: &HookEntry, parsed: &ParsedCommand, env: &Env) -> 
 /// A sealed hook whose `failopen` binary is missing or not executable
 /// exits 126 or 127 before seal can refuse: it fails open, unless
 /// `onFailure: "block"` is set and honoured.
-pub(super) fn check_seal_binary(e: &HookEntry, prefix: &[String], on_failure: OnFailure, env: &Env) -> Option<Finding> {
+pub(in crate::audit) fn check_seal_binary(
+    e: &HookEntry,
+    prefix: &[String],
+    on_failure: OnFailure,
+    env: &Env,
+) -> Option<Finding> {
     let program = prefix.iter().find(|w| !command::is_assignment(w))?;
     let expanded = command::expand(program, &e.project_dir, env.home);
     let runnable = command::resolve(&expanded, &e.project_dir, env.path_var)
@@ -222,7 +227,7 @@ pub(super) fn check_seal_binary(e: &HookEntry, prefix: &[String], on_failure: On
 
 /// The program a script's `#!` line runs (`/usr/bin/env X` → `X`).
 pub fn shebang_interpreter(path: &Path) -> Option<String> {
-    let head = super::file_read::read_head(path, 256)?;
+    let head = crate::audit::intake::file_read::read_head(path, 256)?;
     let text = String::from_utf8_lossy(&head);
     let line = text.strip_prefix("#!")?.lines().next()?.trim().to_string();
     let mut words = line.split_whitespace();
@@ -315,8 +320,8 @@ fn check_matcher(e: &HookEntry, coverage: &matcher::Coverage) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::{entries, SettingsFile};
     use super::*;
+    use crate::audit::intake::config::{entries, SettingsFile};
     use serde_json::json;
 
     fn audit(value: serde_json::Value, on_failure: OnFailure) -> Vec<(String, Severity)> {

@@ -1,0 +1,147 @@
+//! How an agent's user hook config is found and read, for `failopen audit`:
+//! the [`HookConfig`] a driver returns ([`super::AgentDriver::hook_config`]).
+//!
+//! Each agent's config is read into Claude Code's shape (`PreToolUse`
+//! matcher groups, timeouts in seconds), so that audit's entries, faults,
+//! judge and seal re-check apply as they are; a session of the agent turns
+//! the entry back into its own format.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+/// Why a hook config could not be read (audit adds the file's path).
+#[derive(Debug, Clone, PartialEq)]
+pub enum HookConfigError {
+    /// The text is not valid JSON or TOML.
+    Parse { line: usize, column: usize, message: String },
+    /// It parses, but a field has the wrong type.
+    Shape(String),
+}
+
+/// What audit needs to know of an agent's hook config files.
+pub trait HookConfig: Sync {
+    /// Whether `path` is one of this agent's hook configs, by its name.
+    fn owns_path(&self, path: &Path) -> bool;
+    /// Its hook configs in the project `cwd` that exist and may hold hooks;
+    /// `read` gives a file's text (bounded, regular files only).
+    fn default_paths(&self, cwd: &Path, read: &dyn Fn(&Path) -> Option<String>) -> Vec<PathBuf>;
+    /// The Claude-shaped `PreToolUse` groups in the config `text` read from `path`.
+    fn read_groups(&self, path: &Path, text: &str) -> Result<Vec<Value>, HookConfigError>;
+    /// The letter its hook ids start with in a report (`C1`, `G1`).
+    fn id_prefix(&self) -> &'static str;
+    /// Where an audit session puts the hook, in words for the report.
+    fn session_layer(&self) -> &'static str;
+    /// The command-line flag that names the version an audit runs (`--codex`).
+    fn version_flag(&self) -> &'static str;
+    /// The variables it replaces in a hook's command text with the project
+    /// directory (Gemini CLI's `$GEMINI_PROJECT_DIR`); none by default.
+    fn project_dir_vars(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// Whether a `timeout` that is not a whole number of seconds breaks the
+    /// whole file (Codex CLI's "expected u64").
+    fn timeout_must_be_whole_seconds(&self) -> bool {
+        false
+    }
+}
+
+/// The hook types Codex CLI and Gemini CLI run: command hooks only.
+pub const COMMAND_ONLY: [&str; 1] = ["command"];
+
+/// JSON `text`, parsed; an error gives its line and column.
+pub fn parse_json(text: &str) -> Result<Value, HookConfigError> {
+    serde_json::from_str(text).map_err(|e| HookConfigError::Parse {
+        line: e.line(),
+        column: e.column(),
+        message: crate::json_error::message_without_position(&e),
+    })
+}
+
+/// The groups of `event` in `value`, as Claude Code's `PreToolUse` groups:
+/// each hook's `timeout` (in `unit`) divided by `per_second` into seconds,
+/// the rest as written. A field of the wrong type is an error that names it
+/// and says what it may be.
+pub fn groups(value: &Value, event: &str, unit: &str, per_second: f64) -> Result<Vec<Value>, HookConfigError> {
+    groups_checked(value, event, unit, per_second).map_err(HookConfigError::Shape)
+}
+
+fn groups_checked(value: &Value, event: &str, unit: &str, per_second: f64) -> Result<Vec<Value>, String> {
+    let Some(top) = value.as_object() else { return Err("the top level is not an object".into()) };
+    let Some(hooks) = top.get("hooks") else { return Ok(Vec::new()) };
+    let Some(events) = hooks.as_object() else {
+        return Err(format!("field hooks is {}: it must be an object of events ({event}: [...])", kind(hooks)));
+    };
+    let Some(groups) = events.get(event) else { return Ok(Vec::new()) };
+    let Some(groups) = groups.as_array() else {
+        return Err(format!("field hooks.{event} is {}: it must be an array of matcher groups", kind(groups)));
+    };
+    let mut out = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let at = format!("hooks.{event}[{g}]");
+        let Some(obj) = group.as_object() else {
+            return Err(format!("field {at} is {}: it must be an object {{matcher, hooks}}", kind(group)));
+        };
+        if let Some(m) = obj.get("matcher").filter(|m| !m.is_string()) {
+            return Err(format!("field {at}.matcher is {}: it must be a string (a tool name or regex)", kind(m)));
+        }
+        let entries = match obj.get("hooks") {
+            None => &Vec::new(),
+            Some(Value::Array(a)) => a,
+            Some(other) => return Err(format!("field {at}.hooks is {}: it must be an array of hooks", kind(other))),
+        };
+        let mut converted = Vec::new();
+        for (i, h) in entries.iter().enumerate() {
+            let at = format!("{at}.hooks[{i}]");
+            let Some(mut hook) = h.as_object().cloned() else {
+                return Err(format!("field {at} is {}: it must be an object {{type, command, timeout}}", kind(h)));
+            };
+            match hook.get("type") {
+                Some(Value::String(_)) | None => {}
+                Some(other) => {
+                    return Err(format!(
+                        "field {at}.type is {}: valid types are {}",
+                        kind(other),
+                        quoted(&COMMAND_ONLY)
+                    ))
+                }
+            }
+            if let Some(c) = hook.get("command").filter(|c| !c.is_string()) {
+                return Err(format!("field {at}.command is {}: it must be a string (a shell command)", kind(c)));
+            }
+            match hook.get("timeout") {
+                None => {}
+                Some(t) => match t.as_f64() {
+                    // Seconds stay as written: Codex reads an integer only (a `5.0` is its own finding).
+                    Some(n) if per_second != 1.0 => {
+                        hook.insert("timeout".into(), json!(n / per_second));
+                    }
+                    Some(_) => {}
+                    None => return Err(format!("field {at}.timeout is {}: it must be a number of {unit}", kind(t))),
+                },
+            }
+            converted.push(Value::Object(hook));
+        }
+        let mut group = json!({"hooks": converted});
+        if let Some(m) = obj.get("matcher") {
+            group["matcher"] = m.clone();
+        }
+        out.push(group);
+    }
+    Ok(out)
+}
+
+fn quoted(items: &[&str]) -> String {
+    items.iter().map(|i| format!("{i:?}")).collect::<Vec<_>>().join(", ")
+}
+
+fn kind(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("{b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
