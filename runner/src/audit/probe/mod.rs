@@ -11,6 +11,8 @@
 //!   contract, with no session, to learn which it refuses.
 
 pub mod catalogue;
+pub mod dependencies;
+pub mod launcher;
 pub mod plan;
 pub mod screen;
 pub mod world;
