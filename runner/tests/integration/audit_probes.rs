@@ -31,14 +31,14 @@ use serde_json::{json, Value};
 use crate::support::{self, failopen};
 
 /// failopen's cache of agent binaries, whatever HOME the audit gets.
-fn cache() -> PathBuf {
+pub(crate) fn cache() -> PathBuf {
     std::env::var_os("FAILOPEN_CACHE")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/failopen"))
 }
 
 /// `failopen audit ARGS --format json -j 2` from `project`, with HOME `home`.
-fn audit(project: &Path, home: &Path, args: &[&str]) -> (Output, Value) {
+pub(crate) fn audit(project: &Path, home: &Path, args: &[&str]) -> (Output, Value) {
     let _lock = support::lock::sessions();
     let out = failopen()
         .current_dir(project)
@@ -76,7 +76,7 @@ fn guard_verdict(v: &Value, hook: &str) -> (String, String) {
     (g["status"].as_str().unwrap().to_string(), g["reason"].as_str().unwrap().to_string())
 }
 
-fn result(v: &Value, hook: &str, tool: &str, fault: &str) -> String {
+pub(crate) fn result(v: &Value, hook: &str, tool: &str, fault: &str) -> String {
     v["cells"]
         .as_array()
         .unwrap()

@@ -9,9 +9,15 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::{dependencies, launcher};
 use crate::audit::intake::command::{self, ParsedCommand};
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::lint::static_checks::DEFAULT_TIMEOUT_SECS;
+
+/// The user's HOME, for `~` and `$HOME` in a script path.
+fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from)
+}
 
 /// What is done to the guard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -31,6 +37,15 @@ pub enum Fault {
     /// checkout, an upgrade): the command exits 127 before seal can refuse.
     #[serde(rename = "no-seal")]
     SealMissing,
+    /// The program the command looks up on PATH to run its guard (`node`,
+    /// `python3`, `uv`, `npx`...) is not on the hook's PATH
+    /// ([`super::probe::launcher`]).
+    #[serde(rename = "no-launcher")]
+    NoLauncher,
+    /// The guard's script runs from a copy of its folder without its
+    /// `node_modules` or virtualenv ([`super::probe::dependencies`]).
+    #[serde(rename = "no-deps")]
+    NoDeps,
     /// The model behind a prompt or agent hook answers HTTP 500.
     #[serde(rename = "model-500")]
     ModelError,
@@ -53,12 +68,14 @@ pub enum Fault {
 
 impl Fault {
     /// The injected faults, in report order.
-    pub const INJECTED: [Fault; 11] = [
+    pub const INJECTED: [Fault; 13] = [
         Fault::Missing,
         Fault::Crash,
         Fault::Hang,
         Fault::Signal,
         Fault::SealMissing,
+        Fault::NoLauncher,
+        Fault::NoDeps,
         Fault::ModelError,
         Fault::ModelHang,
         Fault::ModelGarbage,
@@ -76,6 +93,8 @@ impl Fault {
             Fault::Hang => "hang",
             Fault::Signal => "signal",
             Fault::SealMissing => "no-seal",
+            Fault::NoLauncher => "no-launcher",
+            Fault::NoDeps => "no-deps",
             Fault::ModelError => "model-500",
             Fault::ModelHang => "model-hang",
             Fault::ModelGarbage => "model-garbage",
@@ -204,6 +223,12 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
         (HookKind::Command { command }, Fault::SealMissing) if !command::parse(command).sealed() => {
             Some("not sealed: no seal binary to remove".into())
         }
+        (HookKind::Command { command }, Fault::NoLauncher) => {
+            launcher::launcher(command, &e.project_dir, home_dir().as_deref()).err()
+        }
+        (HookKind::Command { command }, Fault::NoDeps) => {
+            dependencies::dependency_root(command, &e.project_dir, home_dir().as_deref()).err()
+        }
         (HookKind::Command { .. }, Fault::Hang) if effective_timeout(e) > MAX_HANG_TIMEOUT_SECS => {
             Some(format!("not waited for: timeout is {} s", effective_timeout(e)))
         }
@@ -243,8 +268,21 @@ pub fn hook_for(
     let mut hook = e.raw.clone();
     match &e.kind {
         HookKind::Command { command } => {
+            let home = home_dir();
             let cmd = match fault {
                 Fault::None => localize(command, &e.project_dir),
+                Fault::NoLauncher => {
+                    let name =
+                        launcher::launcher(command, &e.project_dir, home.as_deref()).map_err(std::io::Error::other)?;
+                    let path = std::env::var("PATH").unwrap_or_default();
+                    let shim = launcher::path_without(&name, &path, &scripts.dir)?;
+                    launcher::command_without(&localize(command, &e.project_dir), &shim)
+                }
+                Fault::NoDeps => {
+                    let (word, root) = dependencies::dependency_root(command, &e.project_dir, home.as_deref())
+                        .map_err(std::io::Error::other)?;
+                    dependencies::command_without(command, &word, &root, &scripts.dir, &e.project_dir, home.as_deref())?
+                }
                 _ => inject(command, fault, scripts, effective_timeout(e))?,
             };
             hook["command"] = Value::String(with_user_env(&cmd, user_home));
@@ -313,6 +351,8 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
         Fault::Hang => vec![scripts.hang(timeout.min(86_400.0).ceil() as u64 + 30)?.to_string_lossy().into_owned()],
         Fault::None
         | Fault::SealMissing
+        | Fault::NoLauncher
+        | Fault::NoDeps
         | Fault::ModelError
         | Fault::ModelHang
         | Fault::ModelGarbage

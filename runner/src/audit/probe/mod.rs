@@ -12,9 +12,11 @@
 
 pub mod agent_hooks;
 pub mod catalogue;
+pub mod dependencies;
 pub mod dynamic;
 pub mod faults;
 pub mod judge;
+pub mod launcher;
 pub mod plan;
 pub mod probes;
 pub mod screen;

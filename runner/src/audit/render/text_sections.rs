@@ -62,6 +62,8 @@ pub(in crate::audit) fn screens(s: &mut String, screens: &[HookScreen]) {
     let _ = writeln!(s, "\nProbes tried on each hook directly (the call's payload on its stdin, no session)");
     for (hook, refused, rest) in screen_lines(screens) {
         for (probe, answer) in refused {
+            // A guard's reason may span lines: one line per probe, its first.
+            let answer = answer.lines().next().unwrap_or_default();
             let _ = writeln!(s, "  {hook:<4} refused  {probe:<28} {answer}");
         }
         if !rest.is_empty() {

@@ -77,6 +77,8 @@ pub(in crate::audit) fn fault_words(f: Fault) -> &'static str {
         Fault::Hang => "hang past its timeout",
         Fault::Signal => "killed by a signal",
         Fault::SealMissing => "the seal binary missing",
+        Fault::NoLauncher => "its launcher (interpreter) missing from the hook's PATH",
+        Fault::NoDeps => "its dependencies (node_modules, virtualenv) missing",
         Fault::ModelError => "its model answering HTTP 500",
         Fault::ModelHang => "its model not answering in time",
         Fault::ModelGarbage => "its model answering garbage",
