@@ -311,6 +311,7 @@ const CATALOG: &[Guard] = &[
     callback!("callback-misspelt-key", "misspelt-key", can_use_tool: false, long: false),
     callback!("callback-hang", "hang", can_use_tool: false, long: true),
     callback!("callback-late", "late", can_use_tool: false, long: true),
+    callback!("callback-def-deny", "def-deny", can_use_tool: false, long: false),
     callback!("can-use-tool-allow", "allow", can_use_tool: true, long: false),
     callback!("can-use-tool-deny", "deny", can_use_tool: true, long: false),
     callback!("can-use-tool-throw", "throw", can_use_tool: true, long: false),

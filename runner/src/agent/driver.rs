@@ -76,6 +76,15 @@ pub struct SessionLaunch {
     pub flags: Vec<String>,
 }
 
+/// A package registry failopen installs from, by version, into its cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Registry {
+    /// npm: `npm install --prefix <version dir> <package>@<version>`.
+    Npm,
+    /// PyPI: a venv in the version's directory, `pip install <package>==<version>`.
+    PyPi,
+}
+
 /// The API key a stand-in session presents (the stand-in takes any).
 pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 
@@ -84,8 +93,13 @@ pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 pub trait AgentDriver: Sync {
     // --- identity ---
 
-    /// The npm package it ships in.
+    /// The package it ships in, on its [`AgentDriver::registry`].
     fn npm_package(&self) -> &'static str;
+    /// The registry its package comes from: npm for every agent CLI and the
+    /// TypeScript SDK, PyPI for the Python SDK.
+    fn registry(&self) -> Registry {
+        Registry::Npm
+    }
     /// The command its npm package installs (`node_modules/.bin/<name>`).
     fn bin_name(&self) -> &'static str;
     /// The name people know it by, for messages and reports.

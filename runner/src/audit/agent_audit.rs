@@ -67,7 +67,7 @@ pub fn tools(agent: Agent) -> &'static [&'static str] {
     match agent {
         Agent::Gemini => &super::probes::GEMINI_TOOLS,
         Agent::Codex => &super::probes::CODEX_TOOLS,
-        Agent::ClaudeCode | Agent::AgentSdkTs => &super::probes::TOOLS,
+        Agent::ClaudeCode | Agent::AgentSdkTs | Agent::AgentSdkPy => &super::probes::TOOLS,
         Agent::Copilot => Agent::Copilot.driver().write_tools(),
     }
 }

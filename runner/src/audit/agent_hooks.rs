@@ -34,7 +34,7 @@ pub const GEMINI_PROJECT_VARS: [&str; 3] = ["GEMINI_PROJECT_DIR", "GEMINI_CWD", 
 pub fn for_agent(agent: Agent, hook: &Value) -> Value {
     let Some(command) = hook.get("command").and_then(Value::as_str) else { return hook.clone() };
     let command = match agent {
-        Agent::ClaudeCode | Agent::AgentSdkTs => return hook.clone(),
+        Agent::ClaudeCode | Agent::AgentSdkTs | Agent::AgentSdkPy => return hook.clone(),
         Agent::Codex | Agent::Copilot => command.to_string(),
         Agent::Gemini => gemini_project_vars(command),
     };
