@@ -89,6 +89,12 @@ pub struct Guard {
 }
 
 impl Guard {
+    /// Whether this guard is an Agent SDK callback (a PreToolUse hook
+    /// callback or canUseTool), which only `sealed` of the command wrappers wraps.
+    pub fn is_callback(&self) -> bool {
+        matches!(self.kind, GuardKind::Callback { .. })
+    }
+
     /// Whether this guard is an HTTP hook (command wrappers do not apply).
     pub fn is_http(&self) -> bool {
         matches!(self.kind, GuardKind::Http { .. })

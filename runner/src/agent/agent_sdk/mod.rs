@@ -13,6 +13,16 @@ pub mod wording;
 /// `canUseTool` deny): a refusal carrying it is the callback's own.
 pub const DENY_REASON: &str = "failopen-callback-deny: notes.txt is not to be written";
 
+/// The reason failopen's sealed callback refuses with when the callback
+/// inside it fails (guards/sdk/sealed_callback.*, given it as `reason`).
+pub const SEALED_REASON: &str = "failopen-sealed-callback: the callback failed, so the call is refused";
+
+/// failopen's sealed callback, for TypeScript: the file users copy.
+pub const SEALED_CALLBACK_MJS: &str = include_str!("../../../guards/sdk/sealed_callback.mjs");
+
+/// failopen's sealed callback, for Python: the file users copy.
+pub const SEALED_CALLBACK_PY: &str = include_str!("../../../guards/sdk/sealed_callback.py");
+
 /// How many turns an SDK session may take (the stand-in's script needs three).
 pub const MAX_TURNS: u32 = 8;
 

@@ -22,6 +22,8 @@ pub fn write(evidence: &Path, sdk: &Path, cwd: &Path, prompt: &str, ask: &Callba
         "matcher": ask.matcher,
         "deny_reason": super::DENY_REASON,
         "max_turns": super::MAX_TURNS,
+        "sealed_deadline_secs": ask.sealed_deadline_secs,
+        "sealed_reason": super::SEALED_REASON,
     });
     std::fs::write(evidence.join("sdk-session.json"), serde_json::to_vec_pretty(&config)?)
 }

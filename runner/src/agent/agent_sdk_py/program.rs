@@ -38,6 +38,7 @@ pub fn write(evidence: &Path, python: &Path, cwd: &Path, prompt: &str, ask: &Cal
     session_config::write(evidence, python, cwd, prompt, ask)?;
     let program = evidence.join("session.py");
     std::fs::write(&program, SESSION_PY)?;
+    std::fs::write(evidence.join("sealed_callback.py"), crate::agent::agent_sdk::SEALED_CALLBACK_PY)?;
     Ok(program)
 }
 

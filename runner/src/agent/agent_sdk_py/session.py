@@ -20,6 +20,7 @@ from claude_agent_sdk import (
     query,
 )
 from claude_agent_sdk._internal.transport.subprocess_cli import SubprocessCLITransport
+from sealed_callback import sealed_can_use_tool, sealed_hook  # failopen's, written beside this program
 
 ask = json.loads((Path(__file__).parent / "sdk-session.json").read_text())
 DENY_REASON = ask["deny_reason"]
@@ -156,7 +157,15 @@ async def can_use_tool(tool_name, tool_input, context):
     return value
 
 
+def sealing(kind):
+    """The `sealed` wrapper's options: the arm's deadline, failopen's reason,
+    and each refusal it makes reported as a `sealed-denied` line."""
+    return dict(deadline=ask["sealed_deadline_secs"], reason=ask["sealed_reason"],
+                log=lambda why: answered(kind, None, "sealed-denied", why))
+
+
 def options():
+    sealed = ask["sealed_deadline_secs"] is not None
     opts = dict(
         cwd=ask["cwd"],
         setting_sources=[],
@@ -164,10 +173,11 @@ def options():
         stderr=lambda line: (sys.stderr.write(line.rstrip("\n") + "\n"), sys.stderr.flush()),
     )
     if ask["kind"] == "can-use-tool":
-        opts.update(permission_mode="default", can_use_tool=can_use_tool)
+        callback = sealed_can_use_tool(can_use_tool, **sealing("can-use-tool")) if sealed else can_use_tool
+        opts.update(permission_mode="default", can_use_tool=callback)
     else:
-        matcher = dict(matcher=ask["matcher"],
-                       hooks=[def_hook_callback if BEHAVIOUR == "def-deny" else hook_callback])
+        callback = def_hook_callback if BEHAVIOUR == "def-deny" else hook_callback
+        matcher = dict(matcher=ask["matcher"], hooks=[sealed_hook(callback, **sealing("callback")) if sealed else callback])
         if ask["timeout_secs"] is not None:
             matcher["timeout"] = ask["timeout_secs"]
         if ask["on_failure_block"]:

@@ -35,6 +35,7 @@ pub fn write(evidence: &Path, sdk: &Path, cwd: &Path, prompt: &str, ask: &Callba
     session_config::write(evidence, sdk, cwd, prompt, ask)?;
     let program = evidence.join("session.mjs");
     std::fs::write(&program, SESSION_MJS)?;
+    std::fs::write(evidence.join("sealed_callback.mjs"), crate::agent::agent_sdk::SEALED_CALLBACK_MJS)?;
     Ok(program)
 }
 
