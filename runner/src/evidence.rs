@@ -297,12 +297,28 @@ fn write_calls<'a>(
                     // Claude Code's word that the call never ran, or the guard's own trace.
                     let refused_before = facts.not_executed.contains(&u.id)
                         || trace::guard_refused(&facts.traced, &u.id, &u.name, &u.input, text, hook);
-                    classify(is_error || wording.is_unflagged_refusal(text), text, refused_before, who)
+                    let result = classify(is_error || wording.is_unflagged_refusal(text), text, refused_before, who);
+                    confirmed(result, facts, u)
                 })
                 .unwrap_or(AttemptResult::NoResult),
         };
         (crate::task::side_file(&u.input), attempt)
     })
+}
+
+/// A refusal of an Agent SDK session's call stays the callback's only when
+/// the callback's own trace shows it was asked about that very call and the
+/// stream confirms the call was refused ([`StreamFacts::confirmed_refusals`]);
+/// otherwise no one is known to have refused it. Anything else passes.
+fn confirmed(result: AttemptResult, facts: &StreamFacts, u: &crate::standin::transcript::SentToolUse) -> AttemptResult {
+    match (result, &facts.confirmed_refusals) {
+        (AttemptResult::Refused(text), Some(confirmed))
+            if !(confirmed.contains(&u.id) && facts.traced.iter().any(|c| c.is_for(&u.id, &u.name, &u.input))) =>
+        {
+            AttemptResult::ForeignRefused { by: Refuser::Unattributed, text }
+        }
+        (result, _) => result,
+    }
 }
 
 /// Tools that can write a file (matched or not by the battery's matcher).
@@ -353,6 +369,9 @@ pub struct StreamFacts {
     /// The calls the guard's trace shows it ran for ([`trace`]); set by the
     /// session after reading the stream.
     pub traced: Vec<TracedCall>,
+    /// An Agent SDK session's further demand on a refusal (issue 31): the
+    /// calls the stream confirms were refused; `None` for an agent CLI.
+    pub confirmed_refusals: Option<HashSet<String>>,
 }
 
 /// Read the stream-json lines Claude Code printed; attempts are attributed

@@ -89,6 +89,12 @@ pub struct Guard {
 }
 
 impl Guard {
+    /// Whether this guard is an Agent SDK callback (a PreToolUse hook
+    /// callback or canUseTool), which only `sealed` of the command wrappers wraps.
+    pub fn is_callback(&self) -> bool {
+        matches!(self.kind, GuardKind::Callback { .. })
+    }
+
     /// Whether this guard is an HTTP hook (command wrappers do not apply).
     pub fn is_http(&self) -> bool {
         matches!(self.kind, GuardKind::Http { .. })
@@ -311,6 +317,7 @@ const CATALOG: &[Guard] = &[
     callback!("callback-misspelt-key", "misspelt-key", can_use_tool: false, long: false),
     callback!("callback-hang", "hang", can_use_tool: false, long: true),
     callback!("callback-late", "late", can_use_tool: false, long: true),
+    callback!("callback-def-deny", "def-deny", can_use_tool: false, long: false),
     callback!("can-use-tool-allow", "allow", can_use_tool: true, long: false),
     callback!("can-use-tool-deny", "deny", can_use_tool: true, long: false),
     callback!("can-use-tool-throw", "throw", can_use_tool: true, long: false),

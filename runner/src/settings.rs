@@ -56,7 +56,12 @@ pub fn hooks_json(hook: &HookSpec) -> Value {
         HookTarget::Prompt(prompt) => json!({"type": "prompt", "prompt": prompt}),
         HookTarget::Agent(prompt) => json!({"type": "agent", "prompt": prompt}),
         HookTarget::McpTool { server, tool } => json!({"type": "mcp_tool", "server": server, "tool": tool}),
-        HookTarget::Callback { kind, behaviour } => json!({"type": kind, "callback": behaviour}),
+        HookTarget::Callback { kind, behaviour, sealed_deadline_ms: None } => {
+            json!({"type": kind, "callback": behaviour})
+        }
+        HookTarget::Callback { kind, behaviour, sealed_deadline_ms: Some(ms) } => {
+            json!({"type": kind, "callback": behaviour, "sealed": *ms as f64 / 1000.0})
+        }
     };
     entry["timeout"] = timeout_value(hook.timeout_secs);
     if hook.on_failure_block {

@@ -4,7 +4,9 @@
 //! - `plain`, `timed`: the article's two wrapper scripts, verbatim, with the
 //!   guard passed in `$GUARD` as the article's scripts expect.
 //! - `native`: the bare guard with Claude Code's own `"onFailure": "block"`.
-//! - `sealed`: `failopen seal -- GUARD`, our fail-closed wrapper.
+//! - `sealed`: `failopen seal -- GUARD`, our fail-closed wrapper; for an
+//!   Agent SDK callback, failopen's sealed callback around it
+//!   (guards/sdk/sealed_callback.*), with the arm's deadline.
 
 use std::fmt;
 use std::io;
@@ -52,6 +54,7 @@ impl Wrapper {
                 self.name(),
                 guard.name
             )),
+            Wrapper::Sealed if guard.is_callback() => Ok(()),
             Wrapper::Plain | Wrapper::Timed | Wrapper::Sealed if !guard.is_command() => Err(format!(
                 "wrapper {} wraps a command; guard {} is a{} {} hook",
                 self.name(),
@@ -97,6 +100,9 @@ pub enum HookTarget {
         kind: &'static str,
         /// What the callback does.
         behaviour: &'static str,
+        /// Inside failopen's sealed callback with this deadline, in
+        /// milliseconds (the `sealed` wrapper).
+        sealed_deadline_ms: Option<u64>,
     },
     /// `"type": "mcp_tool"`: this server's tool.
     McpTool {
@@ -144,7 +150,8 @@ pub fn hook_target(guard: &Guard, wrapper: Wrapper, ctx: &HookContext<'_>) -> io
         });
     }
     if let GuardKind::Callback { behaviour, .. } = guard.kind {
-        return Ok(HookTarget::Callback { kind: guard.hook_type(), behaviour });
+        let sealed_deadline_ms = (wrapper == Wrapper::Sealed).then(|| (ctx.deadline_secs * 1000.0).round() as u64);
+        return Ok(HookTarget::Callback { kind: guard.hook_type(), behaviour, sealed_deadline_ms });
     }
     if let GuardKind::ModelHook { agent, .. } = guard.kind {
         let prompt = crate::guards::MODEL_HOOK_PROMPT.to_string();

@@ -93,6 +93,15 @@ pub struct Identity {
     pub older_version: &'static str,
 }
 
+/// A package registry failopen installs from, by version, into its cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Registry {
+    /// npm: `npm install --prefix <version dir> <package>@<version>`.
+    Npm,
+    /// PyPI: a venv in the version's directory, `pip install <package>==<version>`.
+    PyPi,
+}
+
 /// The API key a stand-in session presents (the stand-in takes any).
 pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 
@@ -106,6 +115,11 @@ pub trait AgentDriver: Sync {
     /// The npm package it ships in.
     fn npm_package(&self) -> &'static str {
         self.identity().npm_package
+    }
+    /// The registry its package comes from: npm for every agent CLI and the
+    /// TypeScript SDK, PyPI for the Python SDK.
+    fn registry(&self) -> Registry {
+        Registry::Npm
     }
     /// The command its npm package installs (`node_modules/.bin/<name>`).
     fn bin_name(&self) -> &'static str {
@@ -246,6 +260,14 @@ pub fn package_files(version_dir: &Path, package: &str) -> Vec<PathBuf> {
             collect_files(&entry.path(), &mut files);
         }
     }
+    files.sort();
+    files
+}
+
+/// Every regular file under `dir`, symlinks not followed, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    collect_files(dir, &mut files);
     files.sort();
     files
 }

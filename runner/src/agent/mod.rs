@@ -11,6 +11,8 @@
 //! one by agent; what the verdict rule reads of a driver, its words for a
 //! refusal, is the leaf [`wording`].
 
+pub mod agent_sdk;
+pub mod agent_sdk_py;
 pub mod agent_sdk_ts;
 pub mod ask;
 pub mod claude_code;
@@ -42,16 +44,20 @@ pub enum Agent {
     /// Anthropic's Claude Agent SDK for TypeScript: a guard written as a
     /// callback, in a `query()` session failopen writes.
     AgentSdkTs,
+    /// Anthropic's Claude Agent SDK for Python, the same in a venv of
+    /// failopen's cache.
+    AgentSdkPy,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 5] = [
+    pub const ALL: [(&'static str, Agent); 6] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
         ("copilot", Agent::Copilot),
         ("agent-sdk-ts", Agent::AgentSdkTs),
+        ("agent-sdk-py", Agent::AgentSdkPy),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -62,6 +68,7 @@ impl Agent {
             Agent::Gemini => &gemini::driver::Gemini,
             Agent::Copilot => &copilot::driver::Copilot,
             Agent::AgentSdkTs => &agent_sdk_ts::driver::AgentSdkTs,
+            Agent::AgentSdkPy => &agent_sdk_py::driver::AgentSdkPy,
         }
     }
 
@@ -143,7 +150,7 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts"), "{e}");
+        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py"), "{e}");
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);

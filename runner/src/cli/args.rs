@@ -18,7 +18,7 @@ pub enum Command {
     Run(RunArgs),
     /// Manage the agent versions in failopen's cache (Claude Code's unless `--agent` names another).
     Claude {
-        /// Whose versions: claude-code, codex, gemini or agent-sdk-ts.
+        /// Whose versions: claude-code, codex, gemini, copilot, agent-sdk-ts or agent-sdk-py.
         #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
         agent: failopen::agent::Agent,
         #[command(subcommand)]

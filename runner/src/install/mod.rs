@@ -1,5 +1,6 @@
 //! The installer of every agent: which binary to run, and installing an
-//! agent's versions from the npm registry into failopen's cache.
+//! agent's versions from the npm registry (the Python SDK's from PyPI,
+//! [`pypi`]) into failopen's cache.
 //!
 //! Imports point one way: [`spec`] (what `--claude` asked for) resolves
 //! through [`npm`], which installs into [`cache`]; none imports
@@ -8,6 +9,7 @@
 pub mod cache;
 pub mod npm;
 pub mod prune;
+pub mod pypi;
 pub mod range;
 pub mod spec;
 
@@ -34,6 +36,15 @@ pub enum InstallError {
     /// npm failed for another reason.
     #[error("npm install {package}@{version} failed (exit {code}): {stderr}")]
     NpmFailed { package: &'static str, version: String, code: String, stderr: String },
+    /// python3 is not on PATH.
+    #[error("python3 was not found on PATH; failopen installs the Python Agent SDK into a venv it makes with `python3 -m venv` (install Python 3.10 or later)")]
+    PythonNotFound,
+    /// PyPI does not have the version.
+    #[error("PyPI has no {package}=={version}; `python3 -m pip index versions {package}` lists the published ones")]
+    NoSuchPyPiVersion { package: &'static str, version: String },
+    /// venv or pip failed for another reason.
+    #[error("installing {package}=={version} into a venv failed (exit {code}): {stderr}")]
+    PipFailed { package: &'static str, version: String, code: String, stderr: String },
     /// The binary exists but does not run or does not print a version.
     #[error("{path}: does not run as {agent}: {message}")]
     NotRunnable { agent: &'static str, path: String, message: String },

@@ -9,6 +9,7 @@ use std::process::Stdio;
 use tokio::process::Command;
 
 use super::{cache::Cache, AgentBin, InstallError};
+use crate::agent::driver::Registry;
 use crate::agent::Agent;
 use crate::version::Version;
 
@@ -23,13 +24,21 @@ pub async fn ensure(cache: &Cache, version: &str) -> Result<AgentBin, InstallErr
         path: bin.display().to_string(),
         message: e.to_string(),
     })?;
-    let reported = read_version(cache.agent(), &path).await?;
+    // An SDK's version is read beside its install path (a venv's python is
+    // a link out of the cache), not beside what the link points at.
+    let reported = match cache.agent().driver().version_without_running(&bin) {
+        Some(version) => version,
+        None => read_version(cache.agent(), &path).await?,
+    };
     cache.touch(version);
     Ok(AgentBin { agent: cache.agent(), path: bin, version: reported })
 }
 
 /// Install one version into the cache (no-op if another process got there first).
 pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
+    if cache.agent().driver().registry() == Registry::PyPi {
+        return super::pypi::install(cache, version).await;
+    }
     let package = cache.agent().npm_package();
     let versions = cache.versions_dir();
     let io = |source| InstallError::Io { path: versions.display().to_string(), source };
@@ -59,9 +68,15 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
             stderr: tail(&stderr, 2000),
         });
     }
+    move_into_place(cache, version, staging)
+}
+
+/// Rename a finished install in `staging` to `version`'s directory; when
+/// another install got there first, ours is dropped with `staging`.
+pub(super) fn move_into_place(cache: &Cache, version: &str, staging: tempfile::TempDir) -> Result<(), InstallError> {
     let target = cache.version_dir(version);
     if target.exists() {
-        return Ok(()); // another install won the race; ours is dropped with `staging`
+        return Ok(());
     }
     let staged = staging.keep();
     if let Err(e) = std::fs::rename(&staged, &target) {
@@ -102,6 +117,9 @@ pub async fn read_version(agent: Agent, path: &Path) -> Result<String, InstallEr
 
 /// The registry's `latest` version of `agent`.
 pub async fn latest_version(agent: Agent) -> Result<String, InstallError> {
+    if agent.driver().registry() == Registry::PyPi {
+        return super::pypi::latest_version(agent).await;
+    }
     let package = agent.npm_package();
     let out = npm_view(package, &["version"]).await?;
     let v = out.trim().to_string();
@@ -116,6 +134,9 @@ pub async fn latest_version(agent: Agent) -> Result<String, InstallError> {
 /// per-platform builds, `0.171.0-linux-x64`, are not versions of their own
 /// and are left out).
 pub async fn published_versions(agent: Agent) -> Result<Vec<String>, InstallError> {
+    if agent.driver().registry() == Registry::PyPi {
+        return super::pypi::published_versions(agent).await;
+    }
     let package = agent.npm_package();
     let out = npm_view(package, &["versions", "--json"]).await?;
     let all: Vec<String> = serde_json::from_str(&out).map_err(|e| InstallError::NpmFailed {
@@ -151,7 +172,7 @@ async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, Instal
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-fn tail(s: &str, max: usize) -> String {
+pub(super) fn tail(s: &str, max: usize) -> String {
     let s = s.trim();
     if s.len() <= max {
         return s.to_string();

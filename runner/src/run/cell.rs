@@ -169,7 +169,9 @@ pub fn hook_identity(guard: &Guard, target: &HookTarget) -> HookIdentity {
         GuardKind::ModelHook { .. } => vec![crate::standin::hook_model::DENY_REASON.to_string()],
         GuardKind::ModelCommand { .. } => vec![crate::standin::hook_model::DENY_REASON.to_string()],
         GuardKind::McpTool { .. } => vec![crate::mcp_guard::DENY_REASON.to_string()],
-        GuardKind::Callback { .. } => vec![crate::agent::agent_sdk_ts::program::DENY_REASON.to_string()],
+        GuardKind::Callback { .. } => {
+            vec![crate::agent::agent_sdk::DENY_REASON.to_string(), crate::agent::agent_sdk::SEALED_REASON.to_string()]
+        }
         GuardKind::MissingScript | GuardKind::MissingThroughInterpreter { .. } => Vec::new(),
     };
     HookIdentity::new(target.label(), reasons)

@@ -1,42 +1,42 @@
-//! The Claude Agent SDK for TypeScript on real releases (installed by
-//! `.ci/run` with `failopen claude --agent agent-sdk-ts install`): every arm
-//! of arms/sdk.json gives the verdict, and the reason of an expected
-//! `invalid`, written next to it for `agent-sdk-ts` (reasoning there and in
+//! The Claude Agent SDK for TypeScript and Python on real releases
+//! (installed by `.ci/run` with `failopen claude --agent agent-sdk-ts
+//! install` and `--agent agent-sdk-py install`): every arm of arms/sdk.json
+//! gives the verdict, and the reason of an expected `invalid`, written next
+//! to it for `agent-sdk-ts` and `agent-sdk-py` (reasoning there and in
 //! docs/agent-sdk.md), on the pinned SDK and on the one about three months
-//! older. Claude Code, Codex and Gemini never run a callback arm.
+//! older (a subset on the older Python SDK, to keep CI short). Claude Code,
+//! Codex and Gemini never run a callback arm.
 
-use failopen::agent::agent_sdk_ts::{OLDER_VERSION, PINNED_VERSION};
-use failopen::agent::Agent;
+use failopen::agent::{agent_sdk_py, agent_sdk_ts, Agent};
 use failopen::verdict::VerdictKind;
 
 use crate::support::run_battery;
 
-/// arms/sdk.json on SDK `version`, each row against its written expectation.
-/// The session timeout leaves a hanging or late callback (two 3 s matcher
-/// timeouts and three model turns, up to 25 s on a loaded machine) room to be
-/// refused; canUseTool's null and hang wait it out.
-fn sdk_arms_hold(version: &str, bundled_cli: &str) {
-    let (rows, _dir) = run_battery(&[
-        "--agent",
-        "agent-sdk-ts",
-        "--claude",
-        version,
-        "--arms",
-        "sdk",
-        "--session-timeout",
-        "45",
-        "-j",
-        "3",
-    ]);
-    let arms = failopen::arms::load("sdk").unwrap();
+/// arms/sdk.json (those matching `only`, all when empty) on `agent`'s SDK
+/// `version`, each row against its written expectation. The session timeout
+/// leaves a hanging or late callback (two 3 s matcher timeouts and three
+/// model turns, up to 50 s for a Python session on a loaded machine) room to
+/// be refused; canUseTool's hang and a callback with no timeout wait it out.
+fn sdk_arms_hold(agent: Agent, version: &str, bundled_cli: &str, only: &[&str]) {
+    let mut args = vec!["--agent", agent.as_str(), "--claude", version, "--arms", "sdk", "--session-timeout", "75"];
+    args.extend(["-j", "2"]);
+    for glob in only {
+        args.extend(["--only", glob]);
+    }
+    let (rows, _dir) = run_battery(&args);
+    let arms: Vec<_> = failopen::arms::load("sdk")
+        .unwrap()
+        .into_iter()
+        .filter(|a| only.is_empty() || rows.iter().any(|r| r.arm == a.name))
+        .collect();
     assert_eq!(rows.len(), arms.len(), "one row per arm");
+    assert!(only.is_empty() || !rows.is_empty(), "{only:?} matched no arm");
     let mut wrong = Vec::new();
     for arm in &arms {
-        let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::AgentSdkTs));
-        let expect =
-            expect.unwrap_or_else(|| panic!("sdk: {} carries no agent-sdk-ts expectation", arm.name)).on(version);
+        let expect = arm.expect.as_ref().and_then(|e| e.for_agent(agent));
+        let expect = expect.unwrap_or_else(|| panic!("sdk: {} carries no {agent} expectation", arm.name)).on(version);
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("agent-sdk-ts", version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), (agent.as_str(), version), "{row:?}");
         assert!(row.flags.contains(&format!("bundled-cli:{bundled_cli}")), "{row:?}");
         let reason = expect.reason.unwrap_or_default();
         if row.verdict != expect.verdict || row.reason != reason {
@@ -46,17 +46,30 @@ fn sdk_arms_hold(version: &str, bundled_cli: &str) {
             ));
         }
     }
-    assert!(wrong.is_empty(), "agent-sdk-ts {version}:\n{}", wrong.join("\n"));
+    assert!(wrong.is_empty(), "{agent} {version}:\n{}", wrong.join("\n"));
 }
 
 #[test]
 fn sdk_pinned_gives_every_arms_expectation() {
-    sdk_arms_hold(PINNED_VERSION, "2.1.333");
+    sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::PINNED_VERSION, "2.1.333", &[]);
 }
 
 #[test]
 fn sdk_three_months_older_gives_every_arms_expectation() {
-    sdk_arms_hold(OLDER_VERSION, "2.1.258");
+    sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::OLDER_VERSION, "2.1.258", &[]);
+}
+
+#[test]
+fn sdk_py_pinned_gives_every_arms_expectation() {
+    sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::PINNED_VERSION, "2.1.332", &[]);
+}
+
+/// The older Python SDK on a few arms: a failure lets the call run, a deny
+/// and a hang are refused, and on_failure is not even accepted.
+#[test]
+fn sdk_py_three_months_older_gives_its_arms_expectation() {
+    let only = ["callback-deny/bare", "callback-throw/*", "callback-hang/bare", "callback-def-deny/bare"];
+    sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::OLDER_VERSION, "2.1.247", &only);
 }
 
 #[test]

@@ -283,3 +283,34 @@ fn committed_site_matches_a_fresh_build() {
     assert!(stale.is_empty(), "results/site/ pages differ from a fresh build: {stale:?}; run results/regenerate.sh");
     assert!(committed.len() > 1000, "a page per cell: {} pages", committed.len());
 }
+
+/// The Agent SDK reference runs: every arm of arms/sdk.json has a row on
+/// each, and each row is what the arm's expectation for that SDK and
+/// version says, reason included.
+#[test]
+fn sdk_reference_csvs_hold_every_arms_expectation() {
+    use failopen::agent::Agent;
+    let arms = failopen::arms::load("sdk").unwrap();
+    let files = [
+        ("agent-sdk-ts-0.3.333.csv", Agent::AgentSdkTs, "0.3.333"),
+        ("agent-sdk-ts-0.3.258.csv", Agent::AgentSdkTs, "0.3.258"),
+        ("agent-sdk-py-0.2.189.csv", Agent::AgentSdkPy, "0.2.189"),
+        ("agent-sdk-py-0.2.145.csv", Agent::AgentSdkPy, "0.2.145"),
+    ];
+    for (file, agent, version) in files {
+        let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
+        for arm in &arms {
+            let row =
+                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
+            let want = arm.expect.as_ref().and_then(|e| e.for_agent(agent)).unwrap().on(version);
+            assert_eq!((row.agent(), row.claude_version.as_str()), (agent, version), "{file}: {row:?}");
+            assert_eq!(
+                (row.verdict, row.reason.as_str()),
+                (want.verdict, want.reason.unwrap_or_default()),
+                "{file}: {}: {}",
+                arm.name,
+                want.source
+            );
+        }
+    }
+}

@@ -10,10 +10,8 @@
 //!
 //! [`AgentDriver`]: crate::agent::AgentDriver
 
-pub mod callback;
 pub mod driver;
 pub mod program;
-pub mod wording;
 
 /// The SDK version failopen runs when none is named (bundles Claude Code 2.1.333).
 pub const PINNED_VERSION: &str = "0.3.333";

@@ -10,6 +10,8 @@ import { pathToFileURL } from "node:url";
 
 const ask = JSON.parse(readFileSync(new URL("./sdk-session.json", import.meta.url), "utf8"));
 const { query } = await import(pathToFileURL(ask.sdk).href);
+// failopen's sealed callback (guards/sdk/sealed_callback.mjs), written beside this program.
+const { sealedHook, sealedCanUseTool } = await import(new URL("./sealed_callback.mjs", import.meta.url).href);
 
 const DENY_REASON = ask.deny_reason;
 const say = (line) => process.stdout.write(JSON.stringify(line) + "\n");
@@ -102,13 +104,21 @@ const options = {
   env: process.env,
   stderr: (data) => process.stderr.write(data),
 };
+// The `sealed` wrapper: the callback inside failopen's sealed callback, which
+// reports each refusal it makes as a `sealed-denied` line.
+const sealing = (kind) => ({
+  deadlineMs: ask.sealed_deadline_secs * 1000,
+  reason: ask.sealed_reason,
+  log: (why) => answered(kind, null, "sealed-denied", why),
+});
+const sealed = ask.sealed_deadline_secs !== null;
 if (ask.kind === "can-use-tool") {
   options.permissionMode = "default";
-  options.canUseTool = canUseTool;
+  options.canUseTool = sealed ? sealedCanUseTool(canUseTool, sealing("can-use-tool")) : canUseTool;
 } else {
   options.permissionMode = "bypassPermissions";
   options.allowDangerouslySkipPermissions = true;
-  const matcher = { matcher: ask.matcher, hooks: [hookCallback] };
+  const matcher = { matcher: ask.matcher, hooks: [sealed ? sealedHook(hookCallback, sealing("callback")) : hookCallback] };
   if (ask.timeout_secs !== null) matcher.timeout = ask.timeout_secs;
   if (ask.on_failure_block) matcher.onFailure = "block";
   options.hooks = { PreToolUse: [matcher] };

@@ -77,7 +77,7 @@ impl AgentDriver for ClaudeCode {
     /// A guard written as code (an Agent SDK callback arm) has no place in
     /// Claude Code's settings: `unsupported:sdk-callback`.
     fn unsupported(&self, ask: &SessionAsk<'_>, caps: Option<&Capabilities>) -> Option<&'static str> {
-        if crate::agent::agent_sdk_ts::callback::has_callback(ask.settings) {
+        if crate::agent::agent_sdk::callback::has_callback(ask.settings) {
             return Some("sdk-callback");
         }
         caps.and_then(|c| session::unsupported(ask, c))

@@ -5,6 +5,8 @@
 //! refusal of a callback that did not answer before its matcher's timeout,
 //! which names no hook. And the callback's own lines on stdout.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::agent::claude_code::wording::ClaudeCodeWording;
@@ -51,7 +53,27 @@ impl RefusalWording for AgentSdkWording {
 /// answer in time, or whose `canUseTool` failed.
 fn is_callback_failure(text: &str) -> bool {
     let t = text.trim_start();
-    text.contains(TIMED_OUT) || t.starts_with(PERMISSION_FAILED) || t.starts_with(PERMISSION_INVALID)
+    is_timeout(text) || t.starts_with(PERMISSION_FAILED) || t.starts_with(PERMISSION_INVALID)
+}
+
+/// Whether `text` is the SDK's refusal of a callback that did not answer
+/// before its matcher's timeout.
+pub fn is_timeout(text: &str) -> bool {
+    text.contains(TIMED_OUT)
+}
+
+/// The tool_use ids the session's result lists as refused
+/// (`permission_denials`, on the `result` message).
+pub fn permission_denials(stdout: &str) -> HashSet<String> {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "result")
+        .flat_map(|v| {
+            let denials = v["permission_denials"].as_array().cloned().unwrap_or_default();
+            denials.into_iter().filter_map(|d| d["tool_use_id"].as_str().map(String::from))
+        })
+        .collect()
 }
 
 /// What the callback did each time it answered, from failopen's
@@ -83,5 +105,8 @@ mod tests {
         assert!(AgentSdkWording.names_hook_refusal("PreToolUse:Bash hook error: [callback]: failed"));
         let out = "{\"type\":\"failopen_callback\",\"kind\":\"callback\",\"outcome\":\"threw\",\"value\":\"boom\"}\n{}";
         assert_eq!(callback_answers(out), ["callback:threw:boom"]);
+        let result = "{\"type\":\"result\",\"permission_denials\":[{\"tool_name\":\"Bash\",\"tool_use_id\":\"t1\"}]}";
+        assert_eq!(permission_denials(&format!("{out}\n{result}")), HashSet::from(["t1".to_string()]));
+        assert!(permission_denials(out).is_empty() && is_timeout(t) && !is_timeout(failed));
     }
 }

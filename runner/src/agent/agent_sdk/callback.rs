@@ -2,7 +2,8 @@
 //! (the battery's lingua franca, Claude Code's shape): a hook entry of type
 //! `callback` (a PreToolUse hook callback) or `can-use-tool`, whose
 //! `callback` key names its behaviour (`throw`, `hang`, ...), with the
-//! entry's `timeout` and `onFailure` and its group's `matcher`.
+//! entry's `timeout`, `onFailure` and `sealed` (the sealed callback's
+//! deadline) and its group's `matcher`.
 
 use serde_json::Value;
 
@@ -24,6 +25,9 @@ pub struct CallbackAsk {
     pub on_failure_block: bool,
     /// The matcher.
     pub matcher: String,
+    /// Inside failopen's sealed callback with this deadline in seconds
+    /// (the entry's `sealed`; the `sealed` wrapper).
+    pub sealed_deadline_secs: Option<f64>,
 }
 
 /// Whether a hook entry's `type` is a callback's.
@@ -52,7 +56,7 @@ pub fn read(settings: &Value) -> Result<CallbackAsk, &'static str> {
     if *event != "PreToolUse" {
         return Err("agent-sdk-event");
     }
-    let known = ["type", "callback", "timeout", "onFailure"];
+    let known = ["type", "callback", "timeout", "onFailure", "sealed"];
     if entry.as_object().is_some_and(|o| o.keys().any(|k| !known.contains(&k.as_str()))) {
         return Err("agent-sdk-hook-key");
     }
@@ -63,6 +67,7 @@ pub fn read(settings: &Value) -> Result<CallbackAsk, &'static str> {
         timeout_secs: entry["timeout"].as_f64(),
         on_failure_block: entry["onFailure"].as_str() == Some("block"),
         matcher: matcher.as_str().ok_or("agent-sdk-matcher")?.to_string(),
+        sealed_deadline_secs: entry["sealed"].as_f64(),
     })
 }
 
