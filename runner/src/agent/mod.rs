@@ -13,6 +13,7 @@
 
 pub mod agent_sdk_ts;
 pub mod claude_code;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod driver;
@@ -40,16 +41,19 @@ pub enum Agent {
     /// Anthropic's Claude Agent SDK for TypeScript: a guard written as a
     /// callback, in a `query()` session failopen writes.
     AgentSdkTs,
+    /// Cline CLI (`cline "PROMPT" --json`).
+    Cline,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 5] = [
+    pub const ALL: [(&'static str, Agent); 6] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
         ("copilot", Agent::Copilot),
         ("agent-sdk-ts", Agent::AgentSdkTs),
+        ("cline", Agent::Cline),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -60,6 +64,7 @@ impl Agent {
             Agent::Gemini => &gemini::driver::Gemini,
             Agent::Copilot => &copilot::driver::Copilot,
             Agent::AgentSdkTs => &agent_sdk_ts::driver::AgentSdkTs,
+            Agent::Cline => &cline::driver::Cline,
         }
     }
 
@@ -141,7 +146,7 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts"), "{e}");
+        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, cline"), "{e}");
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);

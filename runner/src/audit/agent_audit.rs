@@ -68,7 +68,7 @@ pub fn tools(agent: Agent) -> &'static [&'static str] {
         Agent::Gemini => &super::probes::GEMINI_TOOLS,
         Agent::Codex => &super::probes::CODEX_TOOLS,
         Agent::ClaudeCode | Agent::AgentSdkTs => &super::probes::TOOLS,
-        Agent::Copilot => Agent::Copilot.driver().write_tools(),
+        Agent::Copilot | Agent::Cline => agent.driver().write_tools(),
     }
 }
 

@@ -35,7 +35,7 @@ pub fn for_agent(agent: Agent, hook: &Value) -> Value {
     let Some(command) = hook.get("command").and_then(Value::as_str) else { return hook.clone() };
     let command = match agent {
         Agent::ClaudeCode | Agent::AgentSdkTs => return hook.clone(),
-        Agent::Codex | Agent::Copilot => command.to_string(),
+        Agent::Codex | Agent::Copilot | Agent::Cline => command.to_string(),
         Agent::Gemini => gemini_project_vars(command),
     };
     let mut out = hook.clone();
