@@ -52,10 +52,11 @@ pub fn hook_path(home: &Path) -> PathBuf {
     home.join(".cline/hooks").join(EVENT)
 }
 
-/// The PreToolUse hook commands of an arm's Claude Code settings, in order.
-fn commands(settings: &Value) -> Vec<&str> {
+/// The PreToolUse hooks of an arm's Claude Code settings, in order: each
+/// one's command, if it has one.
+fn commands(settings: &Value) -> Vec<Option<&str>> {
     let groups = settings.pointer("/hooks/PreToolUse").and_then(Value::as_array).into_iter().flatten();
-    groups.filter_map(|g| g.get("hooks")?.as_array()).flatten().filter_map(|h| h.get("command")?.as_str()).collect()
+    groups.filter_map(|g| g.get("hooks")?.as_array()).flatten().map(|h| h.get("command")?.as_str()).collect()
 }
 
 /// The hook file for an arm whose only PreToolUse hook runs `command`: a
@@ -66,10 +67,10 @@ pub fn hook_script(command: &str) -> String {
 }
 
 /// The arm's one command, when the settings hold exactly one PreToolUse
-/// command hook.
+/// hook, and it is a command.
 pub fn sole_command(settings: &Value) -> Option<&str> {
     match commands(settings).as_slice() {
-        [one] => Some(one),
+        [one] => *one,
         _ => None,
     }
 }
