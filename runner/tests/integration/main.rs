@@ -18,6 +18,7 @@ mod audit_probes;
 mod audit_sources;
 mod battery;
 mod claude_install;
+mod cline;
 mod copilot;
 mod extended;
 mod fuzz_parsers;
