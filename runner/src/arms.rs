@@ -33,6 +33,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("workspace-trust", include_str!("../arms/workspace-trust.json")),
     ("shapes", include_str!("../arms/shapes.json")),
     ("sdk", include_str!("../arms/sdk.json")),
+    ("cline", include_str!("../arms/cline.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 

@@ -293,6 +293,7 @@ fn write_calls<'a>(
                 .result_for(&u.id)
                 .map(|r| (r.is_error, r.text.as_str()))
                 .or_else(|| facts.results.get(&u.id).map(|(e, text)| (*e, text.as_str())))
+                .or_else(|| aborted_at(t, facts, u))
                 .map(|(is_error, text)| {
                     // Claude Code's word that the call never ran, or the guard's own trace.
                     let refused_before = facts.not_executed.contains(&u.id)
@@ -319,6 +320,21 @@ fn confirmed(result: AttemptResult, facts: &StreamFacts, u: &crate::standin::tra
         }
         (result, _) => result,
     }
+}
+
+/// The refusal of a run the agent aborted at its hook, for the call `u`:
+/// only the last call the stand-in sent, with no result, and only when the
+/// guard's own trace shows it ran for that very call (the abort's words name
+/// no hook). Whose refusal it was is then [`classify`]'s to say.
+fn aborted_at<'a>(
+    t: &Transcript,
+    facts: &'a StreamFacts,
+    u: &crate::standin::transcript::SentToolUse,
+) -> Option<(bool, &'a str)> {
+    let text = facts.run_aborted_at_hook.as_deref()?;
+    let last = t.tool_uses.last().is_some_and(|l| l.id == u.id);
+    let traced = facts.traced.iter().any(|c| c.is_for(&u.id, &u.name, &u.input));
+    (last && traced).then_some((true, text))
 }
 
 /// Tools that can write a file (matched or not by the battery's matcher).
@@ -372,6 +388,10 @@ pub struct StreamFacts {
     /// An Agent SDK session's further demand on a refusal (issue 31): the
     /// calls the stream confirms were refused; `None` for an agent CLI.
     pub confirmed_refusals: Option<HashSet<String>>,
+    /// The agent ended the whole run at its PreToolUse hook, before the
+    /// pending call ran, with this refusal text (Cline CLI's `cancel`): no
+    /// result of that call ever reached the model.
+    pub run_aborted_at_hook: Option<String>,
 }
 
 /// Read the stream-json lines Claude Code printed; attempts are attributed

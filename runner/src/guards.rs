@@ -242,6 +242,8 @@ const CATALOG: &[Guard] = &[
     script!("stdout-deny", json: false, long: false),
     script!("json-ask", json: true, long: false),
     script!("json-deny-exit1", json: true, long: false),
+    // Cline CLI's own refusal: `{"cancel": true}` on stdout (docs/cline.md).
+    script!("cline-cancel", json: true, long: false),
     script!("big-output", json: false, long: false),
     // Guard input and output (issue 16).
     script!("stdin-blocked", json: false, long: false),

@@ -16,6 +16,7 @@ pub mod agent_sdk_py;
 pub mod agent_sdk_ts;
 pub mod ask;
 pub mod claude_code;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod driver;
@@ -47,17 +48,20 @@ pub enum Agent {
     /// Anthropic's Claude Agent SDK for Python, the same in a venv of
     /// failopen's cache.
     AgentSdkPy,
+    /// Cline CLI (`cline "PROMPT" --json`).
+    Cline,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 6] = [
+    pub const ALL: [(&'static str, Agent); 7] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
         ("copilot", Agent::Copilot),
         ("agent-sdk-ts", Agent::AgentSdkTs),
         ("agent-sdk-py", Agent::AgentSdkPy),
+        ("cline", Agent::Cline),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -69,6 +73,7 @@ impl Agent {
             Agent::Copilot => &copilot::driver::Copilot,
             Agent::AgentSdkTs => &agent_sdk_ts::driver::AgentSdkTs,
             Agent::AgentSdkPy => &agent_sdk_py::driver::AgentSdkPy,
+            Agent::Cline => &cline::driver::Cline,
         }
     }
 
@@ -150,7 +155,7 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py"), "{e}");
+        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline"), "{e}");
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);

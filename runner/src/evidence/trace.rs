@@ -40,15 +40,26 @@ impl TracedCall {
 /// PermissionRequest, whose JSON deny comes back as the bare reason in an
 /// interactive session) in a guard's trace (one JSON object a line; other
 /// lines are skipped).
+/// Cline CLI's PreToolUse payload is of its own shape (`hookName:
+/// "tool_call"`, the call under `tool_call: {id, name, input}`): read too.
 pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
     trace
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| matches!(v["hook_event_name"].as_str(), Some("PreToolUse" | "PermissionRequest")))
-        .map(|v| TracedCall {
-            tool_use_id: v["tool_use_id"].as_str().map(String::from),
-            tool_name: v["tool_name"].as_str().unwrap_or_default().to_string(),
-            tool_input: v["tool_input"].clone(),
+        .filter_map(|v| {
+            if matches!(v["hook_event_name"].as_str(), Some("PreToolUse" | "PermissionRequest")) {
+                return Some(TracedCall {
+                    tool_use_id: v["tool_use_id"].as_str().map(String::from),
+                    tool_name: v["tool_name"].as_str().unwrap_or_default().to_string(),
+                    tool_input: v["tool_input"].clone(),
+                });
+            }
+            let call = &v["tool_call"];
+            (v["hookName"] == "tool_call" && call.is_object()).then(|| TracedCall {
+                tool_use_id: call["id"].as_str().map(String::from),
+                tool_name: call["name"].as_str().unwrap_or_default().to_string(),
+                tool_input: call["input"].clone(),
+            })
         })
         .collect()
 }
@@ -68,4 +79,24 @@ pub fn guard_refused(
     let its_words =
         hook.reasons.iter().any(|r| attribution::is_exactly(text, r)) || hook.may_have_denied_generically(text);
     traced.iter().any(|c| c.is_for(id, name, input)) && its_words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn claude_codes_and_clines_payloads_are_read() {
+        let claude = json!({"hook_event_name": "PreToolUse", "tool_use_id": "t1", "tool_name": "Bash", "tool_input": {"command": "x"}});
+        let cline = json!({"hookName": "tool_call", "tool_call": {"id": "call_fo2", "name": "run_commands", "input": {"commands": ["x"]}},
+            "preToolUse": {"toolName": "run_commands"}});
+        let other = json!({"hookName": "agent_start"});
+        let calls = traced_calls(&format!("{claude}\nnot json\n{cline}\n{other}\n"));
+        assert_eq!(calls.len(), 2);
+        assert!(calls[0].is_for("t1", "Bash", &json!({})));
+        assert_eq!(calls[1].tool_use_id.as_deref(), Some("call_fo2"));
+        assert!(calls[1].is_for("call_fo2", "run_commands", &json!({"commands": ["x"]})));
+        assert!(!calls[1].is_for("call_fo3", "run_commands", &json!({"commands": ["x"]})));
+    }
 }

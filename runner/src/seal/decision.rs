@@ -185,6 +185,24 @@ fn pass_refusal(argv: &[String], mut run: GuardRun, payload: &[u8]) -> Verdict {
     pass(DENY, run)
 }
 
+/// On a Cline CLI payload, a refusal (exit 2) is also a cancel on stdout:
+/// Cline reads no exit code, only `{"cancel": true}` ([`answer::cline`]).
+/// The guard's own worded cancel passes as it is; anything else on stdout
+/// is replaced by a cancel whose `errorMessage` is the first line of stderr.
+pub fn cancel_on_cline(payload: &[u8], mut verdict: Verdict) -> Verdict {
+    let payload: serde_json::Value = serde_json::from_slice(payload).unwrap_or_default();
+    if verdict.code != DENY || !answer::cline::is_its_payload(&payload) {
+        return verdict;
+    }
+    if answer::parse(&verdict.stdout).is_ok_and(|a| answer::cline::is_worded_cancel(&a)) {
+        return verdict;
+    }
+    let stderr = String::from_utf8_lossy(&verdict.stderr);
+    let reason = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("failopen seal: refused");
+    verdict.stdout = answer::cline::cancel(reason);
+    verdict
+}
+
 /// Build the refusal: one line naming the guard and the cause, then an
 /// excerpt of the guard's own stderr.
 pub fn refuse(argv: &[String], why: &Refusal, guard_stderr: &[u8]) -> Verdict {
@@ -279,6 +297,26 @@ mod tests {
 
     fn argv(s: &[&str]) -> Vec<String> {
         s.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Cline CLI reads only a cancel: every refusal on its payload carries one.
+    #[test]
+    fn a_refusal_on_a_cline_payload_is_a_cancel_too() {
+        let cline = br#"{"hookName":"tool_call","tool_call":{"id":"c"},"preToolUse":{"toolName":"run_commands"}}"#;
+        let refused = refuse(&argv(&["/g/crash.sh"]), &Refusal::Exit(1), b"boom");
+        let v = cancel_on_cline(cline, refused.clone());
+        assert_eq!(v.code, DENY);
+        let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
+        assert_eq!(answer["cancel"], true);
+        assert!(answer["errorMessage"].as_str().unwrap().contains("could not decide (exit 1)"), "{answer}");
+        // Other agents' payloads, and an allow, are left alone.
+        assert_eq!(cancel_on_cline(br#"{"hook_event_name":"PreToolUse"}"#, refused.clone()), refused);
+        let allow = Verdict { code: 0, stdout: b"{}".to_vec(), stderr: Vec::new() };
+        assert_eq!(cancel_on_cline(cline, allow.clone()), allow);
+        // The guard's own worded cancel passes as it is.
+        let own =
+            Verdict { code: DENY, stdout: br#"{"cancel":true,"errorMessage":"mine"}"#.to_vec(), stderr: Vec::new() };
+        assert_eq!(cancel_on_cline(cline, own.clone()), own);
     }
 
     #[test]

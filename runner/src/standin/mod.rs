@@ -17,6 +17,7 @@
 //! reads only [`Transcript`] and [`result_text`].
 
 mod body_limit;
+pub mod chat_completions;
 pub mod compaction;
 pub mod first_tool;
 pub mod gemini;

@@ -30,6 +30,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/messages/count_tokens", post(count_tokens_default))
         // Codex CLI's custom provider (the Responses API): see `super::responses`.
         .route("/s/{session}/v1/responses", post(responses_in_session))
+        // Cline CLI's OpenAI-compatible provider (Chat Completions): see `super::chat_completions`.
+        .route("/s/{session}/v1/chat/completions", post(chat_completions_in_session))
         // Gemini CLI (`<model>:streamGenerateContent` and the like): see `super::gemini`.
         .route("/s/{session}/v1beta/models/{model_and_method}", post(super::gemini_http::gemini_in_session))
         // HEAD /api/hello and any other probe: a harmless 200.
@@ -100,6 +102,61 @@ async fn responses_in_session(
     };
     let events = responses::sse(n, &model, responses::output_item(n, &step, &call_id));
     ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events).into_response()
+}
+
+/// Answer one Chat Completions request (Cline CLI) for `session`, by the
+/// script in [`super::chat_completions`], streaming or not as asked: the
+/// session's transcript records the calls and outputs as for a Messages
+/// API session.
+async fn chat_completions_in_session(
+    State(shared): State<Arc<Shared>>,
+    Path(session): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    use super::chat_completions as chat;
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => return unreadable_body(&shared, &session, rejection),
+    };
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(v @ Value::Object(_)) => v,
+        Ok(_) => return bad_request("request body must be a JSON object"),
+        Err(e) => return bad_request(&format!("request body is not JSON: {e}")),
+    };
+    let history = chat::history(&request);
+    let model = request.get("model").and_then(Value::as_str).unwrap_or("failopen-standin").to_string();
+    let stream = request.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let n = shared.counter.fetch_add(1, Ordering::Relaxed);
+    let call_id = format!("call_fo{n:08}");
+    let step = {
+        let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        let state = sessions.entry(session.to_string()).or_default();
+        if state.cwd.is_none() {
+            state.cwd = chat::working_directory(&request);
+        }
+        state.transcript.observe(&history);
+        let cwd = state.cwd.as_deref().unwrap_or(".");
+        let step = match shared.policy {
+            Policy::Refuse => super::policy::refuse_step(),
+            _ => match state.first_tool {
+                Some(tool) => chat::first_tool_step(&history, cwd, tool),
+                None => chat::scripted_step(&history, cwd),
+            },
+        };
+        if history.has_tools {
+            state.transcript.turn_over = matches!(step, Step::Text(_));
+        }
+        for (id, name, input) in chat::sent_calls(&step, &call_id) {
+            state.transcript.sent(&id, name, input);
+        }
+        step
+    };
+    if stream {
+        let events = chat::sse(n, &model, &step, &call_id);
+        ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events).into_response()
+    } else {
+        axum::Json(chat::completion(n, &model, &step, &call_id)).into_response()
+    }
 }
 
 /// How long the `hang` hook policy keeps a hook call waiting: far past any

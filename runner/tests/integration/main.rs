@@ -20,6 +20,7 @@ mod audit_public_guards;
 mod audit_sources;
 mod battery;
 mod claude_install;
+mod cline;
 mod copilot;
 mod extended;
 mod fuzz_parsers;

@@ -3,14 +3,14 @@
 //! Claude Code and Codex both send `PreToolUse`, Gemini CLI `BeforeTool`.
 //! Measured payloads (docs/seal.md): Codex's carry `turn_id` and `model`
 //! and a `null` `transcript_path`; Claude Code's a `transcript_path` string
-//! and no `turn_id`; Copilot CLI's are camelCase (`toolName`) with no event. When seal cannot tell, an answer must hold for every
+//! and no `turn_id`; Copilot CLI's are camelCase (`toolName`) with no event; Cline CLI's name a `hookName` and carry `preToolUse`. When seal cannot tell, an answer must hold for every
 //! agent that sends the event.
 
 use std::fmt;
 
 use serde_json::Value;
 
-use super::{claude_code, codex, copilot, gemini, Reading};
+use super::{claude_code, cline, codex, copilot, gemini, Reading};
 
 /// An agent whose reading of an answer seal knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +23,8 @@ pub enum Host {
     Gemini,
     /// GitHub Copilot CLI.
     Copilot,
+    /// Cline CLI.
+    Cline,
 }
 
 impl Host {
@@ -33,6 +35,7 @@ impl Host {
             Host::Codex => codex::read(event, answer),
             Host::Gemini => gemini::read(answer),
             Host::Copilot => copilot::read(answer),
+            Host::Cline => cline::read(answer),
         }
     }
 
@@ -49,6 +52,7 @@ impl fmt::Display for Host {
             Host::Codex => "Codex",
             Host::Gemini => "Gemini CLI",
             Host::Copilot => "Copilot CLI",
+            Host::Cline => "Cline CLI",
         })
     }
 }
@@ -60,6 +64,9 @@ pub fn hosts(payload: &Value) -> Vec<Host> {
     }
     if copilot::is_its_payload(payload) {
         return vec![Host::Copilot];
+    }
+    if cline::is_its_payload(payload) {
+        return vec![Host::Cline];
     }
     let codex_like = payload.get("turn_id").is_some()
         || (payload.get("model").is_some() && payload.get("transcript_path").is_some_and(Value::is_null));

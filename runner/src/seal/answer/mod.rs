@@ -36,6 +36,7 @@
 //! trim a reason as Unicode whitespace before they look for one.
 
 pub mod claude_code;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
@@ -142,6 +143,9 @@ fn canonical_refusal(answer: &Value) -> bool {
     let nonblank = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty());
     let specific = answer.get("hookSpecificOutput");
     let pre_tool = specific.and_then(|s| s.get("permissionDecision")).and_then(Value::as_str);
+    if answer.get("cancel").is_some() {
+        return cline::is_worded_cancel(answer);
+    }
     match pre_tool {
         Some("deny") => nonblank(specific.and_then(|s| s.get("permissionDecisionReason"))),
         // An ask is a question to a person, not a refusal's reason: Claude Code
@@ -167,6 +171,7 @@ pub fn means_refusal(answer: &Value) -> bool {
         || refusing(specific.and_then(|s| s.pointer("/decision/behavior")), &["deny"])
         || refusing(answer.get("decision"), &["block", "deny"])
         || refusing(answer.get("permissionDecision"), &["deny", "ask"])
+        || answer.get("cancel") == Some(&Value::Bool(true))
 }
 
 /// `stdout` as a JSON object (surrounding whitespace allowed), or why not.
