@@ -242,6 +242,23 @@ fn answer_on_copilot(guard: &str) -> Answer {
 /// (results/copilot-history.csv).
 pub const COPILOT_TIMES_OUT_HELD_PIPES_SINCE: &str = "1.0.102";
 
+/// The first Copilot CLI release that fails closed on a hook that exits 1
+/// ("hook errored"): 1.0.55 lets the call run, 1.0.57 and 1.0.59 leave no
+/// file and no refusal (`invalid allowed-without-file`), 1.0.60 refuses
+/// (results/copilot-history.csv).
+pub const COPILOT_FAILS_CLOSED_SINCE: &str = "1.0.60";
+
+/// The first Copilot CLI release that honours a hook's exit 2: before it,
+/// back to 1.0.55, a guard that refuses with exit 2 and its reason on stderr
+/// runs and the call goes through, while from 1.0.60 one that crashes is
+/// refused (results/copilot-history.csv).
+pub const COPILOT_EXIT_2_DENIES_SINCE: &str = "1.0.70";
+
+/// Whether Copilot CLI `version` is `since` or later.
+pub fn copilot_at_least(version: &str, since: &str) -> bool {
+    at_least(version, since)
+}
+
 /// The verdict `guard` under `wrapper` gives on Copilot CLI `version`.
 fn expected_on_copilot(guard: &str, wrapper: &str, version: &str) -> &'static str {
     let answer = match answer_on_copilot(guard) {

@@ -314,3 +314,34 @@ fn sdk_reference_csvs_hold_every_arms_expectation() {
         }
     }
 }
+
+/// `failopen history --agent copilot` over every Copilot CLI release from
+/// 1.0.55 that has a linux-x64 build (30 of them), five arms each: every
+/// version has every arm, and the rows change exactly at the releases
+/// oracle.rs names, with the reference grids' verdicts on 1.0.73 and 1.0.102.
+#[test]
+fn the_copilot_history_covers_30_releases_and_changes_where_the_oracle_says() {
+    use crate::oracle::{
+        copilot_at_least as since, COPILOT_EXIT_2_DENIES_SINCE, COPILOT_FAILS_CLOSED_SINCE,
+        COPILOT_TIMES_OUT_HELD_PIPES_SINCE,
+    };
+    let rows = failopen::record::read_rows(&results_dir().join("copilot-history.csv")).unwrap();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    assert!(versions.len() >= 30, "{} versions", versions.len());
+    for v in &versions {
+        let verdict = |arm: &str| {
+            let r = rows.iter().find(|r| r.claude_version == *v && r.arm == arm);
+            r.unwrap_or_else(|| panic!("{v} has no {arm} row")).verdict.as_str()
+        };
+        assert!(rows.iter().filter(|r| r.claude_version == *v).all(|r| r.agent() == Agent::Copilot));
+        let deny = if since(v, COPILOT_EXIT_2_DENIES_SINCE) { "blocked" } else { "wrote" };
+        assert_eq!(verdict("deny/bare"), deny, "{v}: exit 2 with a reason on stderr");
+        assert_eq!(verdict("crash/bare") == "blocked", since(v, COPILOT_FAILS_CLOSED_SINCE), "{v}: exit 1");
+        assert_eq!(verdict("json-deny/bare"), "wrote", "{v}: Claude Code's JSON is never Copilot's");
+        assert_ne!(verdict("hang/bare"), "blocked", "{v}: a hang past timeoutSec is never refused");
+        if since(v, COPILOT_EXIT_2_DENIES_SINCE) {
+            let orphan = if since(v, COPILOT_TIMES_OUT_HELD_PIPES_SINCE) { "wrote" } else { "blocked" };
+            assert_eq!(verdict("orphan/bare"), orphan, "{v}: exit 2 while a child holds the pipes");
+        }
+    }
+}
