@@ -8,6 +8,7 @@
 
 pub mod cache;
 pub mod npm;
+mod place;
 pub mod prune;
 pub mod pypi;
 pub mod range;

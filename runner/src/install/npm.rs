@@ -8,6 +8,7 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
+use super::place::{move_into_place, tail};
 use super::{cache::Cache, AgentBin, InstallError};
 use crate::agent::driver::Registry;
 use crate::agent::Agent;
@@ -69,23 +70,6 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
         });
     }
     move_into_place(cache, version, staging)
-}
-
-/// Rename a finished install in `staging` to `version`'s directory; when
-/// another install got there first, ours is dropped with `staging`.
-pub(super) fn move_into_place(cache: &Cache, version: &str, staging: tempfile::TempDir) -> Result<(), InstallError> {
-    let target = cache.version_dir(version);
-    if target.exists() {
-        return Ok(());
-    }
-    let staged = staging.keep();
-    if let Err(e) = std::fs::rename(&staged, &target) {
-        let _ = std::fs::remove_dir_all(&staged);
-        if !target.exists() {
-            return Err(InstallError::Io { path: target.display().to_string(), source: e });
-        }
-    }
-    Ok(())
 }
 
 /// Run `<agent binary> --version` (in a throwaway HOME) and return the
@@ -170,16 +154,4 @@ async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, Instal
         });
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-pub(super) fn tail(s: &str, max: usize) -> String {
-    let s = s.trim();
-    if s.len() <= max {
-        return s.to_string();
-    }
-    let mut start = s.len() - max;
-    while !s.is_char_boundary(start) {
-        start += 1;
-    }
-    format!("...{}", &s[start..])
 }

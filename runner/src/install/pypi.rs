@@ -31,7 +31,7 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
     pip.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input"])
         .arg(format!("{package}=={version}"));
     run(pip, package, version).await?;
-    super::npm::move_into_place(cache, version, staging)
+    super::place::move_into_place(cache, version, staging)
 }
 
 /// Run one step of an install in its own process group; a failure says
@@ -52,7 +52,7 @@ async fn run(cmd: Command, package: &'static str, version: &str) -> Result<(), I
         package,
         version: version.to_string(),
         code: out.status.code().map(|c| c.to_string()).unwrap_or_else(|| "signal".into()),
-        stderr: super::npm::tail(&stderr, 2000),
+        stderr: super::place::tail(&stderr, 2000),
     })
 }
 
@@ -73,7 +73,7 @@ pub async fn published_versions(agent: Agent) -> Result<Vec<String>, InstallErro
             package,
             version: "versions".into(),
             code: out.status.code().map(|c| c.to_string()).unwrap_or_default(),
-            stderr: super::npm::tail(&format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)), 2000),
+            stderr: super::place::tail(&format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)), 2000),
         });
     }
     Ok(listed)
