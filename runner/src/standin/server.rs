@@ -67,14 +67,9 @@ async fn responses_in_session(
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     use super::responses;
-    let body = match body {
-        Ok(body) => body,
-        Err(rejection) => return unreadable_body(&shared, &session, rejection),
-    };
-    let request: Value = match serde_json::from_slice(&body) {
-        Ok(v @ Value::Object(_)) => v,
-        Ok(_) => return bad_request("request body must be a JSON object"),
-        Err(e) => return bad_request(&format!("request body is not JSON: {e}")),
+    let request = match json_request(&shared, &session, body) {
+        Ok(request) => request,
+        Err(response) => return *response,
     };
     let history = responses::history(&request);
     let model = request.get("model").and_then(Value::as_str).unwrap_or("failopen-standin").to_string();
@@ -114,14 +109,9 @@ async fn chat_completions_in_session(
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     use super::chat_completions as chat;
-    let body = match body {
-        Ok(body) => body,
-        Err(rejection) => return unreadable_body(&shared, &session, rejection),
-    };
-    let request: Value = match serde_json::from_slice(&body) {
-        Ok(v @ Value::Object(_)) => v,
-        Ok(_) => return bad_request("request body must be a JSON object"),
-        Err(e) => return bad_request(&format!("request body is not JSON: {e}")),
+    let request = match json_request(&shared, &session, body) {
+        Ok(request) => request,
+        Err(response) => return *response,
     };
     let history = chat::history(&request);
     let model = request.get("model").and_then(Value::as_str).unwrap_or("failopen-standin").to_string();
@@ -219,6 +209,17 @@ async fn count_tokens_default(body: Bytes) -> Response {
 
 fn count(body: &Bytes) -> Response {
     axum::Json(json!({"input_tokens": (body.len() / 4).max(1)})).into_response()
+}
+
+/// An OpenAI-style request's body as a JSON object, or the answer to give:
+/// the error every protocol sends for a body it could not read, or a 400.
+fn json_request(shared: &Shared, session: &str, body: Result<Bytes, BytesRejection>) -> Result<Value, Box<Response>> {
+    let body = body.map_err(|rejection| Box::new(unreadable_body(shared, session, rejection)))?;
+    match serde_json::from_slice(&body) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err(Box::new(bad_request("request body must be a JSON object"))),
+        Err(e) => Err(Box::new(bad_request(&format!("request body is not JSON: {e}")))),
+    }
 }
 
 fn bad_request(message: &str) -> Response {
