@@ -99,11 +99,15 @@ impl Interrupt {
     /// process's temp roots unless `keep`. For a second signal, right
     /// before the process exits.
     pub fn hard_stop(&self, keep: bool) {
+        // From here on no pool makes a temp root, so none appears between
+        // the removal below and the exit that follows.
+        let mut hard_stopped = ROOTS.lock().unwrap_or_else(|p| p.into_inner());
+        *hard_stopped = true;
         self.stop();
         self.groups.kill_all();
         reap::reap_prefix(&session_id(""));
         if !keep {
-            remove_temp_roots(&std::env::temp_dir());
+            remove_temp_roots_until_gone(&std::env::temp_dir(), REMOVAL_GRACE);
         }
     }
 }
@@ -118,15 +122,37 @@ pub fn temp_root_prefix() -> String {
     format!("failopen-run-{}-", std::process::id())
 }
 
+/// Whether a hard stop happened (no temp root may be made after it), behind
+/// the lock that making a root and the hard stop's removal both take.
+static ROOTS: Mutex<bool> = Mutex::new(false);
+
+/// How long a hard stop keeps removing temp roots that are still being
+/// written to (a session's task or the stand-in may add a file while
+/// `remove_dir_all` walks the tree, which then fails with "not empty").
+const REMOVAL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Remove this process's temp roots under `tmp` (a hard stop skips their
-/// normal cleanup).
-pub fn remove_temp_roots(tmp: &Path) {
+/// normal cleanup). Returns how many are still there.
+pub fn remove_temp_roots(tmp: &Path) -> usize {
     let prefix = temp_root_prefix();
-    let Ok(entries) = std::fs::read_dir(tmp) else { return };
+    let Ok(entries) = std::fs::read_dir(tmp) else { return 0 };
+    let mut left = 0;
     for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(&prefix) {
-            let _ = std::fs::remove_dir_all(entry.path());
+        if entry.file_name().to_string_lossy().starts_with(&prefix)
+            && std::fs::remove_dir_all(entry.path()).is_err()
+            && entry.path().exists()
+        {
+            left += 1;
         }
+    }
+    left
+}
+
+/// [`remove_temp_roots`] again until none is left or `grace` has passed.
+fn remove_temp_roots_until_gone(tmp: &Path, grace: std::time::Duration) {
+    let until = std::time::Instant::now() + grace;
+    while remove_temp_roots(tmp) > 0 && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
@@ -144,8 +170,14 @@ impl Pool {
     /// `jobs` sessions at once, and, with `long_slots`, that many long
     /// sessions beside them (a hang waits for seconds on almost no CPU, so
     /// holding a `jobs` slot would leave a core idle). Creates the temp root.
+    /// Fails once a hard stop has begun.
     pub fn new(jobs: usize, long_slots: Option<usize>, interrupt: Interrupt) -> std::io::Result<Pool> {
+        let hard_stopped = ROOTS.lock().unwrap_or_else(|p| p.into_inner());
+        if *hard_stopped {
+            return Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "stopped at once by a second signal"));
+        }
         let root = tempfile::Builder::new().prefix(&temp_root_prefix()).tempdir()?;
+        drop(hard_stopped);
         std::fs::create_dir_all(root.path().join("sessions"))?;
         Ok(Pool {
             jobs: Arc::new(Semaphore::new(jobs.max(1))),
@@ -251,5 +283,28 @@ mod tests {
         remove_temp_roots(tmp.path());
         assert!(!mine.exists());
         assert!(other.exists());
+    }
+
+    #[test]
+    fn a_root_still_written_to_is_removed_once_its_writer_stops() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mine = tmp.path().join(format!("{}busy", temp_root_prefix()));
+        let busy = mine.join("sessions").join("s");
+        std::fs::create_dir_all(&busy).unwrap();
+        let writer = {
+            let busy = busy.clone();
+            std::thread::spawn(move || {
+                let until = std::time::Instant::now() + std::time::Duration::from_millis(300);
+                let mut n = 0u64;
+                while std::time::Instant::now() < until {
+                    let _ = std::fs::write(busy.join(format!("f{n}")), b"x");
+                    n += 1;
+                }
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        remove_temp_roots_until_gone(tmp.path(), REMOVAL_GRACE);
+        writer.join().unwrap();
+        assert!(!mine.exists(), "left: {:?}", std::fs::read_dir(&busy).map(|d| d.count()));
     }
 }
