@@ -11,6 +11,8 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::hook_type::HookType;
+
 /// How a guard is reached by the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GuardKind {
@@ -125,16 +127,19 @@ impl Guard {
         )
     }
 
-    /// The hook's `type` in the settings file: `command`, `http`, `prompt` or `agent`.
-    pub fn hook_type(&self) -> &'static str {
+    /// The hook's type (its `type` in the settings file).
+    pub fn hook_type(&self) -> HookType {
         match self.kind {
-            GuardKind::Http { .. } => "http",
-            GuardKind::ModelHook { agent: true, .. } => "agent",
-            GuardKind::ModelHook { agent: false, .. } => "prompt",
-            GuardKind::McpTool { .. } => "mcp_tool",
-            GuardKind::Callback { can_use_tool: false, .. } => "callback",
-            GuardKind::Callback { can_use_tool: true, .. } => "can-use-tool",
-            _ => "command",
+            GuardKind::Http { .. } => HookType::Http,
+            GuardKind::ModelHook { agent: true, .. } => HookType::Agent,
+            GuardKind::ModelHook { agent: false, .. } => HookType::Prompt,
+            GuardKind::McpTool { .. } => HookType::McpTool,
+            GuardKind::Callback { can_use_tool: false, .. } => HookType::Callback,
+            GuardKind::Callback { can_use_tool: true, .. } => HookType::CanUseTool,
+            GuardKind::Script { .. }
+            | GuardKind::MissingScript
+            | GuardKind::MissingThroughInterpreter { .. }
+            | GuardKind::ModelCommand { .. } => HookType::Command,
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod evidence;
 pub mod guard_server;
 pub mod guards;
 pub mod history;
+pub mod hook_type;
 pub mod install;
 pub mod json_error;
 pub mod judge;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::hook_type::HookType;
 use crate::verdict::VerdictKind;
 
 /// The columns, in order. The first fifteen are the contract (its
@@ -132,8 +133,8 @@ impl Row {
     /// (those were all command hooks, or HTTP hooks for `http-*` guards).
     pub fn hook_type(&self) -> &str {
         match self.hook_type.as_str() {
-            "" if self.guard.starts_with("http-") => "http",
-            "" => "command",
+            "" if self.guard.starts_with("http-") => HookType::Http.as_str(),
+            "" => HookType::Command.as_str(),
             t => t,
         }
     }

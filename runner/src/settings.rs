@@ -57,10 +57,10 @@ pub fn hooks_json(hook: &HookSpec) -> Value {
         HookTarget::Agent(prompt) => json!({"type": "agent", "prompt": prompt}),
         HookTarget::McpTool { server, tool } => json!({"type": "mcp_tool", "server": server, "tool": tool}),
         HookTarget::Callback { kind, behaviour, sealed_deadline_ms: None } => {
-            json!({"type": kind, "callback": behaviour})
+            json!({"type": kind.as_str(), "callback": behaviour})
         }
         HookTarget::Callback { kind, behaviour, sealed_deadline_ms: Some(ms) } => {
-            json!({"type": kind, "callback": behaviour, "sealed": *ms as f64 / 1000.0})
+            json!({"type": kind.as_str(), "callback": behaviour, "sealed": *ms as f64 / 1000.0})
         }
     };
     entry["timeout"] = timeout_value(hook.timeout_secs);

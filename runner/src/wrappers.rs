@@ -14,6 +14,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 use crate::guards::{Guard, GuardDir, GuardKind};
+use crate::hook_type::HookType;
 
 /// One of the wrappers a guard can run under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,10 +57,10 @@ impl Wrapper {
             )),
             Wrapper::Sealed if guard.is_callback() => Ok(()),
             Wrapper::Plain | Wrapper::Timed | Wrapper::Sealed if !guard.is_command() => Err(format!(
-                "wrapper {} wraps a command; guard {} is a{} {} hook",
+                "wrapper {} wraps a command; guard {} is {} {} hook",
                 self.name(),
                 guard.name,
-                if guard.hook_type() == "agent" { "n" } else { "" },
+                guard.hook_type().article(),
                 guard.hook_type()
             )),
             _ => Ok(()),
@@ -97,7 +98,7 @@ pub enum HookTarget {
     /// An Agent SDK callback (`"type": "callback"` or `"can-use-tool"`) doing `behaviour`.
     Callback {
         /// The entry's type: `callback` or `can-use-tool`.
-        kind: &'static str,
+        kind: HookType,
         /// What the callback does.
         behaviour: &'static str,
         /// Inside failopen's sealed callback with this deadline, in

@@ -102,7 +102,7 @@ pub fn to_row(cell: &Cell, model: Model, mode: Mode, outcome: &SessionOutcome, r
         hook_timeout: cell.arm.hook_timeout_secs,
         deadline: cell.arm.deadline_secs,
         flags: flags.join(";"),
-        hook_type: cell.arm.guard.hook_type().into(),
+        hook_type: cell.arm.guard.hook_type().as_str().into(),
         mode: mode.as_str().into(),
         agent: cell.bin.agent.as_str().into(),
     }

@@ -28,6 +28,7 @@ use serde_json::{json, Value};
 
 use super::history::History;
 use super::sse::{Message, Reply};
+use crate::hook_type::HookType;
 
 /// The tool an agent hook answers with.
 pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
@@ -38,16 +39,6 @@ pub const DENY_REASON: &str = "this session may not write files (failopen hook m
 pub const ALLOW_REASON: &str = "the action may go ahead (failopen hook model allow)";
 /// What the `garbage` policy answers: not the JSON the hook asked for.
 pub const GARBAGE_TEXT: &str = "<html>policy model maintenance</html>";
-
-/// Which kind of hook made a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum HookKind {
-    /// `"type": "prompt"`: one call, answered with JSON text.
-    Prompt,
-    /// `"type": "agent"`: an agent's turns, answered through `StructuredOutput`.
-    Agent,
-}
 
 /// How the stand-in answers a hook's calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,23 +115,24 @@ impl FromStr for HookPolicy {
 /// One hook call the stand-in answered, as the transcript records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HookCall {
-    /// Which kind of hook called.
-    pub kind: HookKind,
+    /// Which kind of hook called: [`HookType::Prompt`] or [`HookType::Agent`].
+    pub kind: HookType,
     /// The policy that answered.
     pub policy: HookPolicy,
 }
 
-/// Whether `request` is a hook's evaluation call, and of which kind.
-pub fn hook_call(request: &Value) -> Option<HookKind> {
+/// Whether `request` is a hook's evaluation call, and of which kind
+/// ([`HookType::Prompt`] or [`HookType::Agent`]).
+pub fn hook_call(request: &Value) -> Option<HookType> {
     let offers_structured_output = request
         .get("tools")
         .and_then(Value::as_array)
         .is_some_and(|tools| tools.iter().any(|t| t.get("name").and_then(Value::as_str) == Some(STRUCTURED_OUTPUT)));
     if offers_structured_output {
-        return Some(HookKind::Agent);
+        return Some(HookType::Agent);
     }
     let asks_for_ok = request.pointer("/output_config/format/schema/properties/ok").is_some();
-    (asks_for_ok || says_evaluating_a_hook(request)).then_some(HookKind::Prompt)
+    (asks_for_ok || says_evaluating_a_hook(request)).then_some(HookType::Prompt)
 }
 
 /// The system prompt says "You are evaluating a ... hook ..." (every wording seen).
@@ -167,7 +159,7 @@ pub enum HookAnswer {
 /// The answer to a hook call of `kind` under `policy`, given the call's own
 /// conversation (`history`: an agent's earlier turns) and the path of the
 /// session transcript the agent is told it may read.
-pub fn answer(kind: HookKind, policy: HookPolicy, history: &History, transcript_path: Option<&str>) -> HookAnswer {
+pub fn answer(kind: HookType, policy: HookPolicy, history: &History, transcript_path: Option<&str>) -> HookAnswer {
     let error = |status: u16, kind: &str, message: &str| {
         HookAnswer::Error(
             StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
@@ -184,29 +176,28 @@ pub fn answer(kind: HookKind, policy: HookPolicy, history: &History, transcript_
         _ => {}
     }
     let text = |t: String| HookAnswer::Message(Reply::Text(t));
-    match kind {
-        HookKind::Prompt => match policy {
+    if kind != HookType::Agent {
+        // A prompt hook (the only other kind `hook_call` finds).
+        return match policy {
             HookPolicy::Allow => text(verdict(true).to_string()),
             HookPolicy::Deny => text(verdict(false).to_string()),
             HookPolicy::Garbage => text(GARBAGE_TEXT.into()),
             _ => text(String::new()),
-        },
-        HookKind::Agent => {
-            if history.tool_uses.iter().any(|u| u.name == STRUCTURED_OUTPUT) {
-                return text("Verification done.".into());
-            }
-            // The agent's own turn first: it reads the transcript it was pointed at.
-            let read = history.tool_uses.iter().any(|u| u.name == "Read");
-            if let (false, Some(path)) = (read, transcript_path) {
-                return tool("Read", json!({"file_path": path}));
-            }
-            match policy {
-                HookPolicy::Allow => tool(STRUCTURED_OUTPUT, verdict(true)),
-                HookPolicy::Deny => tool(STRUCTURED_OUTPUT, verdict(false)),
-                HookPolicy::Garbage => text(GARBAGE_TEXT.into()),
-                _ => text(String::new()),
-            }
-        }
+        };
+    }
+    if history.tool_uses.iter().any(|u| u.name == STRUCTURED_OUTPUT) {
+        return text("Verification done.".into());
+    }
+    // The agent's own turn first: it reads the transcript it was pointed at.
+    let read = history.tool_uses.iter().any(|u| u.name == "Read");
+    if let (false, Some(path)) = (read, transcript_path) {
+        return tool("Read", json!({"file_path": path}));
+    }
+    match policy {
+        HookPolicy::Allow => tool(STRUCTURED_OUTPUT, verdict(true)),
+        HookPolicy::Deny => tool(STRUCTURED_OUTPUT, verdict(false)),
+        HookPolicy::Garbage => text(GARBAGE_TEXT.into()),
+        _ => text(String::new()),
     }
 }
 
@@ -265,11 +256,11 @@ mod tests {
 
     #[test]
     fn hook_calls_are_told_from_the_main_conversation() {
-        assert_eq!(hook_call(&prompt_call()), Some(HookKind::Prompt));
-        assert_eq!(hook_call(&agent_call()), Some(HookKind::Agent));
+        assert_eq!(hook_call(&prompt_call()), Some(HookType::Prompt));
+        assert_eq!(hook_call(&agent_call()), Some(HookType::Agent));
         // 2.1.240's wording, without the schema.
         let old = json!({"system": "You are evaluating a hook condition in Claude Code. Judge", "messages": []});
-        assert_eq!(hook_call(&old), Some(HookKind::Prompt));
+        assert_eq!(hook_call(&old), Some(HookType::Prompt));
         let main =
             json!({"system": "You are Claude Code", "tools": [{"name": "Bash"}, {"name": "Write"}], "messages": []});
         assert_eq!(hook_call(&main), None);
@@ -279,7 +270,7 @@ mod tests {
     #[test]
     fn prompt_policies_answer_as_named() {
         let h = History::default();
-        let text = |p| match answer(HookKind::Prompt, p, &h, None) {
+        let text = |p| match answer(HookType::Prompt, p, &h, None) {
             HookAnswer::Message(Reply::Text(t)) => t,
             other => panic!("{other:?}"),
         };
@@ -290,19 +281,19 @@ mod tests {
         assert!(serde_json::from_str::<Value>(&text(HookPolicy::Garbage)).is_err());
         assert_eq!(text(HookPolicy::Empty), "");
         assert!(
-            matches!(answer(HookKind::Prompt, HookPolicy::Overloaded529, &h, None), HookAnswer::Error(s, _) if s.as_u16() == 529)
+            matches!(answer(HookType::Prompt, HookPolicy::Overloaded529, &h, None), HookAnswer::Error(s, _) if s.as_u16() == 529)
         );
         assert!(
-            matches!(answer(HookKind::Prompt, HookPolicy::Unauthorized401, &h, None), HookAnswer::Error(s, _) if s.as_u16() == 401)
+            matches!(answer(HookType::Prompt, HookPolicy::Unauthorized401, &h, None), HookAnswer::Error(s, _) if s.as_u16() == 401)
         );
-        assert!(matches!(answer(HookKind::Prompt, HookPolicy::Hang, &h, None), HookAnswer::Hang));
+        assert!(matches!(answer(HookType::Prompt, HookPolicy::Hang, &h, None), HookAnswer::Hang));
     }
 
     #[test]
     fn an_agent_reads_then_answers_through_structured_output() {
         let first = History::from_request(&agent_call());
         let HookAnswer::Message(Reply::ToolUse { name, input, .. }) =
-            answer(HookKind::Agent, HookPolicy::Deny, &first, Some("/h/t.jsonl"))
+            answer(HookType::Agent, HookPolicy::Deny, &first, Some("/h/t.jsonl"))
         else {
             panic!()
         };
@@ -314,12 +305,12 @@ mod tests {
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "r1", "content": "..."}]}]);
         let h = History::from_request(&after_read);
         let HookAnswer::Message(Reply::ToolUse { name, input, .. }) =
-            answer(HookKind::Agent, HookPolicy::Deny, &h, None)
+            answer(HookType::Agent, HookPolicy::Deny, &h, None)
         else {
             panic!()
         };
         assert_eq!((name.as_str(), &input), (STRUCTURED_OUTPUT, &json!({"ok": false, "reason": DENY_REASON})));
-        assert!(matches!(answer(HookKind::Agent, HookPolicy::Garbage, &h, None), HookAnswer::Message(Reply::Text(_))));
+        assert!(matches!(answer(HookType::Agent, HookPolicy::Garbage, &h, None), HookAnswer::Message(Reply::Text(_))));
     }
 
     #[test]

@@ -7,16 +7,13 @@
 
 use serde_json::Value;
 
-/// A hook entry's `type` for a PreToolUse hook callback.
-pub const CALLBACK_TYPE: &str = "callback";
-/// A hook entry's `type` for a `canUseTool` callback.
-pub const CAN_USE_TOOL_TYPE: &str = "can-use-tool";
+use crate::hook_type::HookType;
 
 /// What the arm asks of the SDK session's callback.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallbackAsk {
-    /// [`CALLBACK_TYPE`] or [`CAN_USE_TOOL_TYPE`].
-    pub kind: &'static str,
+    /// [`HookType::Callback`] or [`HookType::CanUseTool`].
+    pub kind: HookType,
     /// What the callback does (`allow`, `deny`, `throw`, `reject`, `hang`, ...).
     pub behaviour: String,
     /// The matcher's `timeout` in seconds (none: the SDK's default).
@@ -32,7 +29,7 @@ pub struct CallbackAsk {
 
 /// Whether a hook entry's `type` is a callback's.
 pub fn is_callback_type(t: &str) -> bool {
-    t == CALLBACK_TYPE || t == CAN_USE_TOOL_TYPE
+    HookType::parse(t).is_some_and(HookType::is_callback)
 }
 
 /// Whether `settings` hold any callback entry, under any event.
@@ -48,10 +45,8 @@ pub fn read(settings: &Value) -> Result<CallbackAsk, &'static str> {
     }
     let all: Vec<_> = entries(settings).collect();
     let [(event, matcher, entry)] = all.as_slice() else { return Err("agent-sdk-hooks") };
-    let kind = match entry["type"].as_str() {
-        Some(CALLBACK_TYPE) => CALLBACK_TYPE,
-        Some(CAN_USE_TOOL_TYPE) => CAN_USE_TOOL_TYPE,
-        _ => return Err("agent-sdk-command-hook"),
+    let Some(kind) = entry["type"].as_str().and_then(HookType::parse).filter(|t| t.is_callback()) else {
+        return Err("agent-sdk-command-hook");
     };
     if *event != "PreToolUse" {
         return Err("agent-sdk-event");
@@ -91,7 +86,7 @@ mod tests {
         let s = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write",
             "hooks": [{"type": "callback", "callback": "throw", "timeout": 3, "onFailure": "block"}]}]}});
         let ask = read(&s).unwrap();
-        assert_eq!((ask.kind, ask.behaviour.as_str(), ask.timeout_secs), ("callback", "throw", Some(3.0)));
+        assert_eq!((ask.kind, ask.behaviour.as_str(), ask.timeout_secs), (HookType::Callback, "throw", Some(3.0)));
         assert!(ask.on_failure_block && has_callback(&s));
         assert_eq!(ask.matcher, "Bash|Write");
         let command = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",

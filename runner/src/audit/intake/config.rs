@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::hook_type::HookType;
+
 /// Why a settings file could not be audited.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -49,8 +51,8 @@ pub enum HookKind {
     },
     /// `"type": "prompt"` or `"type": "agent"`: a model decides.
     Model {
-        /// `prompt` or `agent`.
-        model_kind: String,
+        /// [`HookType::Prompt`] or [`HookType::Agent`].
+        model_kind: HookType,
         /// The hook's prompt.
         prompt: String,
     },
@@ -177,14 +179,20 @@ pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
             let matcher = g.get("matcher").and_then(Value::as_str).map(str::to_string);
             let hooks = g.get("hooks").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
             for (index, h) in hooks.iter().enumerate() {
-                let kind = match h.get("type").and_then(Value::as_str) {
-                    Some("command") => HookKind::Command { command: str_of(h, "command") },
-                    Some("http") => HookKind::Http { url: str_of(h, "url") },
-                    Some(k @ ("prompt" | "agent")) => {
-                        HookKind::Model { model_kind: k.into(), prompt: str_of(h, "prompt") }
+                let written = h.get("type").and_then(Value::as_str);
+                let kind = match written.and_then(HookType::parse) {
+                    Some(HookType::Command) => HookKind::Command { command: str_of(h, "command") },
+                    Some(HookType::Http) => HookKind::Http { url: str_of(h, "url") },
+                    Some(t @ (HookType::Prompt | HookType::Agent)) => {
+                        HookKind::Model { model_kind: t, prompt: str_of(h, "prompt") }
                     }
-                    Some("mcp_tool") => HookKind::McpTool { server: str_of(h, "server"), tool: str_of(h, "tool") },
-                    other => HookKind::Other { kind: other.unwrap_or("(none)").to_string() },
+                    Some(HookType::McpTool) => {
+                        HookKind::McpTool { server: str_of(h, "server"), tool: str_of(h, "tool") }
+                    }
+                    // The SDK's callbacks are no type a settings file can hold.
+                    Some(HookType::Callback | HookType::CanUseTool) | None => {
+                        HookKind::Other { kind: written.unwrap_or("(none)").to_string() }
+                    }
                 };
                 out.push(HookEntry {
                     id: format!("H{}", out.len() + 1),

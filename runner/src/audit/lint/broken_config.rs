@@ -19,6 +19,7 @@ use serde_json::Value;
 use super::hook_schema::{known_keys, required_strings, HOOK_EVENTS, TOOLS};
 use crate::audit::intake::config::SettingsFile;
 use crate::audit::{Finding, Severity};
+use crate::hook_type::HookType;
 use crate::version::Version;
 
 /// The first Claude Code release that ignores only the broken entry of an
@@ -181,8 +182,8 @@ impl Checker<'_> {
             self.invalid(Some(event), path, &format!("a hook must be an object, not {}", kind(hook)));
             return;
         };
-        let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
-        let Some(keys) = known_keys(ty) else {
+        let ty = obj.get("type").and_then(Value::as_str).and_then(HookType::parse);
+        let Some((ty, keys)) = ty.and_then(|t| Some((t, known_keys(t)?))) else {
             let shown = obj.get("type").map(|t| t.to_string()).unwrap_or_else(|| "missing".into());
             self.invalid(
                 Some(event),

@@ -3,6 +3,8 @@
 //! type, the fields each type needs, and the tool names matchers name.
 //! Data only; [`super::broken_config`] checks files against it.
 
+use crate::hook_type::HookType;
+
 /// The hook events Claude Code 2.1.328 knows (from its settings schema).
 pub const HOOK_EVENTS: &[&str] = &[
     "PreToolUse",
@@ -42,9 +44,10 @@ pub const HOOK_EVENTS: &[&str] = &[
 
 /// The keys a hook entry of each type may carry (Claude Code 2.1.328's
 /// schema; 2.1.240's lacks `onFailure` and `cloud`).
-pub fn known_keys(kind: &str) -> Option<&'static [&'static str]> {
+/// The SDK's callbacks are no type a settings file holds: `None`.
+pub fn known_keys(kind: HookType) -> Option<&'static [&'static str]> {
     Some(match kind {
-        "command" => &[
+        HookType::Command => &[
             "type",
             "command",
             "args",
@@ -60,7 +63,7 @@ pub fn known_keys(kind: &str) -> Option<&'static [&'static str]> {
             "rewakeSummary",
             "cloud",
         ],
-        "http" => &[
+        HookType::Http => &[
             "type",
             "url",
             "if",
@@ -72,21 +75,23 @@ pub fn known_keys(kind: &str) -> Option<&'static [&'static str]> {
             "once",
             "cloud",
         ],
-        "prompt" => &["type", "prompt", "if", "timeout", "model", "continueOnBlock", "statusMessage", "once"],
-        "agent" => &["type", "prompt", "if", "timeout", "model", "statusMessage", "once"],
-        "mcp_tool" => &["type", "server", "tool", "input", "if", "timeout", "onFailure", "statusMessage", "once"],
-        _ => return None,
+        HookType::Prompt => &["type", "prompt", "if", "timeout", "model", "continueOnBlock", "statusMessage", "once"],
+        HookType::Agent => &["type", "prompt", "if", "timeout", "model", "statusMessage", "once"],
+        HookType::McpTool => {
+            &["type", "server", "tool", "input", "if", "timeout", "onFailure", "statusMessage", "once"]
+        }
+        HookType::Callback | HookType::CanUseTool => return None,
     })
 }
 
 /// The string fields each hook type needs.
-pub fn required_strings(kind: &str) -> &'static [&'static str] {
+pub fn required_strings(kind: HookType) -> &'static [&'static str] {
     match kind {
-        "command" => &["command"],
-        "http" => &["url"],
-        "prompt" | "agent" => &["prompt"],
-        "mcp_tool" => &["server", "tool"],
-        _ => &[],
+        HookType::Command => &["command"],
+        HookType::Http => &["url"],
+        HookType::Prompt | HookType::Agent => &["prompt"],
+        HookType::McpTool => &["server", "tool"],
+        HookType::Callback | HookType::CanUseTool => &[],
     }
 }
 

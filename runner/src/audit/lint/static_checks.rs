@@ -7,6 +7,7 @@ use super::matcher;
 use crate::audit::intake::command::{self, ParsedCommand};
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::{Finding, OnFailure, Severity};
+use crate::hook_type::HookType;
 
 /// Claude Code's hook timeout when none is set, in seconds.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 600.0;
@@ -64,12 +65,12 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
             out.extend(check_timeout(e));
             match &parsed.seal_prefix {
                 Some(prefix) => out.extend(check_seal_binary(e, prefix, on_failure, env)),
-                None => out.extend(check_protection(e, on_failure, "command")),
+                None => out.extend(check_protection(e, on_failure, HookType::Command)),
             }
         }
         HookKind::Http { .. } => {
             out.extend(check_timeout(e));
-            out.extend(check_protection(e, on_failure, "http"));
+            out.extend(check_protection(e, on_failure, HookType::Http));
         }
         HookKind::Model { model_kind, .. } => {
             out.push(finding(
@@ -257,10 +258,10 @@ fn check_timeout(e: &HookEntry) -> Option<Finding> {
     }
 }
 
-fn check_protection(e: &HookEntry, on_failure: OnFailure, kind: &str) -> Option<Finding> {
+fn check_protection(e: &HookEntry, on_failure: OnFailure, kind: HookType) -> Option<Finding> {
     let unprotected = |what: &str| {
-        let code = if kind == "http" { "http-no-failure-policy" } else { "unprotected" };
-        let fix = if kind == "http" { "" } else { " and not wrapped by failopen seal" };
+        let code = if kind == HookType::Http { "http-no-failure-policy" } else { "unprotected" };
+        let fix = if kind == HookType::Http { "" } else { " and not wrapped by failopen seal" };
         finding(e, Severity::Warning, code, format!("{what}{fix}: when the guard breaks, the tool call goes through"))
     };
     match (e.on_failure_block(), on_failure) {

@@ -17,6 +17,7 @@ use crate::attribution::HookIdentity;
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::OnFailure;
 use crate::claude::AgentBin;
+use crate::hook_type::HookType;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
 use crate::standin::hook_model::HookPolicy;
@@ -284,8 +285,8 @@ impl Runner<'_> {
     /// URL in the bracket of an exit-code refusal, or a JSON decision the
     /// session's hook events show, when it is the session's only PreToolUse hook.
     fn identity(&self, hook: &Value, matcher: Option<&str>) -> HookIdentity {
-        let kind = hook.get("type").and_then(Value::as_str);
-        let label = if kind == Some("mcp_tool") {
+        let kind = hook.get("type").and_then(Value::as_str).and_then(HookType::parse);
+        let label = if kind == Some(HookType::McpTool) {
             format!("{}/{}", crate::mcp_guard::MCP_SERVER_KEY, crate::mcp_guard::TOOL_NAME)
         } else {
             let words = ["command", "url", "prompt"];
@@ -294,8 +295,8 @@ impl Runner<'_> {
         // A prompt or agent hook's model is the stand-in, an mcp_tool hook's server is
         // failopen's: their refusal reasons are known.
         let reasons = match kind {
-            Some("prompt" | "agent") => vec![crate::standin::hook_model::DENY_REASON.to_string()],
-            Some("mcp_tool") => vec![crate::mcp_guard::DENY_REASON.to_string()],
+            Some(HookType::Prompt | HookType::Agent) => vec![crate::standin::hook_model::DENY_REASON.to_string()],
+            Some(HookType::McpTool) => vec![crate::mcp_guard::DENY_REASON.to_string()],
             _ => Vec::new(),
         };
         let mut id = HookIdentity::new(label, reasons);

@@ -13,6 +13,7 @@ use super::{dependencies, launcher};
 use crate::audit::intake::command::{self, ParsedCommand};
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::lint::static_checks::DEFAULT_TIMEOUT_SECS;
+use crate::hook_type::HookType;
 
 /// The user's HOME, for `~` and `$HOME` in a script path.
 fn home_dir() -> Option<PathBuf> {
@@ -192,7 +193,7 @@ fn write_script(path: &Path, body: &str) -> std::io::Result<()> {
 /// The hook's effective timeout in seconds (Claude Code's default when unset).
 pub fn effective_timeout(e: &HookEntry) -> f64 {
     let default = match &e.kind {
-        HookKind::Model { model_kind, .. } if model_kind == "agent" => 60.0,
+        HookKind::Model { model_kind: HookType::Agent, .. } => 60.0,
         HookKind::Model { .. } => 30.0,
         _ => DEFAULT_TIMEOUT_SECS,
     };
