@@ -1,13 +1,12 @@
 //! Evidence of one session: the file on disk, the write attempts and how
-//! they came back, Claude Code's own hook events, the guard's trace, and
-//! how the session ended. Gathered here; judged in [`crate::verdict`].
+//! they came back, the facts an agent's driver reads from its output
+//! ([`StreamFacts`]; Claude Code's stream-json is read in
+//! [`crate::agent::claude_code::stream`]), the guard's trace, and how the
+//! session ended. Gathered here; judged in [`crate::verdict`].
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use serde_json::Value;
-
-use crate::agent::claude_code::wording::ClaudeCodeWording;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::{self, HookIdentity, Refuser};
 use crate::standin::Transcript;
@@ -341,7 +340,7 @@ fn aborted_at<'a>(
 /// Starting a subagent (`Agent`, formerly `Task`) or loading a deferred tool
 /// (`ToolSearch`) writes nothing itself: the subagent's own calls are in the
 /// transcript as calls of their own.
-fn is_write_capable(tool: &str) -> bool {
+pub(crate) fn is_write_capable(tool: &str) -> bool {
     is_matched_tool(tool)
         || !matches!(
             tool,
@@ -392,119 +391,6 @@ pub struct StreamFacts {
     /// pending call ran, with this refusal text (Cline CLI's `cancel`): no
     /// result of that call ever reached the model.
     pub run_aborted_at_hook: Option<String>,
-}
-
-/// Read the stream-json lines Claude Code printed; attempts are attributed
-/// to `hook` or not (see [`classify`]).
-pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
-    let mut facts = StreamFacts::default();
-    let mut uses: Vec<(String, String)> = Vec::new();
-    let mut results: Vec<(String, bool, String)> = Vec::new();
-    for line in stdout.lines() {
-        let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
-        match (v["type"].as_str(), v["subtype"].as_str()) {
-            (Some("system"), Some("hook_response")) if v["hook_name"].as_str().is_some_and(is_refusing_event) => {
-                let outcome = v["outcome"].as_str().unwrap_or("?");
-                let code = match &v["exit_code"] {
-                    Value::String(s) => s.clone(),
-                    Value::Number(n) => n.to_string(),
-                    _ => String::new(),
-                };
-                facts.hook_outcomes.push(if code.is_empty() {
-                    outcome.to_string()
-                } else {
-                    format!("{outcome}:{code}")
-                });
-                if let Some(reason) = v["stdout"].as_str().and_then(attribution::decision_reason) {
-                    facts.decided_reasons.push(reason);
-                }
-            }
-            (Some("system"), Some("compact_boundary")) => facts.compactions += 1,
-            (Some("system"), Some("informational")) => {
-                if let Some(t) = v["content"].as_str().and_then(prompt_block_text) {
-                    facts.prompt_blocked.get_or_insert_with(|| t.to_string());
-                }
-            }
-            (Some("assistant"), _) => {
-                for block in v["message"]["content"].as_array().into_iter().flatten() {
-                    if block["type"] == "tool_use" {
-                        uses.push((
-                            block["id"].as_str().unwrap_or("").into(),
-                            block["name"].as_str().unwrap_or("").into(),
-                        ));
-                    }
-                }
-                if let Some(err) = v["error"].as_str() {
-                    facts.api_error.get_or_insert_with(|| err.to_string());
-                }
-            }
-            (Some("user"), _) => {
-                for meta in v["tool_result_meta"].as_array().into_iter().flatten() {
-                    if meta.get("non_execution_kind").is_some_and(|k| !k.is_null()) {
-                        if let Some(id) = meta["id"].as_str() {
-                            facts.not_executed.insert(id.to_string());
-                        }
-                    }
-                }
-                for block in v["message"]["content"].as_array().into_iter().flatten() {
-                    if block["type"] == "tool_result" {
-                        let text = crate::standin::result_text(block.get("content"));
-                        results.push((
-                            block["tool_use_id"].as_str().unwrap_or("").into(),
-                            block["is_error"].as_bool().unwrap_or(false),
-                            text,
-                        ));
-                    }
-                }
-            }
-            (Some("result"), _) => {
-                facts.saw_result = true;
-                if let Some(t) = v["result"].as_str().and_then(prompt_block_text) {
-                    facts.prompt_blocked.get_or_insert_with(|| t.to_string());
-                }
-                if v["is_error"].as_bool().unwrap_or(false) {
-                    let text = v["result"].as_str().or(v["subtype"].as_str()).unwrap_or("error").to_string();
-                    let structured = !v["api_error_status"].is_null()
-                        || v["api_error"].is_string()
-                        || v["terminal_reason"].as_str() == Some("api_error");
-                    if structured || is_api_error_text(&text) {
-                        facts.api_error.get_or_insert_with(|| text.clone());
-                    }
-                    facts.result_error = Some(text);
-                }
-            }
-            _ => {}
-        }
-    }
-    facts.results = results.iter().map(|(id, e, t)| (id.clone(), (*e, t.clone()))).collect();
-    let who = Attribution { hook, decided_reasons: &facts.decided_reasons, wording: &ClaudeCodeWording };
-    let attempts = uses
-        .into_iter()
-        .filter(|(_, name)| is_write_capable(name))
-        .map(|(id, name)| Attempt {
-            matched: hook.covers(&name),
-            result: results
-                .iter()
-                .find(|(rid, _, _)| *rid == id)
-                .map(|(rid, e, t)| classify(*e, t, facts.not_executed.contains(rid), who))
-                .unwrap_or(AttemptResult::NoResult),
-            tool: name,
-        })
-        .collect();
-    facts.attempts = attempts;
-    facts
-}
-
-/// The hook events whose hooks can refuse (`PreToolUse:Bash`,
-/// `PermissionRequest:Write`, `UserPromptSubmit`): their runs are the hook
-/// outcomes a row records.
-pub(crate) fn is_refusing_event(hook_name: &str) -> bool {
-    ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].iter().any(|e| hook_name.starts_with(e))
-}
-
-fn is_api_error_text(text: &str) -> bool {
-    let t = text.to_ascii_lowercase();
-    t.contains("api error") || t.contains("overloaded") || t.contains("api_error") || t.contains("invalid api key")
 }
 
 /// Count the guard's trace lines (one per invocation).

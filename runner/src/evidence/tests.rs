@@ -1,6 +1,8 @@
 //! Unit tests of [`super`]: stream parsing, classification and attribution.
 
 use super::*;
+use crate::agent::claude_code::stream::parse_stream;
+use crate::agent::claude_code::wording::ClaudeCodeWording;
 
 fn hook() -> HookIdentity {
     HookIdentity::new("x", vec!["this session may not write files".into()])
@@ -8,91 +10,6 @@ fn hook() -> HookIdentity {
 
 fn who(h: &HookIdentity) -> Attribution<'_> {
     Attribution { hook: h, decided_reasons: &[], wording: &ClaudeCodeWording }
-}
-
-#[test]
-fn a_blocked_prompt_and_the_other_events_hooks_are_read_from_the_stream() {
-    let h = HookIdentity::new("/g/deny.sh", vec![]);
-    let report = "UserPromptSubmit operation blocked by hook:\n[/g/deny.sh]: no\n\nOriginal prompt: Create notes.txt";
-    let stream = [
-        serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "UserPromptSubmit", "outcome": "error", "exit_code": "2"}),
-        serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "PermissionRequest:Bash", "outcome": "success", "exit_code": "0"}),
-        serde_json::json!({"type": "system", "subtype": "hook_response", "hook_name": "SessionStart", "outcome": "success", "exit_code": "0"}),
-        serde_json::json!({"type": "system", "subtype": "informational", "content": report}),
-        serde_json::json!({"type": "result", "subtype": "success", "is_error": false, "result": report}),
-    ]
-    .iter()
-    .map(|v| v.to_string())
-    .collect::<Vec<_>>()
-    .join("\n");
-    let f = parse_stream(&stream, &h);
-    assert_eq!(f.hook_outcomes, ["error:2", "success:0"], "SessionStart is not a refusing event");
-    assert_eq!(f.prompt_blocked.as_deref(), Some("[/g/deny.sh]: no"));
-    assert_eq!(prompt_block("[/g/deny.sh]: no", &h).by, Refuser::HookUnderTest);
-    assert_eq!(prompt_block("[/etc/x.sh]: no", &h).by, Refuser::OtherHook("/etc/x.sh".into()));
-    assert_eq!(prompt_block("someone's reason", &h).by, Refuser::Unattributed);
-    assert_eq!(prompt_block_text("Done."), None);
-}
-
-#[test]
-fn stream_hook_events_and_attempts() {
-    let out = [
-        r#"{"type":"system","subtype":"init"}"#,
-        r#"{"type":"system","subtype":"hook_response","hook_name":"PreToolUse:Bash","exit_code":"2","outcome":"error"}"#,
-        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]}}"#,
-        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"PreToolUse:Bash hook error: [x]: no"}]}}"#,
-        r#"{"type":"system","subtype":"hook_response","hook_name":"PreToolUse:Write","exit_code":"0","outcome":"success"}"#,
-        r#"{"type":"system","subtype":"hook_response","hook_name":"SessionStart","outcome":"success"}"#,
-        r#"{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":1310789}}"#,
-        "not json",
-        r#"{"type":"result","subtype":"success","is_error":false,"result":"done"}"#,
-    ]
-    .join("\n");
-    let f = parse_stream(&out, &hook());
-    assert_eq!(f.hook_outcomes, ["error:2", "success:0"]);
-    assert_eq!(f.attempts.len(), 1);
-    assert!(matches!(f.attempts[0].result, AttemptResult::Refused(_)));
-    assert!(f.saw_result);
-    assert_eq!(f.result_error, None);
-    assert_eq!(f.api_error, None);
-    assert_eq!(f.compactions, 1);
-}
-
-#[test]
-fn non_execution_meta_marks_a_bare_reason_as_refused() {
-    let out = [
-        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{}}]}}"#,
-        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"this session may not write files"}]},"tool_result_meta":[{"id":"t1","non_execution_kind":"permission-rule"}]}"#,
-    ]
-    .join("\n");
-    let f = parse_stream(&out, &hook());
-    assert!(f.not_executed.contains("t1"));
-    assert_eq!(f.attempts[0].result, AttemptResult::Refused("this session may not write files".into()));
-    // The same meta on a reason the hook under test never gives: someone else refused.
-    let f = parse_stream(&out.replace("this session may not write files", "no writes here"), &hook());
-    assert!(matches!(&f.attempts[0].result, AttemptResult::ForeignRefused { by: Refuser::Unattributed, .. }));
-}
-
-#[test]
-fn api_error_result_is_detected() {
-    let f = parse_stream(
-        r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 overloaded"}"#,
-        &hook(),
-    );
-    assert!(f.api_error.is_some());
-    // 2.1.328's structured fields, whatever the text says.
-    let f = parse_stream(
-        r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":529,"result":"Server busy"}"#,
-        &hook(),
-    );
-    assert_eq!(f.api_error.as_deref(), Some("Server busy"));
-    let f = parse_stream(
-        r#"{"type":"result","is_error":true,"terminal_reason":"api_error","api_error_status":null,"result":"x"}"#,
-        &hook(),
-    );
-    assert!(f.api_error.is_some());
-    let f = parse_stream(r#"{"type":"result","is_error":false,"api_error_status":null,"result":"done"}"#, &hook());
-    assert_eq!(f.api_error, None);
 }
 
 #[test]
@@ -189,7 +106,7 @@ fn recorded(era: &str) -> (String, String, Transcript) {
     let stdout = std::fs::read_to_string(format!("{dir}{era}.stdout.jsonl")).unwrap();
     let trace = std::fs::read_to_string(format!("{dir}{era}.trace.jsonl")).unwrap();
     let mut t = Transcript::default();
-    for v in stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+    for v in stdout.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
         for b in v["message"]["content"].as_array().into_iter().flatten().filter(|b| b["type"] == "tool_use") {
             t.sent(b["id"].as_str().unwrap(), b["name"].as_str().unwrap(), &b["input"]);
         }

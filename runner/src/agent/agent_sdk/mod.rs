@@ -85,7 +85,7 @@ pub fn prepare(
 /// callback that did not answer in time (which the result does not list),
 /// refused with the SDK's timeout words.
 pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
-    let mut facts = crate::evidence::parse_stream(stdout, hook);
+    let mut facts = crate::agent::claude_code::stream::parse_stream(stdout, hook);
     facts.hook_outcomes.extend(wording::callback_answers(stdout));
     let mut confirmed = wording::permission_denials(stdout);
     confirmed.extend(facts.results.iter().filter(|(_, (_, text))| wording::is_timeout(text)).map(|(id, _)| id.clone()));

@@ -108,6 +108,6 @@ impl AgentDriver for ClaudeCode {
     }
 
     fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts {
-        crate::evidence::parse_stream(stdout, hook)
+        super::stream::parse_stream(stdout, hook)
     }
 }

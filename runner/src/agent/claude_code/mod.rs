@@ -2,15 +2,15 @@
 //! one with the widest battery: its [`AgentDriver`] ([`driver`]), its
 //! command line and environment ([`session`]) and its words for a refused
 //! call ([`wording`]). Its binary's flags, asked of its `--help`, are
-//! [`capabilities`]', its stream-json output
-//! [`crate::evidence::parse_stream`]'s, and the bracket rules that tie a
-//! refusal to a hook [`crate::attribution`]'s.
+//! [`capabilities`]', its stream-json output [`stream`]'s, and the bracket
+//! rules that tie a refusal to a hook [`crate::attribution`]'s.
 //!
 //! [`AgentDriver`]: crate::agent::AgentDriver
 
 pub mod capabilities;
 pub mod driver;
 pub mod session;
+pub mod stream;
 pub mod wording;
 
 /// The name people know it by.

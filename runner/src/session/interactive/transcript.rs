@@ -69,7 +69,7 @@ pub fn facts(jsonl: &str) -> StreamFacts {
 /// `outcome[:exit code]` of a `hook_*` attachment of a refusing event.
 fn hook_outcome(a: &Value) -> Option<String> {
     let kind = a["type"].as_str()?.strip_prefix("hook_")?;
-    if !a["hookName"].as_str().is_some_and(crate::evidence::is_refusing_event) {
+    if !a["hookName"].as_str().is_some_and(crate::agent::claude_code::stream::is_refusing_event) {
         return None;
     }
     let outcome = match kind {
