@@ -67,6 +67,28 @@ fn sdk_three_months_older_gives_its_arms_expectation() {
     sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::OLDER_VERSION, "2.1.258", &only);
 }
 
+/// The SDK's warning that a hook callback failed (a stream message the
+/// verdict cannot show; the row flag `sdk-notice:hook_callback_failed`) is on
+/// a failed callback's row from the release oracle.rs names (0.3.333 has it,
+/// 0.3.258 does not), and never on a callback that answered a correct deny.
+#[test]
+fn sdk_flags_the_callback_failed_warning_from_its_release() {
+    use crate::oracle::{sdk_at_least, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE};
+    let notice = "sdk-notice:hook_callback_failed";
+    for version in [agent_sdk_ts::OLDER_VERSION, agent_sdk_ts::PINNED_VERSION] {
+        let args = ["--agent", "agent-sdk-ts", "--claude", version, "--arms", "sdk", "-j", "2"];
+        let (rows, _dir) =
+            run_battery(&[&args[..], &["--only", "callback-throw/bare", "--only", "callback-deny/bare"]].concat());
+        let flagged = |arm: &str| {
+            let row = rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("{version}: no {arm} row"));
+            row.flags.split(';').any(|f| f == notice)
+        };
+        let since = sdk_at_least(version, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE);
+        assert_eq!(flagged("callback-throw/bare"), since, "{version}: a throw, warned from 0.3.317: {rows:?}");
+        assert!(!flagged("callback-deny/bare"), "{version}: a correct deny is no failure: {rows:?}");
+    }
+}
+
 #[test]
 fn sdk_py_pinned_gives_every_arms_expectation() {
     sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::PINNED_VERSION, "2.1.332", &[]);
