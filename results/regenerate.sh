@@ -18,5 +18,9 @@ if [[ -f results/history.csv ]]; then
   "${fo[@]}" report results/history.csv --format timeline-html --out results/timeline.html
   "${fo[@]}" report results/history.csv --format timeline-md --out results/TIMELINE.md
 fi
+# The TypeScript Agent SDK's timeline over the releases `failopen history --agent agent-sdk-ts` recorded.
+if [[ -f results/agent-sdk-ts-history.csv ]]; then
+  "${fo[@]}" report results/agent-sdk-ts-history.csv --format timeline-md --out results/AGENT-SDK-TS-TIMELINE.md
+fi
 # The findings as a static site: every reference CSV, the history and the bisects above.
 "${fo[@]}" report results --format site --out results/site

@@ -1,7 +1,8 @@
-//! `failopen bisect`: the first Claude Code release whose verdict on one arm
+//! `failopen bisect`: the first release of an agent (Claude Code by default)
+//! whose verdict on one arm, and optionally whether its rows carry a flag,
 //! differs from a known-good release's.
 //!
-//! The candidates are the versions the npm registry publishes between good
+//! The candidates are the versions the registry publishes between good
 //! and bad. Each probe installs the version (if needed) and runs the arm; a
 //! probe whose sessions are `invalid` or mixed cannot be placed on either
 //! side and is skipped, like `git bisect skip`, with one exception: every
@@ -81,6 +82,23 @@ pub fn summary(rows: &[Row]) -> String {
     t.summary().to_string()
 }
 
+/// [`summary`], and with `flag`, whether every row carries it:
+/// `wrote with FLAG`, `wrote without FLAG`, or `mixed` when only some do.
+pub fn summary_with_flag(rows: &[Row], flag: Option<&str>) -> String {
+    let verdict = summary(rows);
+    let Some(flag) = flag else { return verdict };
+    let carries = |r: &Row| r.flags.split(';').any(|f| f == flag);
+    if !decisive(&verdict) {
+        verdict
+    } else if rows.iter().all(carries) {
+        format!("{verdict} with {flag}")
+    } else if rows.iter().any(carries) {
+        "mixed".to_string()
+    } else {
+        format!("{verdict} without {flag}")
+    }
+}
+
 /// The probe verdict of a version that never ran the hook in any session.
 pub const HOOK_NOT_RUN: &str = "invalid hook-not-run";
 
@@ -137,15 +155,18 @@ where
     })
 }
 
+/// A verdict that places a version on one side: blocked, wrote or
+/// [`HOOK_NOT_RUN`], with or without a flag ([`summary_with_flag`]).
 fn decisive(verdict: &str) -> bool {
-    verdict == "blocked" || verdict == "wrote" || verdict == HOOK_NOT_RUN
+    let word = verdict.split(" with").next().unwrap_or(verdict);
+    word == "blocked" || word == "wrote" || verdict == HOOK_NOT_RUN
 }
 
-/// Resolve a version spec to the exact published version (`latest` allowed).
-pub async fn exact_version(spec: &str) -> anyhow::Result<String> {
+/// Resolve a version spec of `agent` to the exact published version (`latest` allowed).
+pub async fn exact_version(spec: &str, agent: crate::agent::Agent) -> anyhow::Result<String> {
     match ClaudeSpec::parse(spec)? {
         ClaudeSpec::Version(v) => Ok(v),
-        ClaudeSpec::Latest => Ok(crate::install::npm::latest_version(crate::agent::Agent::default()).await?),
+        ClaudeSpec::Latest => Ok(crate::install::npm::latest_version(agent).await?),
         ClaudeSpec::Path(p) => {
             anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display())
         }
@@ -195,6 +216,32 @@ mod tests {
         assert!(decisive(HOOK_NOT_RUN));
         assert_eq!(summary(&not_run(&["hook-not-run", "session-error"])), "invalid");
         assert!(!decisive("invalid"));
+    }
+
+    #[test]
+    fn a_flag_splits_a_verdict_and_only_every_row_carries_it() {
+        use crate::test_helpers::row;
+        use crate::verdict::VerdictKind::{Invalid as I, Wrote as W};
+        let flagged = |flags: &[&str]| -> Vec<Row> {
+            let rows = flags.iter().enumerate().map(|(i, f)| {
+                let mut r = row("1.0.0", "x/bare", i as u32 + 1, W, "");
+                r.flags = f.to_string();
+                r
+            });
+            rows.collect()
+        };
+        let n = "sdk-notice:hook_callback_failed";
+        let with = flagged(&["bundled-cli:2.1.1;sdk-notice:hook_callback_failed", n]);
+        assert_eq!(summary_with_flag(&with, Some(n)), format!("wrote with {n}"));
+        assert_eq!(summary_with_flag(&flagged(&["bundled-cli:2.1.1"]), Some(n)), format!("wrote without {n}"));
+        assert_eq!(summary_with_flag(&flagged(&[n, ""]), Some(n)), "mixed");
+        assert_eq!(summary_with_flag(&with, None), "wrote");
+        // A prefix of the flag is not the flag.
+        assert_eq!(summary_with_flag(&flagged(&["sdk-notice:hook_callback"]), Some(n)), format!("wrote without {n}"));
+        assert!(decisive(&format!("wrote with {n}")) && decisive(&format!("blocked without {n}")));
+        let invalid = vec![row("1.0.0", "x/bare", 1, I, "session-error")];
+        assert_eq!(summary_with_flag(&invalid, Some(n)), "invalid");
+        assert!(!decisive("mixed") && !decisive("invalid"));
     }
 
     fn run_search(versions: &[String], flip_at: usize, skip: &[usize]) -> Bisection {

@@ -125,6 +125,8 @@ pub struct Evidence {
     /// mode, where no transcript is kept): 0 means the prompt never reached
     /// the model.
     pub main_requests: Option<u32>,
+    /// The stream's notices ([`StreamFacts::notices`]), for the row's flags.
+    pub notices: Vec<String>,
     /// What this Claude Code lacks to run the arm at all (a flag such as
     /// `--settings`): no session was started.
     pub unsupported: Option<&'static str>,
@@ -391,6 +393,9 @@ pub struct StreamFacts {
     /// pending call ran, with this refusal text (Cline CLI's `cancel`): no
     /// result of that call ever reached the model.
     pub run_aborted_at_hook: Option<String>,
+    /// What the agent told its caller in the stream beside the verdict, as
+    /// row flags (the Agent SDK's `hook_callback_failed` warning); never judged.
+    pub notices: Vec<String>,
 }
 
 /// Count the guard's trace lines (one per invocation).

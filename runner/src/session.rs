@@ -348,6 +348,7 @@ fn collect(
         api_error: facts.api_error,
         hook_invocations: evidence::count_trace(&dirs.evidence.join("trace.jsonl")),
         hook_outcomes: facts.hook_outcomes,
+        notices: facts.notices,
         result_error: facts.result_error,
         compactions: facts.compactions,
         hook_model_calls,

@@ -117,6 +117,10 @@ pub struct McpGuardArgs {
 
 #[derive(Debug, Args)]
 pub struct BisectArgs {
+    /// The agent whose releases to bisect: claude-code (default), codex, gemini, copilot, cline,
+    /// agent-sdk-ts or agent-sdk-py.
+    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+    pub agent: failopen::agent::Agent,
     /// The arm to run, e.g. crash/native.
     #[arg(long)]
     pub arm: String,
@@ -132,6 +136,11 @@ pub struct BisectArgs {
     /// Sessions per version.
     #[arg(long, default_value_t = 1)]
     pub repeats: u32,
+    /// Bisect on a row flag too (e.g. sdk-notice:hook_callback_failed): a
+    /// version's verdict is the arm's verdict `with` or `without` the flag on
+    /// every row, so a change the verdict does not show can be bisected.
+    #[arg(long, value_name = "FLAG")]
+    pub flag: Option<String>,
 }
 
 /// Audit output formats.

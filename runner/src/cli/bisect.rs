@@ -1,5 +1,9 @@
-//! `failopen bisect`: probe published Claude Code versions with one arm, to
-//! find the first release whose verdict differs from a good one's.
+//! `failopen bisect`: probe published versions of an agent with one arm, to
+//! find the first release whose verdict differs from a good one's. The
+//! versions it installs are removed again once probed, unless they were in
+//! the cache before or are pinned.
+
+use std::collections::HashSet;
 
 use failopen::bisect;
 use failopen::install::ClaudeSpec;
@@ -17,21 +21,26 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
     if args.repeats == 0 {
         anyhow::bail!("--repeats must be at least 1");
     }
-    let good = bisect::exact_version(&args.good).await.map_err(|e| anyhow::anyhow!("--good: {e:#}"))?;
-    let bad = bisect::exact_version(&args.bad).await.map_err(|e| anyhow::anyhow!("--bad: {e:#}"))?;
-    let published = failopen::install::npm::published_versions(failopen::agent::Agent::default()).await?;
+    let agent = args.agent;
+    let good = bisect::exact_version(&args.good, agent).await.map_err(|e| anyhow::anyhow!("--good: {e:#}"))?;
+    let bad = bisect::exact_version(&args.bad, agent).await.map_err(|e| anyhow::anyhow!("--bad: {e:#}"))?;
+    let published = failopen::install::npm::published_versions(agent).await?;
     let versions = bisect::candidates(&published, &good, &bad).map_err(|e| anyhow::anyhow!("--good/--bad: {e}"))?;
     emit_line(&format!("bisect {}: {} published versions from {good} to {bad}", arm.name, versions.len()))?;
     let interrupt = Interrupt::new();
     super::signals::spawn_handler(interrupt.clone(), false);
     let work = tempfile::tempdir()?;
     let base = RunOptions {
+        agent,
         arms: vec![arm.clone()],
         repeats: args.repeats,
         jobs: 2,
         managed: super::managed_settings(),
         ..RunOptions::default()
     };
+    let cache = base.cache.for_agent(agent);
+    let found: HashSet<String> = cache.installed().into_iter().collect();
+    let flag = args.flag.clone();
     let mut step = 0;
     let result = bisect::search(&versions, |version| {
         step += 1;
@@ -42,12 +51,17 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
             ..base.clone()
         };
         let interrupt = interrupt.clone();
+        let (cache, found, flag) = (cache.clone(), found.clone(), flag.clone());
         async move {
-            let summary = failopen::run::run(opts, interrupt.clone()).await?;
+            let summary = failopen::run::run(opts, interrupt.clone()).await;
+            if !found.contains(&version) && !cache.pinned().contains(&version.as_str()) {
+                let _ = cache.remove(&version);
+            }
+            let summary = summary?;
             if interrupt.is_stopped() {
                 anyhow::bail!("interrupted at {version}");
             }
-            let verdict = bisect::summary(&summary.rows);
+            let verdict = bisect::summary_with_flag(&summary.rows, flag.as_deref());
             let detail: Vec<String> = summary
                 .rows
                 .iter()

@@ -57,6 +57,7 @@ pub fn to_row(cell: &Cell, model: Model, mode: Mode, outcome: &SessionOutcome, r
     let e = &outcome.evidence;
     let v = judge::judge_event(cell.arm.event, e);
     let mut flags = outcome.flags.clone();
+    flags.extend(e.notices.iter().cloned());
     if outcome.stragglers_killed > 0 {
         flags.push(format!("stragglers-killed:{}", outcome.stragglers_killed));
     }

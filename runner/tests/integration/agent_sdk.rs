@@ -51,9 +51,31 @@ fn sdk_arms_hold(agent: Agent, version: &str, bundled_cli: &str, only: &[&str]) 
     assert!(wrong.is_empty(), "{agent} {version}:\n{}", wrong.join("\n"));
 }
 
+/// The arms that prove the pinned SDK's contract, run in CI: a failure bare,
+/// with `onFailure` and sealed (throw, string, misspelt key), the deny and the
+/// allow, a hang and a late answer refused at the timeout, and canUseTool
+/// failing closed. The arms that only wait out the session timeout
+/// (a hang with no matcher timeout, canUseTool's hang and null) and the
+/// other garbage answers are the committed reference run, which
+/// `results::sdk_reference_csvs_hold_every_arms_expectation` checks against
+/// the same expectations.
+const PINNED_PROOF: [&str; 11] = [
+    "callback-throw/*",
+    "callback-string/*",
+    "callback-misspelt-key/*",
+    "callback-deny/*",
+    "callback-allow/bare",
+    "callback-hang/bare",
+    "callback-late/bare",
+    "can-use-tool-allow/bare",
+    "can-use-tool-deny/bare",
+    "can-use-tool-throw/*",
+    "callback-def-deny/*",
+];
+
 #[test]
-fn sdk_pinned_gives_every_arms_expectation() {
-    sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::PINNED_VERSION, "2.1.333", &[]);
+fn sdk_pinned_gives_its_arms_expectation() {
+    sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::PINNED_VERSION, "2.1.333", &PINNED_PROOF);
 }
 
 /// The older TypeScript SDK on the arms where it differs or might: it ignores
@@ -67,9 +89,31 @@ fn sdk_three_months_older_gives_its_arms_expectation() {
     sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::OLDER_VERSION, "2.1.258", &only);
 }
 
+/// The SDK's warning that a hook callback failed (a stream message the
+/// verdict cannot show; the row flag `sdk-notice:hook_callback_failed`) is on
+/// a failed callback's row from the release oracle.rs names (0.3.333 has it,
+/// 0.3.258 does not), and never on a callback that answered a correct deny.
 #[test]
-fn sdk_py_pinned_gives_every_arms_expectation() {
-    sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::PINNED_VERSION, "2.1.332", &[]);
+fn sdk_flags_the_callback_failed_warning_from_its_release() {
+    use crate::oracle::{sdk_at_least, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE};
+    let notice = "sdk-notice:hook_callback_failed";
+    for version in [agent_sdk_ts::OLDER_VERSION, agent_sdk_ts::PINNED_VERSION] {
+        let args = ["--agent", "agent-sdk-ts", "--claude", version, "--arms", "sdk", "-j", "2"];
+        let (rows, _dir) =
+            run_battery(&[&args[..], &["--only", "callback-throw/bare", "--only", "callback-deny/bare"]].concat());
+        let flagged = |arm: &str| {
+            let row = rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("{version}: no {arm} row"));
+            row.flags.split(';').any(|f| f == notice)
+        };
+        let since = sdk_at_least(version, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE);
+        assert_eq!(flagged("callback-throw/bare"), since, "{version}: a throw, warned from 0.3.317: {rows:?}");
+        assert!(!flagged("callback-deny/bare"), "{version}: a correct deny is no failure: {rows:?}");
+    }
+}
+
+#[test]
+fn sdk_py_pinned_gives_its_arms_expectation() {
+    sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::PINNED_VERSION, "2.1.332", &PINNED_PROOF);
 }
 
 /// The older Python SDK on a few arms: a failure lets the call run, a deny

@@ -254,6 +254,27 @@ pub const COPILOT_FAILS_CLOSED_SINCE: &str = "1.0.60";
 /// refused (results/copilot-history.csv).
 pub const COPILOT_EXIT_2_DENIES_SINCE: &str = "1.0.70";
 
+/// The first TypeScript Agent SDK release whose stream warns its caller
+/// that a hook callback failed (a `system`/`informational` message tagged
+/// `hook_callback_failed`, the row flag `sdk-notice:hook_callback_failed`):
+/// before it the only sign is `Error in hook callback hook_0` on the bundled
+/// CLI's stderr, which the caller never sees. Found by `failopen bisect
+/// --flag` (results/bisect-sdk-ts-callback-failed-notice.txt) and seen in
+/// results/agent-sdk-ts-history.csv.
+pub const SDK_TS_CALLBACK_FAILED_NOTICE_SINCE: &str = "0.3.317";
+
+/// The first TypeScript Agent SDK release that honours `onFailure: 'block'`
+/// on a hook callback's matcher: before it the key is dropped silently and a
+/// throw or garbage lets the call run. Found by `failopen bisect`
+/// (results/bisect-sdk-ts-callback-throw-native.txt); arms/sdk.json's native
+/// arms change verdict at this release.
+pub const SDK_TS_ON_FAILURE_SINCE: &str = "0.3.317";
+
+/// Whether an Agent SDK `version` is `since` or later.
+pub fn sdk_at_least(version: &str, since: &str) -> bool {
+    at_least(version, since)
+}
+
 /// Whether Copilot CLI `version` is `since` or later.
 pub fn copilot_at_least(version: &str, since: &str) -> bool {
     at_least(version, since)

@@ -137,17 +137,21 @@ fn committed_results_carry_no_machine_paths() {
     }
 }
 
-/// The timeline reports regenerate identically from `results/history.csv`.
+/// The timeline reports regenerate identically from `results/history.csv`,
+/// and the TypeScript Agent SDK's from `results/agent-sdk-ts-history.csv`.
 #[test]
 fn committed_timeline_matches_the_history() {
     let dir = results_dir();
-    for (format, file) in
-        [("timeline-md", "TIMELINE.md"), ("timeline-svg", "timeline.svg"), ("timeline-html", "timeline.html")]
-    {
+    for (history, format, file) in [
+        ("history.csv", "timeline-md", "TIMELINE.md"),
+        ("history.csv", "timeline-svg", "timeline.svg"),
+        ("history.csv", "timeline-html", "timeline.html"),
+        ("agent-sdk-ts-history.csv", "timeline-md", "AGENT-SDK-TS-TIMELINE.md"),
+    ] {
         let out = tempfile::NamedTempFile::new().unwrap();
         crate::support::failopen()
             .arg("report")
-            .arg(dir.join("history.csv"))
+            .arg(dir.join(history))
             .args(["--format", format, "--out"])
             .arg(out.path())
             .assert()
@@ -155,7 +159,7 @@ fn committed_timeline_matches_the_history() {
         let committed = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(
             committed == std::fs::read_to_string(out.path()).unwrap(),
-            "results/{file} differs from what `failopen report --format {format}` makes of results/history.csv; run results/regenerate.sh"
+            "results/{file} differs from what `failopen report --format {format}` makes of results/{history}; run results/regenerate.sh"
         );
     }
 }
@@ -343,5 +347,52 @@ fn the_copilot_history_covers_30_releases_and_changes_where_the_oracle_says() {
             let orphan = if since(v, COPILOT_TIMES_OUT_HELD_PIPES_SINCE) { "wrote" } else { "blocked" };
             assert_eq!(verdict("orphan/bare"), orphan, "{v}: exit 2 while a child holds the pipes");
         }
+    }
+}
+
+/// `failopen history --agent agent-sdk-ts` over 50 TypeScript SDK releases
+/// from 0.3.258 to 0.3.333 (every one to 0.3.289, then every other), six
+/// arms each: every version has every arm, no row is invalid, each row is
+/// what its arm's expectation in arms/sdk.json says on that version (the
+/// native arms' change is the bisected `onFailure` release), and the
+/// failure warning is on the failed callbacks' rows exactly from the
+/// release oracle.rs names, and never on a callback that did not fail.
+#[test]
+fn the_sdk_ts_history_covers_40_releases_and_changes_where_the_oracle_says() {
+    use crate::oracle::{sdk_at_least as since, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE, SDK_TS_ON_FAILURE_SINCE};
+    let arms = failopen::arms::load("sdk").unwrap();
+    let rows = failopen::record::read_rows(&results_dir().join("agent-sdk-ts-history.csv")).unwrap();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    assert!(versions.len() >= 40, "{} versions", versions.len());
+    let measured: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.arm.as_str()).collect();
+    let notice = "sdk-notice:hook_callback_failed";
+    for v in &versions {
+        for arm in &measured {
+            let row = rows.iter().find(|r| r.claude_version == *v && r.arm == *arm);
+            let row = row.unwrap_or_else(|| panic!("{v} has no {arm} row"));
+            assert_eq!(row.agent(), Agent::AgentSdkTs, "{v} {arm}");
+            let spec = arms.iter().find(|a| a.name == *arm).unwrap_or_else(|| panic!("{arm} is no arm of sdk"));
+            let want = spec.expect.as_ref().and_then(|e| e.for_agent(Agent::AgentSdkTs)).unwrap().on(v);
+            assert_eq!(
+                (row.verdict, row.reason.as_str()),
+                (want.verdict, want.reason.unwrap_or_default()),
+                "{v} {arm}: {}",
+                want.source
+            );
+            // A throw or a string is a failed callback; inside the sealed callback the SDK sees a deny.
+            let failed = row.wrapper != "sealed"
+                && (row.hook_outcomes.contains("callback:threw:")
+                    || row.hook_outcomes.contains("callback:returned:\""));
+            let warned = row.flags.split(';').any(|f| f == notice);
+            assert_eq!(
+                warned,
+                failed && since(v, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE),
+                "{v} {arm}: the warning ({})",
+                row.flags
+            );
+        }
+        let native = rows.iter().find(|r| r.claude_version == *v && r.arm == "callback-throw/native").unwrap();
+        let held = if since(v, SDK_TS_ON_FAILURE_SINCE) { "blocked" } else { "wrote" };
+        assert_eq!(native.verdict.as_str(), held, "{v}: a throw with onFailure 'block'");
     }
 }

@@ -83,10 +83,12 @@ pub fn prepare(
 /// it was asked about the call (the session checks), and the stream shows
 /// the call refused, listed in the result's `permission_denials`, or, for a
 /// callback that did not answer in time (which the result does not list),
-/// refused with the SDK's timeout words.
+/// refused with the SDK's timeout words. The SDK's warning that a callback
+/// failed goes to the row's flags ([`wording::notices`]).
 pub fn parse_stream(stdout: &str, hook: &HookIdentity) -> StreamFacts {
     let mut facts = crate::agent::claude_code::stream::parse_stream(stdout, hook);
     facts.hook_outcomes.extend(wording::callback_answers(stdout));
+    facts.notices = wording::notices(stdout);
     let mut confirmed = wording::permission_denials(stdout);
     confirmed.extend(facts.results.iter().filter(|(_, (_, text))| wording::is_timeout(text)).map(|(id, _)| id.clone()));
     facts.confirmed_refusals = Some(confirmed);

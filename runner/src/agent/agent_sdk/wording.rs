@@ -91,6 +91,22 @@ pub fn callback_answers(stdout: &str) -> Vec<String> {
         .collect()
 }
 
+/// The row flag of a session whose stream carried the SDK's warning that a
+/// hook callback failed (a `system`/`informational` message tagged
+/// `hook_callback_failed`, newer SDKs only): the one sign a caller gets of a
+/// callback that failed open.
+pub const CALLBACK_FAILED_NOTICE: &str = "sdk-notice:hook_callback_failed";
+
+/// The stream's notices, as row flags: [`CALLBACK_FAILED_NOTICE`] once when
+/// any `system` message is tagged `hook_callback_failed`.
+pub fn notices(stdout: &str) -> Vec<String> {
+    let warned = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .any(|v| v["type"] == "system" && v["tag"] == "hook_callback_failed");
+    warned.then(|| CALLBACK_FAILED_NOTICE.to_string()).into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +124,13 @@ mod tests {
         let result = "{\"type\":\"result\",\"permission_denials\":[{\"tool_name\":\"Bash\",\"tool_use_id\":\"t1\"}]}";
         assert_eq!(permission_denials(&format!("{out}\n{result}")), HashSet::from(["t1".to_string()]));
         assert!(permission_denials(out).is_empty() && is_timeout(t) && !is_timeout(failed));
+    }
+
+    #[test]
+    fn the_callback_failed_warning_is_a_notice_once() {
+        let warned = "{\"type\":\"system\",\"subtype\":\"informational\",\"content\":\"PreToolUse: Hook callback hook_0 failed\",\"level\":\"warning\",\"tag\":\"hook_callback_failed\"}";
+        assert_eq!(notices(&format!("{warned}\n{warned}\n{{}}")), [CALLBACK_FAILED_NOTICE]);
+        let other = "{\"type\":\"system\",\"subtype\":\"informational\",\"tag\":\"other\"}";
+        assert!(notices(other).is_empty() && notices("not json").is_empty());
     }
 }
