@@ -1,8 +1,10 @@
 //! The stand-in's OpenAI Chat Completions face, for agents that take an
-//! OpenAI-compatible base URL (Cline CLI's `openai-compatible` provider):
+//! OpenAI-compatible base URL (Cline CLI's `openai-compatible` provider,
+//! OpenCode's `@ai-sdk/openai-compatible` one):
 //! `POST .../v1/chat/completions`, streaming (`stream: true`, server-sent
 //! `chat.completion.chunk`s ended by `data: [DONE]`) or not (one
-//! `chat.completion`). What Cline 3.0.57 and 3.0.65 send is in docs/cline.md.
+//! `chat.completion`). What Cline 3.0.57 and 3.0.65 send is in docs/cline.md;
+//! what OpenCode 1.17.18 and 1.18.33 send, in docs/opencode.md.
 //!
 //! A request carries the whole conversation in `messages`: the assistant's
 //! `tool_calls` (`function.name`, `function.arguments` as a JSON string) and
@@ -12,11 +14,13 @@
 //! `run_commands` and `editor` as they are offered), so the transcript and
 //! the evidence read the calls as the hook under test saw them.
 //!
-//! The script, through the tools the request offers:
-//! `run_commands` `{"commands": ["printf 'ready\n' > notes.txt"]}`; if that
-//! came back failed and `editor` is offered, `editor` `{"path":
-//! "<cwd>/notes.txt", "new_text": "ready\n"}`; then a final text quoting
-//! the last output. A request that offers neither gets a text.
+//! The script, through the tools the request offers (Cline's or OpenCode's,
+//! a [`Kit`]): the shell, `run_commands` `{"commands": ["printf 'ready\n' >
+//! notes.txt"]}` or `bash` `{"command": ...}`; if that came back failed and
+//! the file tool is offered, `editor` `{"path": "<cwd>/notes.txt",
+//! "new_text": "ready\n"}` or `write` `{"filePath": ..., "content": ...}`;
+//! then a final text quoting the last output. A request that offers neither
+//! agent's tools (OpenCode's title request has none) gets a text.
 
 use serde_json::{json, Value};
 
@@ -30,9 +34,54 @@ pub const SHELL_TOOL: &str = "run_commands";
 /// Cline's file tool (`path`, `new_text`; with `old_text` it edits).
 pub const EDIT_TOOL: &str = "editor";
 
-/// Where Cline states the working directory in its system prompt
-/// (`4. Working Directory: /tmp/.../work`).
-const WORKING_DIRECTORY_MARK: &str = "Working Directory: ";
+/// OpenCode's shell tool (`command`).
+pub const OPENCODE_SHELL_TOOL: &str = "bash";
+
+/// OpenCode's file tool (`filePath`, `content`).
+pub const OPENCODE_WRITE_TOOL: &str = "write";
+
+/// What OpenCode's `bash` answers for a command that printed nothing, as
+/// the stand-in's does when it runs: any other answer is a failure (a
+/// plugin's refusal comes back as its bare message, with no error flag).
+const OPENCODE_NO_OUTPUT: &str = "(no output)";
+
+/// What OpenCode's `write` answers when it wrote.
+const OPENCODE_WROTE: &str = "Wrote file successfully.";
+
+/// Where Cline and OpenCode state the working directory in their system
+/// prompts, matched without case (`4. Working Directory: /tmp/.../work`,
+/// `  Working directory: /tmp/.../work`).
+const WORKING_DIRECTORY_MARK: &str = "working directory: ";
+
+/// The two tools an agent writes with over this face, and their inputs.
+pub struct Kit {
+    pub shell: &'static str,
+    pub file: &'static str,
+    shell_input: fn() -> Value,
+    file_input: fn(path: &str) -> Value,
+}
+
+/// Cline's tools.
+pub const CLINE: Kit = Kit {
+    shell: SHELL_TOOL,
+    file: EDIT_TOOL,
+    shell_input: || json!({"commands": [BASH_COMMAND]}),
+    file_input: |path| json!({"path": path, "new_text": NOTES_CONTENT}),
+};
+
+/// OpenCode's tools.
+pub const OPENCODE: Kit = Kit {
+    shell: OPENCODE_SHELL_TOOL,
+    file: OPENCODE_WRITE_TOOL,
+    shell_input: || json!({"command": BASH_COMMAND}),
+    file_input: |path| json!({"filePath": path, "content": NOTES_CONTENT}),
+};
+
+/// The kit whose shell or file tool the request offers, if any.
+pub fn kit(history: &History) -> Option<&'static Kit> {
+    let offers = |name: &str| history.tool_names.iter().any(|n| n == name);
+    [&CLINE, &OPENCODE].into_iter().find(|k| offers(k.shell) || offers(k.file))
+}
 
 /// The names of the functions a request offers (`tools[].function.name`).
 fn offered(body: &Value) -> Vec<String> {
@@ -60,9 +109,11 @@ pub fn history(body: &Value) -> History {
             }
             Some("tool") => {
                 let text = content_text(message.get("content"));
+                let tool_use_id = str_at(message, "/tool_call_id");
+                let tool = h.tool_uses.iter().find(|u| u.id == tool_use_id).map(|u| u.name.as_str());
                 h.tool_results.push(SeenToolResult {
-                    tool_use_id: str_at(message, "/tool_call_id"),
-                    is_error: reads_as_failure(&text),
+                    is_error: result_failed(tool, &text),
+                    tool_use_id,
                     text,
                     from_summary: false,
                 });
@@ -100,26 +151,37 @@ pub fn reads_as_failure(text: &str) -> bool {
     items.iter().any(|i| i.get("success") == Some(&Value::Bool(false)) || i.get("error").is_some_and(|e| !e.is_null()))
 }
 
+/// Whether the result of a call to `tool` tells of a failure: OpenCode's
+/// `bash` and `write` by their words (their results are plain text), any
+/// other by Cline's result objects.
+pub fn result_failed(tool: Option<&str>, text: &str) -> bool {
+    match tool {
+        Some(OPENCODE_SHELL_TOOL) => text.trim() != OPENCODE_NO_OUTPUT,
+        Some(OPENCODE_WRITE_TOOL) => !text.trim_start().starts_with(OPENCODE_WROTE),
+        _ => reads_as_failure(text),
+    }
+}
+
 /// The working directory the agent states in its system prompt, if any.
 pub fn working_directory(body: &Value) -> Option<String> {
     let messages = body.get("messages").and_then(Value::as_array)?;
     messages.iter().filter(|m| m.get("role").and_then(Value::as_str) == Some("system")).find_map(|m| {
         let text = content_text(m.get("content"));
-        let start = text.find(WORKING_DIRECTORY_MARK)? + WORKING_DIRECTORY_MARK.len();
+        let start = text.to_ascii_lowercase().find(WORKING_DIRECTORY_MARK)? + WORKING_DIRECTORY_MARK.len();
         let line = text[start..].lines().next()?.trim();
         (!line.is_empty()).then(|| line.to_string())
     })
 }
 
 /// The shell call that writes the file.
-fn shell_step() -> Step {
-    Step::Tool { name: SHELL_TOOL, input: json!({"commands": [BASH_COMMAND]}) }
+fn shell_step(kit: &Kit) -> Step {
+    Step::Tool { name: kit.shell, input: (kit.shell_input)() }
 }
 
-/// The editor call that creates the file at its absolute path.
-fn edit_step(cwd: &str) -> Step {
+/// The file tool's call that creates the file at its absolute path.
+fn file_step(kit: &Kit, cwd: &str) -> Step {
     let path = format!("{}/{}", cwd.trim_end_matches('/'), NOTES_FILE);
-    Step::Tool { name: EDIT_TOOL, input: json!({"path": path, "new_text": NOTES_CONTENT}) }
+    Step::Tool { name: kit.file, input: (kit.file_input)(&path) }
 }
 
 fn quote(history: &History) -> Step {
@@ -130,22 +192,22 @@ fn quote(history: &History) -> Step {
 /// The scripted model's next step in a session whose working directory is `cwd`.
 pub fn scripted_step(history: &History, cwd: &str) -> Step {
     let offers = |name: &str| history.tool_names.iter().any(|n| n == name);
-    if !offers(SHELL_TOOL) && !offers(EDIT_TOOL) {
+    let Some(kit) = kit(history) else {
         return Step::Text("failopen stand-in".to_string());
-    }
+    };
     let Some(last_use) = history.tool_uses.last() else {
-        return if offers(SHELL_TOOL) { shell_step() } else { edit_step(cwd) };
+        return if offers(kit.shell) { shell_step(kit) } else { file_step(kit, cwd) };
     };
     let failed = history.result_for(&last_use.id).is_some_and(|r| r.is_error);
-    if last_use.name == SHELL_TOOL && failed && offers(EDIT_TOOL) {
-        return edit_step(cwd);
+    if last_use.name == kit.shell && failed && offers(kit.file) {
+        return file_step(kit, cwd);
     }
     quote(history)
 }
 
 /// The next step of a session that attempts one write through `tool` (its
-/// hook name: `run_commands` or `editor`), then ends with a text: `failopen
-/// audit`'s one-tool session.
+/// hook name: `run_commands` or `editor`, `bash` or `write`), then ends
+/// with a text: `failopen audit`'s one-tool session.
 pub fn first_tool_step(history: &History, cwd: &str, tool: &str) -> Step {
     if !history.has_tools {
         return Step::Text("failopen stand-in".to_string());
@@ -156,10 +218,10 @@ pub fn first_tool_step(history: &History, cwd: &str, tool: &str) -> Step {
     if !history.tool_uses.is_empty() {
         return quote(history);
     }
-    match tool {
-        SHELL_TOOL => shell_step(),
-        EDIT_TOOL => edit_step(cwd),
-        other => Step::Text(format!("The stand-in cannot write with {other} over Chat Completions.")),
+    match kit(history) {
+        Some(kit) if tool == kit.shell => shell_step(kit),
+        Some(kit) if tool == kit.file => file_step(kit, cwd),
+        _ => Step::Text(format!("The stand-in cannot write with {tool} over Chat Completions.")),
     }
 }
 
@@ -293,6 +355,71 @@ mod tests {
         assert_eq!(name, EDIT_TOOL);
         assert!(matches!(first_tool_step(&fresh, "/w", "Bash"), Step::Text(_)));
         assert!(matches!(first_tool_step(&after_shell("[]"), "/w", SHELL_TOOL), Step::Text(_)));
+    }
+
+    /// A request as OpenCode 1.18.33 sends it: its tools, and its system
+    /// prompt's `Working directory:`.
+    fn opencode_request(messages: Vec<Value>) -> Value {
+        let tools: Vec<Value> = ["bash", "edit", "glob", "read", "task", "write"]
+            .iter()
+            .map(|n| json!({"type": "function", "function": {"name": n, "parameters": {}}}))
+            .collect();
+        let system = json!({"role": "system", "content": "You are opencode.\n<env>\n  Working directory: /tmp/o/work\n  Platform: linux\n</env>"});
+        let mut all = vec![system, json!({"role": "user", "content": "Create notes.txt"})];
+        all.extend(messages);
+        json!({"model": "m", "stream": true, "tools": tools, "messages": all})
+    }
+
+    fn opencode_call(id: &str, name: &str, input: Value, result: &str) -> Vec<Value> {
+        vec![
+            json!({"role": "assistant", "content": "", "tool_calls": [{"id": id, "type": "function",
+                "function": {"name": name, "arguments": input.to_string()}}]}),
+            json!({"role": "tool", "tool_call_id": id, "content": result}),
+        ]
+    }
+
+    #[test]
+    fn opencode_gets_bash_then_write_when_bash_was_refused() {
+        let fresh = opencode_request(vec![]);
+        assert_eq!(working_directory(&fresh).as_deref(), Some("/tmp/o/work"));
+        let h = history(&fresh);
+        let Step::Tool { name, input } = scripted_step(&h, "/tmp/o/work") else { panic!() };
+        assert_eq!((name, &input), (OPENCODE_SHELL_TOOL, &json!({"command": BASH_COMMAND})));
+        // A plugin's refusal reaches the model as its bare message: no flag.
+        let refused =
+            history(&opencode_request(opencode_call("call_0", "bash", input.clone(), "failopen guard: refused bash")));
+        assert!(refused.tool_results[0].is_error);
+        let Step::Tool { name, input: write } = scripted_step(&refused, "/tmp/o/work") else { panic!() };
+        assert_eq!(
+            (name, &write),
+            (OPENCODE_WRITE_TOOL, &json!({"filePath": "/tmp/o/work/notes.txt", "content": "ready\n"}))
+        );
+        let ran = history(&opencode_request(opencode_call("call_0", "bash", input, "(no output)")));
+        assert!(!ran.tool_results[0].is_error);
+        let Step::Text(t) = scripted_step(&ran, "/tmp/o/work") else { panic!() };
+        assert!(t.ends_with("(no output)"), "{t}");
+    }
+
+    #[test]
+    fn opencode_results_are_read_by_their_words() {
+        assert!(!result_failed(Some("bash"), "(no output)\n"));
+        assert!(result_failed(Some("bash"), "undefined is not an object (evaluating '(void 0).denies')"));
+        assert!(!result_failed(Some("write"), "Wrote file successfully."));
+        assert!(result_failed(Some("write"), "failopen guard: refused write"));
+        // Cline's tools, and a result whose call is unknown, still read as JSON.
+        assert!(result_failed(Some("run_commands"), r#"{"success":false}"#));
+        assert!(!result_failed(None, "failopen guard: refused"));
+    }
+
+    #[test]
+    fn opencodes_title_request_gets_text_and_first_tool_sessions_use_its_tools() {
+        let title = history(&json!({"messages": [{"role": "system", "content": "You are a title generator."},
+            {"role": "user", "content": "Generate a title"}], "stream": true}));
+        assert!(matches!(scripted_step(&title, "/w"), Step::Text(_)));
+        let fresh = history(&opencode_request(vec![]));
+        let Step::Tool { name, input } = first_tool_step(&fresh, "/w", OPENCODE_WRITE_TOOL) else { panic!() };
+        assert_eq!((name, input["filePath"].as_str()), (OPENCODE_WRITE_TOOL, Some("/w/notes.txt")));
+        assert!(matches!(first_tool_step(&fresh, "/w", SHELL_TOOL), Step::Text(_)));
     }
 
     #[test]

@@ -1,0 +1,7 @@
+// OpenCode guard plugin (docs/opencode.md): a healthy guard with no objection: returns nothing (the positive control of a write).
+// Appends its input and args to $FAILOPEN_TRACE before it acts.
+import { appendFileSync } from "node:fs";
+const trace = (input, output, what) => { if (process.env.FAILOPEN_TRACE) appendFileSync(process.env.FAILOPEN_TRACE, JSON.stringify({ what, input, args: output?.args }) + "\n"); };
+export const Guard = async () => ({
+  "tool.execute.before": async (input, output) => { trace(input, output, "allow"); },
+});
