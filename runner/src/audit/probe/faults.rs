@@ -412,8 +412,8 @@ mod tests {
         assert_eq!(h["command"], format!("{env}python3 /nonexistent/failopen-audit/g.py"));
         // A module run by `python -m`: the module goes missing, not a script file (Python exits 1, not 2).
         let m = entry(serde_json::json!({"type": "command", "command": "python -m agent_guard"}));
-        let h = hook_for(&m, Fault::Missing, &s, false, "http://x").unwrap();
-        assert_eq!(h["command"], format!("{env}python -m failopen_missing_agent_guard"));
+        let hm = hook_for(&m, Fault::Missing, &s, false, "http://x").unwrap();
+        assert_eq!(hm["command"], format!("{env}python -m failopen_missing_agent_guard"));
         assert_eq!(h["timeout"], 5);
         assert_eq!(h["onFailure"], "block");
         let h = hook_for(&e, Fault::Crash, &s, false, "http://x").unwrap();
