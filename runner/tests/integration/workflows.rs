@@ -422,6 +422,7 @@ fn the_action_audit_step_fails_a_public_guard_that_fails_open() {
     let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
         "hooks": [{"type": "command", "command": "claude-safety-guard hook"}]}]}});
     let (project, home, _) = project_with_settings(d.path(), settings, &bin);
+    let project = project.display().to_string();
     let mut runner = Runner::new(&d.path().join("runner"), support::bin().parent().unwrap());
     std::fs::write(runner.dir.join("path"), format!("{}\n", bin.display())).unwrap();
     runner.env.push(("HOME".into(), home.display().to_string()));
@@ -434,7 +435,7 @@ fn the_action_audit_step_fails_a_public_guard_that_fails_open() {
         ("inputs.static-only", "false"),
         ("inputs.fail-on-open", "true"),
         ("inputs.fail-on-untested", "true"),
-        ("inputs.working-directory", "project"),
+        ("inputs.working-directory", &project),
     ];
     let _lock = support::lock::sessions();
     let r = runner.run(&action, None, "audit", d.path(), &exprs, &[]);
