@@ -39,9 +39,15 @@ pub(crate) fn cache() -> PathBuf {
 
 /// `failopen audit ARGS --format json -j 2` from `project`, with HOME `home`.
 pub(crate) fn audit(project: &Path, home: &Path, args: &[&str]) -> (Output, Value) {
+    audit_with_path(project, home, args, &std::env::var("PATH").unwrap_or_default())
+}
+
+/// [`audit`] with `path` as the PATH failopen, so Claude Code and its hooks, get.
+pub(crate) fn audit_with_path(project: &Path, home: &Path, args: &[&str], path: &str) -> (Output, Value) {
     let _lock = support::lock::sessions();
     let out = failopen()
         .current_dir(project)
+        .env("PATH", path)
         .env("HOME", home)
         .env("FAILOPEN_CACHE", cache())
         .arg("audit")

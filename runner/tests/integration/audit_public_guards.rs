@@ -28,7 +28,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::audit_probes::{audit, cache, result};
+use crate::audit_probes::{audit, audit_with_path, cache, result};
 
 /// The pinned package and its registry integrity (`npm view cc-safety-net@2.4.5 dist.integrity`).
 const CC_SAFETY_NET: &str = "cc-safety-net@2.4.5";
@@ -50,6 +50,58 @@ fn npm_package(spec: &str, integrity: &str, dir: &Path) -> std::path::PathBuf {
     let st = std::process::Command::new("tar").arg("xzf").arg(&tgz).arg("-C").arg(dir).status().unwrap();
     assert!(st.success());
     dir.join("package")
+}
+
+/// The pinned wheels and their sha256 (PyPI's), installed with `--require-hashes`.
+pub(crate) const CLAUDE_SAFETY_GUARD: &str =
+    "claude-safety-guard==0.2.0 --hash=sha256:033ff250c71df6c45809d97dfc23287dfc2845663bcfe86ea0544116061e73cc";
+const AI_AGENT_HANDOFF: &str =
+    "ai-agent-handoff==0.3.0 --hash=sha256:fc459c07f80406d8a358c0e485ae2896edb64f4ee39c8eac395e83d1a98a46c1";
+
+/// A venv in `dir` with `requirement` (pinned by hash) pip-installed, as a
+/// README's `pip install` does: the venv's `bin`.
+pub(crate) fn pypi_venv(requirement: &str, dir: &Path) -> std::path::PathBuf {
+    let venv = dir.join("venv");
+    let st = std::process::Command::new("python3").arg("-m").arg("venv").arg(&venv).status().unwrap();
+    assert!(st.success(), "python3 -m venv");
+    let req = dir.join("requirements.txt");
+    std::fs::write(&req, format!("{requirement}\n")).unwrap();
+    let out = std::process::Command::new(venv.join("bin/pip"))
+        .args(["install", "--quiet", "--no-deps", "--require-hashes", "--disable-pip-version-check", "-r"])
+        .arg(&req)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "pip install {requirement}: {}", String::from_utf8_lossy(&out.stderr));
+    venv.join("bin")
+}
+
+/// A project whose `.claude/settings.json` is `settings`, a HOME, and the PATH
+/// with `bin` in front (the activated venv).
+pub(crate) fn project_with_settings(
+    d: &Path,
+    settings: Value,
+    bin: &Path,
+) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let (project, home) = (d.join("project"), d.join("home"));
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(project.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    (project, home, path)
+}
+
+fn refused(v: &Value) -> Vec<&str> {
+    v["screens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["refused"] == true)
+        .map(|s| s["probe"].as_str().unwrap())
+        .collect()
+}
+
+fn finding_codes(v: &Value) -> Vec<&str> {
+    v["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect()
 }
 
 /// `claude plugin marketplace add MARKET` then `claude plugin install PLUGIN`, in `home`.
@@ -116,4 +168,48 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
     assert_eq!(result(&v, "H1", probe, "no-deps"), "skipped", "a bundle with no node_modules: {v:#}");
     let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
     assert_eq!(guard["status"], "open", "{v:#}");
+}
+
+#[test]
+fn claude_safety_guard_in_project_settings_as_its_readme_says_is_exercised_and_fails_open() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = pypi_venv(CLAUDE_SAFETY_GUARD, d.path());
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "claude-safety-guard hook"}]}]}});
+    let (project, home, path) = project_with_settings(d.path(), settings, &bin);
+    let (out, v) = audit_with_path(&project, &home, &[], &path);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    assert!(v["hooks"][0]["file"].as_str().unwrap().ends_with("project/.claude/settings.json"), "{v:#}");
+    assert!(!finding_codes(&v).contains(&"script-missing"), "the console script is on PATH: {v:#}");
+    assert_eq!(refused(&v), ["Bash:git-push-force", "Bash:curl-pipe-sh", "Bash:rm-rf-home"], "{v:#}");
+    assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a harmless write is allowed: {v:#}");
+    let probe = "Bash:git-push-force";
+    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
+    for fault in ["missing", "crash", "signal", "no-launcher"] {
+        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
+    }
+    assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: a 600 s hang is not waited for: {v:#}");
+    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    assert_eq!(guard["status"], "open", "{v:#}");
+}
+
+#[test]
+fn agent_guard_run_as_a_python_module_is_found_exercised_and_fails_open_when_the_module_is_gone() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = pypi_venv(AI_AGENT_HANDOFF, d.path());
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Edit|Write|Bash",
+        "hooks": [{"type": "command", "command": "python -m agent_guard"}]}]}});
+    let (project, home, path) = project_with_settings(d.path(), settings, &bin);
+    let (out, v) = audit_with_path(&project, &home, &[], &path);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    let codes = finding_codes(&v);
+    assert!(!codes.contains(&"script-missing") && !codes.contains(&"interpreter-missing"), "{v:#}");
+    assert_eq!(refused(&v), ["Bash:git-push-force", "Bash:curl-pipe-sh", "Write:write-key"], "{v:#}");
+    assert_eq!(result(&v, "H1", "Write", "none"), "wrote", "a harmless write is allowed: {v:#}");
+    let probe = "Bash:git-push-force";
+    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
+    for fault in ["missing", "crash", "signal", "no-launcher"] {
+        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
+    }
+    assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: {v:#}");
 }

@@ -4,7 +4,7 @@
 //! Claude Code (the pinned version, with the article's arms to keep it
 //! short), its merge and its gate, which must exit with the code `failopen
 //! diff` gives for the same files; the plan's decisions; the history plan's
-//! matrix; the action's audit step.
+//! matrix; the action's audit step, on fixtures and on a public guard.
 
 use std::path::{Path, PathBuf};
 
@@ -404,4 +404,48 @@ fn the_action_audit_step_writes_the_summary_and_exits_with_the_audit_code() {
     let (r, summary) = run("bad", "no-such-settings.json", "md", "true");
     assert_eq!((r.code, r.outputs["result"].as_str()), (1, "error"), "{}", r.log);
     assert!(summary.contains("no report"), "{summary}");
+}
+
+/// The action's audit step on a public guard project, as a user's workflow
+/// would run it: claude-safety-guard pip-installed into a venv an earlier step
+/// put on `GITHUB_PATH`, wired into the project's `.claude/settings.json` as
+/// its README says. The audit runs real sessions on the pinned Claude Code:
+/// the guard refuses `git push --force` and lets it through when it breaks
+/// (audit_public_guards.rs has the reasoning), so the step fails with exit 3,
+/// `result` is `open`, and the JSON report names the hole.
+#[test]
+fn the_action_audit_step_fails_a_public_guard_that_fails_open() {
+    use crate::audit_public_guards::{project_with_settings, pypi_venv, CLAUDE_SAFETY_GUARD};
+    let action = Yaml::load(ACTION);
+    let d = tempfile::tempdir().unwrap();
+    let bin = pypi_venv(CLAUDE_SAFETY_GUARD, d.path());
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "claude-safety-guard hook"}]}]}});
+    let (project, home, _) = project_with_settings(d.path(), settings, &bin);
+    let project = project.display().to_string();
+    let mut runner = Runner::new(&d.path().join("runner"), support::bin().parent().unwrap());
+    std::fs::write(runner.dir.join("path"), format!("{}\n", bin.display())).unwrap();
+    runner.env.push(("HOME".into(), home.display().to_string()));
+    runner.env.push(("FAILOPEN_CACHE".into(), crate::audit_probes::cache().display().to_string()));
+    let exprs = [
+        ("inputs.settings", ""),
+        ("inputs.plugin-dirs", ""),
+        ("steps.install.outputs.version", PINNED),
+        ("inputs.format", "json"),
+        ("inputs.static-only", "false"),
+        ("inputs.fail-on-open", "true"),
+        ("inputs.fail-on-untested", "true"),
+        ("inputs.working-directory", &project),
+    ];
+    let _lock = support::lock::sessions();
+    let r = runner.run(&action, None, "audit", d.path(), &exprs, &[]);
+    assert_eq!((r.code, r.outputs["exit-code"].as_str(), r.outputs["result"].as_str()), (3, "3", "open"), "{}", r.log);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&r.outputs["report"]).unwrap()).unwrap();
+    assert_eq!(report["hooks"][0]["kind"]["command"], "claude-safety-guard hook", "{report:#}");
+    let hole = report["holes"].as_array().unwrap().first().unwrap_or_else(|| panic!("no hole: {report:#}"));
+    assert_eq!(hole["hook"], "H1", "{report:#}");
+    assert_eq!(hole["tool"], "Bash:git-push-force", "{report:#}");
+    let summary = runner.summary();
+    assert!(summary.starts_with("### failopen audit: open (exit 3)\n\n```\n{"), "{summary}");
 }

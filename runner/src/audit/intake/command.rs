@@ -23,6 +23,9 @@ pub struct GuardCommand {
     pub script: Option<String>,
     /// The script is inline (`sh -c '...'`): no file to check.
     pub inline: bool,
+    /// The module Python runs (`python -m agent_guard`): no script file, and
+    /// a missing module makes Python exit 1, where a missing script exits 2.
+    pub module: Option<String>,
 }
 
 /// A hook command, taken apart.
@@ -80,6 +83,8 @@ fn guard_of(words: Vec<String>) -> GuardCommand {
         let args = &rest[1..];
         if args.iter().any(|a| *a == "-c" || *a == "-e" || *a == "--eval") {
             g.inline = true;
+        } else if let Some(at) = args.iter().position(|a| *a == "-m").filter(|_| is_python(program)) {
+            g.module = args.get(at + 1).map(|m| m.to_string());
         } else {
             g.script = args.iter().find(|a| !a.starts_with('-')).map(|s| s.to_string());
         }
@@ -89,6 +94,11 @@ fn guard_of(words: Vec<String>) -> GuardCommand {
         g.script = Some(program.to_string());
     }
     g
+}
+
+fn is_python(program: &str) -> bool {
+    let name = file_name(program);
+    name == "python" || name == "python3" || name.starts_with("python3.")
 }
 
 /// Shell builtins a hook command may start with: no file to check.
@@ -165,6 +175,17 @@ mod tests {
         assert_eq!(p.guard.interpreter.as_deref(), Some("python3"));
         assert_eq!(p.guard.script.as_deref(), Some("$CLAUDE_PROJECT_DIR/.claude/g.py"));
         assert!(parse("bash -c 'exit 2'").guard.inline);
+    }
+
+    #[test]
+    fn a_python_module_is_no_script_file() {
+        let g = parse("python -m agent_guard").guard;
+        assert_eq!(g.interpreter.as_deref(), Some("python"));
+        assert_eq!(g.module.as_deref(), Some("agent_guard"));
+        assert_eq!(g.script, None, "agent_guard is a module, not a file to look for");
+        let g = parse("/v/bin/python3.12 -u -m pkg.hook --strict").guard;
+        assert_eq!(g.module.as_deref(), Some("pkg.hook"));
+        assert_eq!(parse("node -m x.js").guard.module, None, "-m is Python's");
     }
 
     #[test]

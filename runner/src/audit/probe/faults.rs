@@ -327,6 +327,11 @@ pub fn localize(command: &str, project_dir: &Path) -> String {
     out
 }
 
+/// A module name no Python has, made from the guard's own module.
+fn missing_module(module: &str) -> String {
+    format!("failopen_missing_{}", module.replace('.', "_"))
+}
+
 fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> std::io::Result<String> {
     let parsed: ParsedCommand = command::parse(command);
     if fault == Fault::SealMissing {
@@ -342,8 +347,10 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "guard".into());
             let missing = format!("{MISSING_DIR}/{name}");
-            match &parsed.guard.interpreter {
-                Some(interp) if !parsed.guard.inline => vec![interp.clone(), missing],
+            match (&parsed.guard.interpreter, &parsed.guard.module) {
+                // The module gone (its package uninstalled, the venv recreated): Python exits 1.
+                (Some(interp), Some(module)) => vec![interp.clone(), "-m".into(), missing_module(module)],
+                (Some(interp), None) if !parsed.guard.inline => vec![interp.clone(), missing],
                 _ => vec![missing],
             }
         }
@@ -404,6 +411,10 @@ mod tests {
         let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; "#;
         let h = hook_for(&e, Fault::Missing, &s, false, "http://x").unwrap();
         assert_eq!(h["command"], format!("{env}python3 /nonexistent/failopen-audit/g.py"));
+        // A module run by `python -m`: the module goes missing, not a script file (Python exits 1, not 2).
+        let m = entry(serde_json::json!({"type": "command", "command": "python -m agent_guard"}));
+        let hm = hook_for(&m, Fault::Missing, &s, false, "http://x").unwrap();
+        assert_eq!(hm["command"], format!("{env}python -m failopen_missing_agent_guard"));
         assert_eq!(h["timeout"], 5);
         assert_eq!(h["onFailure"], "block");
         let h = hook_for(&e, Fault::Crash, &s, false, "http://x").unwrap();

@@ -111,6 +111,8 @@ pub struct Runner {
     pub bin_dir: PathBuf,
     /// `TMPDIR` for the step's processes.
     pub tmp: PathBuf,
+    /// What the job's environment holds beyond this process's (`HOME`...).
+    pub env: Vec<(String, String)>,
 }
 
 impl Runner {
@@ -119,7 +121,7 @@ impl Runner {
         for d in ["temp", "tmp"] {
             std::fs::create_dir_all(dir.join(d)).unwrap();
         }
-        Runner { dir: dir.to_path_buf(), bin_dir: bin_dir.to_path_buf(), tmp: dir.join("tmp") }
+        Runner { dir: dir.to_path_buf(), bin_dir: bin_dir.to_path_buf(), tmp: dir.join("tmp"), env: Vec::new() }
     }
 
     /// The job summary written so far.
@@ -161,7 +163,10 @@ impl Runner {
         };
         let output = self.dir.join(format!("output-{id}"));
         std::fs::write(&output, "").unwrap();
-        let path = format!("{}:{}", self.bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+        // What earlier steps appended to `GITHUB_PATH` comes first, as on a runner.
+        let added = std::fs::read_to_string(self.dir.join("path")).unwrap_or_default();
+        let added: String = added.lines().rev().map(|l| format!("{l}:")).collect();
+        let path = format!("{added}{}:{}", self.bin_dir.display(), std::env::var("PATH").unwrap_or_default());
         let out = assert_cmd::Command::new("bash")
             .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
             .current_dir(&dir)
@@ -172,6 +177,7 @@ impl Runner {
             .env("GITHUB_OUTPUT", &output)
             .env("GITHUB_STEP_SUMMARY", self.dir.join("summary.md"))
             .env("GITHUB_PATH", self.dir.join("path"))
+            .envs(self.env.iter().cloned())
             .envs(env)
             .timeout(std::time::Duration::from_secs(900))
             .output()
