@@ -158,16 +158,9 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
         hook["file"].as_str().unwrap().ends_with("plugins/cache/cc-marketplace/cc-safety-net/2.4.5/hooks/hooks.json"),
         "{v:#}"
     );
-    assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a harmless write is allowed: {v:#}");
     let probe = "Bash:git-reset-hard";
-    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
-    for fault in ["missing", "crash", "signal", "no-launcher"] {
-        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
-    }
-    assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: a 600 s hang is not waited for: {v:#}");
+    assert_refuses_as_is_and_fails_open(&v, "Bash", probe);
     assert_eq!(result(&v, "H1", probe, "no-deps"), "skipped", "a bundle with no node_modules: {v:#}");
-    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
-    assert_eq!(guard["status"], "open", "{v:#}");
 }
 
 #[test]
@@ -182,15 +175,7 @@ fn claude_safety_guard_in_project_settings_as_its_readme_says_is_exercised_and_f
     assert!(v["hooks"][0]["file"].as_str().unwrap().ends_with("project/.claude/settings.json"), "{v:#}");
     assert!(!finding_codes(&v).contains(&"script-missing"), "the console script is on PATH: {v:#}");
     assert_eq!(refused(&v), ["Bash:git-push-force", "Bash:curl-pipe-sh", "Bash:rm-rf-home"], "{v:#}");
-    assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a harmless write is allowed: {v:#}");
-    let probe = "Bash:git-push-force";
-    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
-    for fault in ["missing", "crash", "signal", "no-launcher"] {
-        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
-    }
-    assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: a 600 s hang is not waited for: {v:#}");
-    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
-    assert_eq!(guard["status"], "open", "{v:#}");
+    assert_refuses_as_is_and_fails_open(&v, "Bash", "Bash:git-push-force");
 }
 
 #[test]
@@ -205,11 +190,21 @@ fn agent_guard_run_as_a_python_module_is_found_exercised_and_fails_open_when_the
     let codes = finding_codes(&v);
     assert!(!codes.contains(&"script-missing") && !codes.contains(&"interpreter-missing"), "{v:#}");
     assert_eq!(refused(&v), ["Bash:git-push-force", "Bash:curl-pipe-sh", "Write:write-key"], "{v:#}");
-    assert_eq!(result(&v, "H1", "Write", "none"), "wrote", "a harmless write is allowed: {v:#}");
-    let probe = "Bash:git-push-force";
-    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
+    assert_refuses_as_is_and_fails_open(&v, "Write", "Bash:git-push-force");
+}
+
+/// What each of these public guards, installed as its README says, shows:
+/// a harmless call through `tool` runs, `probe` is refused as-is, and every
+/// fault a guard without `onFailure` or seal can meet lets `probe` through
+/// (none of them sets a timeout, so the 600 s hang is not waited for), so
+/// guard H1 is open.
+fn assert_refuses_as_is_and_fails_open(v: &Value, tool: &str, probe: &str) {
+    assert_eq!(result(v, "H1", tool, "none"), "wrote", "a harmless write is allowed: {v:#}");
+    assert_eq!(result(v, "H1", probe, "none"), "blocked", "{v:#}");
     for fault in ["missing", "crash", "signal", "no-launcher"] {
-        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
+        assert_eq!(result(v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
     }
-    assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: {v:#}");
+    assert_eq!(result(v, "H1", probe, "hang"), "skipped", "no timeout: a 600 s hang is not waited for: {v:#}");
+    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    assert_eq!(guard["status"], "open", "{v:#}");
 }
