@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::config::EVENT;
-use crate::agent::hook_config::{self, HookConfig, HookConfigError, COMMAND_ONLY};
+use crate::agent::hook_config::{self, kind, HookConfig, HookConfigError, COMMAND_ONLY};
 
 /// Copilot CLI's hook configs.
 pub struct CopilotHookConfig;
@@ -109,16 +109,6 @@ fn groups(value: &Value) -> Result<Vec<Value>, String> {
         out.push(json!({"hooks": [Value::Object(hook)]}));
     }
     Ok(out)
-}
-
-fn kind(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]
