@@ -135,7 +135,8 @@ fn quoted(items: &[&str]) -> String {
     items.iter().map(|i| format!("{i:?}")).collect::<Vec<_>>().join(", ")
 }
 
-fn kind(v: &Value) -> String {
+/// How a JSON value is named in an error (`the string "5"`, `an array`).
+pub fn kind(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("{b}"),

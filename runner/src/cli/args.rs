@@ -157,7 +157,8 @@ pub enum AuditFormat {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Settings files (default: the project and user settings Claude Code would read here, and
-    /// the project's `.codex/hooks.json`, `.codex/config.toml` `[hooks]` and `.gemini/settings.json`).
+    /// the project's `.codex/hooks.json`, `.codex/config.toml` `[hooks]`, `.gemini/settings.json` and
+    /// `.github/hooks/*.json`).
     #[arg(value_name = "SETTINGS.json")]
     pub settings: Vec<PathBuf>,
     /// Claude Code to run the dynamic checks on.
@@ -169,8 +170,12 @@ pub struct AuditArgs {
     /// Gemini CLI to run the dynamic checks of Gemini hooks on (default: the pinned version).
     #[arg(long = "gemini", value_name = "SPEC")]
     pub gemini: Option<String>,
-    /// Whose hook configs the named files are: claude-code, codex or gemini (default: by path:
-    /// a file in `.codex/` or named hooks.json is Codex CLI's, `.gemini/settings.json` Gemini CLI's).
+    /// Copilot CLI to run the dynamic checks of Copilot hooks on (default: the pinned version).
+    #[arg(long = "copilot", value_name = "SPEC")]
+    pub copilot: Option<String>,
+    /// Whose hook configs the named files are: claude-code, codex, gemini or copilot (default: by
+    /// path: a file in `.codex/` or named hooks.json is Codex CLI's, `.gemini/settings.json` Gemini
+    /// CLI's, a `*.json` in `.github/hooks/` or `.copilot/hooks/` Copilot CLI's).
     #[arg(long = "agent", value_name = "AGENT")]
     pub agent: Option<String>,
     #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
@@ -194,7 +199,7 @@ pub struct AuditArgs {
 impl AuditArgs {
     /// The version an agent's flag (its driver's `version_flag`, `--codex`) names, if given.
     pub fn version_named_by(&self, flag: &str) -> Option<&str> {
-        let flags = [("--codex", &self.codex), ("--gemini", &self.gemini)];
+        let flags = [("--codex", &self.codex), ("--gemini", &self.gemini), ("--copilot", &self.copilot)];
         flags.iter().find(|(f, _)| *f == flag).and_then(|(_, v)| v.as_deref())
     }
 }

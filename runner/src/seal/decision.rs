@@ -185,21 +185,25 @@ fn pass_refusal(argv: &[String], mut run: GuardRun, payload: &[u8]) -> Verdict {
     pass(DENY, run)
 }
 
-/// On a Cline CLI payload, a refusal (exit 2) is also a cancel on stdout:
-/// Cline reads no exit code, only `{"cancel": true}` ([`answer::cline`]).
-/// The guard's own worded cancel passes as it is; anything else on stdout
-/// is replaced by a cancel whose `errorMessage` is the first line of stderr.
-pub fn cancel_on_cline(payload: &[u8], mut verdict: Verdict) -> Verdict {
+/// On the payload of an agent that reads a refusal on stdout, a refusal
+/// (exit 2) carries that too ([`answer::Host::refusal_on_stdout`]): Cline
+/// CLI reads no exit code, only `{"cancel": true}` ([`answer::cline`]);
+/// Copilot CLI before 1.0.70 ran the call after an exit 2 but refused on a
+/// top-level `permissionDecision: "deny"` printed with it ([`answer::copilot`]).
+/// The guard's own worded refusal in that shape passes as it is; anything
+/// else on stdout is replaced by one whose reason is the first line of stderr.
+pub fn refusal_on_stdout(payload: &[u8], mut verdict: Verdict) -> Verdict {
     let payload: serde_json::Value = serde_json::from_slice(payload).unwrap_or_default();
-    if verdict.code != DENY || !answer::cline::is_its_payload(&payload) {
-        return verdict;
-    }
-    if answer::parse(&verdict.stdout).is_ok_and(|a| answer::cline::is_worded_cancel(&a)) {
+    let hosts = answer::host::hosts(&payload);
+    let [host] = hosts.as_slice() else { return verdict };
+    if verdict.code != DENY {
         return verdict;
     }
     let stderr = String::from_utf8_lossy(&verdict.stderr);
     let reason = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("failopen seal: refused");
-    verdict.stdout = answer::cline::cancel(reason);
+    if let Some(stdout) = host.refusal_on_stdout(answer::parse(&verdict.stdout).ok().as_ref(), reason) {
+        verdict.stdout = stdout;
+    }
     verdict
 }
 
@@ -304,19 +308,48 @@ mod tests {
     fn a_refusal_on_a_cline_payload_is_a_cancel_too() {
         let cline = br#"{"hookName":"tool_call","tool_call":{"id":"c"},"preToolUse":{"toolName":"run_commands"}}"#;
         let refused = refuse(&argv(&["/g/crash.sh"]), &Refusal::Exit(1), b"boom");
-        let v = cancel_on_cline(cline, refused.clone());
+        let v = refusal_on_stdout(cline, refused.clone());
         assert_eq!(v.code, DENY);
         let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
         assert_eq!(answer["cancel"], true);
         assert!(answer["errorMessage"].as_str().unwrap().contains("could not decide (exit 1)"), "{answer}");
         // Other agents' payloads, and an allow, are left alone.
-        assert_eq!(cancel_on_cline(br#"{"hook_event_name":"PreToolUse"}"#, refused.clone()), refused);
+        assert_eq!(refusal_on_stdout(br#"{"hook_event_name":"PreToolUse"}"#, refused.clone()), refused);
         let allow = Verdict { code: 0, stdout: b"{}".to_vec(), stderr: Vec::new() };
-        assert_eq!(cancel_on_cline(cline, allow.clone()), allow);
+        assert_eq!(refusal_on_stdout(cline, allow.clone()), allow);
         // The guard's own worded cancel passes as it is.
         let own =
             Verdict { code: DENY, stdout: br#"{"cancel":true,"errorMessage":"mine"}"#.to_vec(), stderr: Vec::new() };
-        assert_eq!(cancel_on_cline(cline, own.clone()), own);
+        assert_eq!(refusal_on_stdout(cline, own.clone()), own);
+    }
+
+    /// Copilot CLI 1.0.55 to 1.0.69 ran the call after an exit 2 and refused
+    /// on a top-level deny printed with it: every refusal on its payload
+    /// carries one (`sealed` arms wrote on 1.0.69 without it).
+    #[test]
+    fn a_refusal_on_a_copilot_payload_carries_its_json_deny() {
+        // As 1.0.69 sends it: toolArgs a JSON string, not an object.
+        let copilot =
+            br#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#;
+        let refused = refuse(&argv(&["/g/hang.sh"]), &Refusal::Deadline(Duration::from_secs(3)), b"");
+        let v = refusal_on_stdout(copilot, refused.clone());
+        assert_eq!((v.code, &v.stderr), (DENY, &refused.stderr));
+        let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
+        assert_eq!(answer["permissionDecision"], "deny");
+        assert!(answer["permissionDecisionReason"].as_str().unwrap().contains("no decision within 3s"), "{answer}");
+        // A guard's own exit 2 with a log line on stdout: replaced by the deny, worded with its stderr.
+        let own = Verdict { code: DENY, stdout: b"checking...\n".to_vec(), stderr: b"no writes here\n".to_vec() };
+        let answer: serde_json::Value = serde_json::from_slice(&refusal_on_stdout(copilot, own).stdout).unwrap();
+        assert_eq!(answer["permissionDecisionReason"], "no writes here");
+        // Its own worded deny passes as it is; an allow is left alone.
+        let worded = Verdict {
+            code: DENY,
+            stdout: br#"{"permissionDecision":"deny","permissionDecisionReason":"mine"}"#.to_vec(),
+            stderr: Vec::new(),
+        };
+        assert_eq!(refusal_on_stdout(copilot, worded.clone()), worded);
+        let allow = Verdict { code: 0, stdout: Vec::new(), stderr: Vec::new() };
+        assert_eq!(refusal_on_stdout(copilot, allow.clone()), allow);
     }
 
     #[test]

@@ -90,9 +90,9 @@ fn seal_until(opts: &SealOptions, payload: &[u8], deadline_at: Instant, signals:
     let run = guard_process::run_guard(&opts.argv, payload, deadline_at, KILL_GRACE, signals.map(|s| s.fd()));
     if matches!(run.end, GuardEnd::Stopped) {
         let why = Refusal::SealSignalled { signal: signals.and_then(|s| s.caught_number()), reading_payload: false };
-        return decision::cancel_on_cline(payload, decision::refuse(&opts.argv, &why, &run.stderr));
+        return decision::refusal_on_stdout(payload, decision::refuse(&opts.argv, &why, &run.stderr));
     }
-    decision::cancel_on_cline(payload, decision::judge(&opts.argv, run, payload, opts.expect_json, opts.deadline))
+    decision::refusal_on_stdout(payload, decision::judge(&opts.argv, run, payload, opts.expect_json, opts.deadline))
 }
 
 /// The `failopen seal` command: read the hook payload from stdin, run the

@@ -6,7 +6,9 @@
 //! - `Write`: `<cwd>/notes.txt` with `ready\n`;
 //! - `Edit` / `MultiEdit`: Read `<cwd>/notes.txt`, then replace `draft` with `ready`;
 //! - `NotebookEdit`: Read `<cwd>/notes.ipynb`, then set cell `c1`'s source to `ready`;
-//! - `mcp__failopen-fs__write_file`: `notes.txt` with `ready\n`, through failopen's MCP server.
+//! - `mcp__failopen-fs__write_file`: `notes.txt` with `ready\n`, through failopen's MCP server;
+//! - Copilot CLI's `bash` (as `Bash`), `create` (`path`, `file_text`) and `edit` (`path`,
+//!   `old_str` empty, `new_str`: a write of a file that is not there yet).
 //!
 //! The file an edit needs must already be in the working directory (the
 //! caller seeds it: [`crate::task::SEED_TEXT`], [`crate::task::seed_notebook`]).
@@ -14,7 +16,7 @@
 use serde_json::json;
 
 use super::history::History;
-use super::script::Step;
+use super::script::{Step, COPILOT_CREATE, COPILOT_EDIT, COPILOT_SHELL};
 use crate::task::{BASH_COMMAND, MCP_WRITE_TOOL, NOTEBOOK_CELL, NOTEBOOK_FILE, NOTES_CONTENT, NOTES_FILE};
 
 /// The tools this script can attempt a write with.
@@ -24,8 +26,15 @@ pub const TOOLS: [&str; 6] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdi
 /// stand-in's other faces can attempt one write with: Codex's `apply_patch`
 /// (its shell is `Bash`, as above) in [`super::responses::first_tool_step`],
 /// and Gemini CLI's tools in [`super::gemini::first_tool_step`].
-pub const AGENT_TOOLS: [&str; 4] =
-    [super::responses::PATCH_TOOL, super::gemini::SHELL_TOOL, super::gemini::WRITE_TOOL, super::gemini::REPLACE_TOOL];
+pub const AGENT_TOOLS: [&str; 7] = [
+    super::responses::PATCH_TOOL,
+    super::gemini::SHELL_TOOL,
+    super::gemini::WRITE_TOOL,
+    super::gemini::REPLACE_TOOL,
+    super::script::COPILOT_SHELL,
+    super::script::COPILOT_CREATE,
+    super::script::COPILOT_EDIT,
+];
 
 /// The tool name as a static string, if it is one this script (or the
 /// Responses or Gemini face, [`AGENT_TOOLS`]) knows.
@@ -59,7 +68,11 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
     }
     if !history.tool_uses.iter().any(|u| u.name == tool) {
         let input = match tool {
-            "Bash" => json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"}),
+            "Bash" | COPILOT_SHELL => {
+                json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"})
+            }
+            COPILOT_CREATE => json!({"path": notes, "file_text": NOTES_CONTENT}),
+            COPILOT_EDIT => json!({"path": notes, "old_str": "", "new_str": NOTES_CONTENT}),
             "Write" => json!({"file_path": notes, "content": NOTES_CONTENT}),
             "Edit" => json!({"file_path": notes, "old_string": "draft", "new_string": "ready"}),
             "MultiEdit" => json!({"file_path": notes, "edits": [{"old_string": "draft", "new_string": "ready"}]}),

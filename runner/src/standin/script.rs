@@ -26,6 +26,9 @@ pub const COPILOT_SHELL: &str = "bash";
 /// Copilot CLI's tool that creates a file (`path`, `file_text`).
 pub const COPILOT_CREATE: &str = "create";
 
+/// Copilot CLI's tool that edits a file (`path`, `old_str`, `new_str`).
+pub const COPILOT_EDIT: &str = "edit";
+
 /// What the script decided, before ids are assigned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {

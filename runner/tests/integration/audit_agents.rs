@@ -108,6 +108,31 @@ fn a_crashing_gemini_guard_is_a_hole_on_real_gemini_and_seal_closes_it() {
     assert_eq!(json(&out)["agents"][0]["hooks"][0]["timeout"], 5.0, "milliseconds read as seconds");
 }
 
+/// Copilot CLI's `.github/hooks/*.json`: entries without a matcher, `bash` and
+/// `timeoutSec`. Copilot fails closed on a hook that exits 1 ("hook errored"),
+/// so the crashing guard is no hole as configured; a hang past `timeoutSec`
+/// lets the call run, so the injected hang is the hole, and seal (which
+/// answers before the timeout, with exit 2 and Copilot's JSON deny) closes it.
+#[test]
+fn a_copilot_guard_is_listed_and_its_hang_is_a_hole_seal_closes_on_real_copilot() {
+    let config = r#"{"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": "./.github/hooks/guard.sh", "timeoutSec": 5}]}}"#;
+    let (_t, root, home) = project(".github", ".github/hooks/guard.json", config);
+    let out = audit(&root, &home, &["--copilot", "1.0.102"]);
+    let v = json(&out);
+    let a = &v["agents"][0];
+    assert_eq!((a["agent"].as_str(), a["version"].as_str()), (Some("copilot"), Some("1.0.102")), "{a}");
+    let hook = &a["hooks"][0];
+    assert_eq!((hook["timeout"].as_f64(), hook["agent"].as_str()), (Some(5.0), Some("copilot")), "{hook}");
+    let (holes, recheck) = holes_and_recheck(a);
+    assert!(!holes.iter().any(|(k, _, _)| k == "broken-as-configured"), "exit 1 fails closed: {holes:?}");
+    for tool in ["bash", "create"] {
+        assert!(holes.contains(&("fails-open".into(), tool.to_string(), "hang".into())), "{tool}: {holes:?}");
+    }
+    assert_eq!(out.status.code(), Some(3), "a hole: exit 3; stderr {}", String::from_utf8_lossy(&out.stderr));
+    assert!(!recheck.is_empty() && recheck.iter().all(|r| r == "blocked"), "seal closes every hole: {recheck:?}");
+}
+
 #[test]
 fn a_malformed_codex_hooks_file_is_a_clear_error_naming_it() {
     let (_t, root, home) =

@@ -91,3 +91,29 @@ fn a_cell_never_runs_a_guard_script_an_earlier_cells_agent_changed() {
     modes.sort_unstable();
     assert_eq!(modes, [0o644, 0o755], "the timed cell's copy untouched, the bare cell's made executable by Copilot");
 }
+
+/// Seal holds on a Copilot release that ran the call after a guard's exit 2
+/// (1.0.55 to 1.0.69: results/copilot-history.csv). Seal's exit 2 alone was
+/// no refusal there (every sealed arm wrote on 1.0.69 before seal wrote
+/// Copilot's JSON deny with it); with `{"permissionDecision":"deny"}` on
+/// stdout it is. The bare deny is the control: the same guard, unsealed, is
+/// still let through on this release, so the block is seal's doing.
+#[test]
+fn seal_blocks_on_a_copilot_that_ignores_exit_2() {
+    let version = crate::oracle::COPILOT_SEAL_OLDEST_PINNED;
+    assert!(!crate::oracle::copilot_at_least(version, crate::oracle::COPILOT_EXIT_2_DENIES_SINCE));
+    let args = ["--agent", "copilot", "--claude", version, "--arms", "full", "-j", "2"];
+    let only = ["--only", "deny/bare", "--only", "deny/sealed", "--only", "crash/sealed", "--only", "hang/sealed"];
+    let (rows, _dir) = run_battery(&[&args[..], &only[..]].concat());
+    let verdict = |arm: &str| {
+        let r = rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("no {arm} row: {rows:?}"));
+        assert_eq!((r.agent.as_str(), r.claude_version.as_str()), ("copilot", version), "{r:?}");
+        (r.verdict, r.harness_said.clone())
+    };
+    assert_eq!(verdict("deny/bare").0, VerdictKind::Wrote, "the control: a bare exit 2 is no refusal here");
+    for arm in ["deny/sealed", "crash/sealed", "hang/sealed"] {
+        let (v, said) = verdict(arm);
+        assert_eq!(v, VerdictKind::Blocked, "{arm}: {said}");
+        assert!(said.starts_with("Denied by preToolUse hook: "), "{arm}: Copilot quotes seal's reason: {said}");
+    }
+}

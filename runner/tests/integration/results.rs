@@ -396,3 +396,32 @@ fn the_sdk_ts_history_covers_40_releases_and_changes_where_the_oracle_says() {
         assert_eq!(native.verdict.as_str(), held, "{v}: a throw with onFailure 'block'");
     }
 }
+
+/// The sealed arms of the full and extended grids on 7 Copilot CLI releases
+/// from 1.0.55 to 1.0.102 (results/copilot-seal.csv), after seal learnt to
+/// write Copilot's JSON deny beside its exit 2: every one is what the oracle
+/// expects on every release, also on 1.0.55 to 1.0.69, which ran the call
+/// after a bare exit 2 (and where every sealed arm wrote before).
+#[test]
+fn copilot_seal_holds_on_every_release_measured() {
+    use crate::oracle::{copilot_at_least as since, expected_on_agent, COPILOT_EXIT_2_DENIES_SINCE};
+    let rows = failopen::record::read_rows(&results_dir().join("copilot-seal.csv")).unwrap();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    assert!(versions.len() >= 7, "{versions:?}");
+    assert!(versions.iter().filter(|v| !since(v, COPILOT_EXIT_2_DENIES_SINCE)).count() >= 4, "{versions:?}");
+    let arms: Vec<_> = ["full", "extended"]
+        .iter()
+        .flat_map(|s| failopen::arms::load(s).unwrap())
+        .filter(|a| a.name.ends_with("/sealed"))
+        .collect();
+    for v in &versions {
+        for arm in &arms {
+            let row = rows.iter().find(|r| r.claude_version == *v && r.arm == arm.name);
+            let row = row.unwrap_or_else(|| panic!("{v} has no {} row", arm.name));
+            assert_eq!(row.agent(), Agent::Copilot, "{row:?}");
+            let (guard, wrapper) = arm.name.split_once('/').unwrap();
+            let want = expected_on_agent(Agent::Copilot, guard, wrapper, v);
+            assert_eq!((row.verdict.to_string().as_str(), row.reason.as_str()), (want, ""), "{v} {}", arm.name);
+        }
+    }
+}

@@ -13,11 +13,12 @@ use crate::agent::hook_config::{self, HookConfig, HookConfigError};
 pub struct CodexHookConfig;
 
 impl HookConfig for CodexHookConfig {
-    /// A file in a `.codex` directory, or one named `hooks.json`.
+    /// A file in a `.codex` directory, or one named `hooks.json` that is
+    /// not in a `hooks` directory (Copilot CLI's `.github/hooks/*.json`).
     fn owns_path(&self, path: &Path) -> bool {
         let Some(name) = path.file_name() else { return false };
         let parent = path.parent().and_then(Path::file_name);
-        parent.is_some_and(|p| p == ".codex") || name == "hooks.json"
+        parent.is_some_and(|p| p == ".codex") || (name == "hooks.json" && parent.is_none_or(|p| p != "hooks"))
     }
 
     /// `.codex/hooks.json`, and `.codex/config.toml` when it has a `[hooks]` table.

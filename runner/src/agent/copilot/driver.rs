@@ -13,6 +13,7 @@ use futures::future::BoxFuture;
 use super::{config, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
@@ -96,6 +97,10 @@ impl AgentDriver for Copilot {
 
     fn wording(&self) -> &'static dyn RefusalWording {
         &CopilotWording
+    }
+
+    fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        Some(&super::hook_config::CopilotHookConfig)
     }
 
     /// No flags to read; unpacks the binary's package (about 235 MB) into

@@ -4,7 +4,8 @@
 //! `[hooks]` table of `<project>/.codex/config.toml` in the same shape, and
 //! Gemini CLI's `<project>/.gemini/settings.json` (`hooks.BeforeTool`
 //! groups, `timeout` in milliseconds, the matcher an unanchored regex on
-//! Gemini's tool names).
+//! Gemini's tool names), and Copilot CLI's `<project>/.github/hooks/*.json`
+//! (`hooks.preToolUse` entries without a matcher, `timeoutSec`).
 //!
 //! Which files are whose, and how each is read, is the agent's
 //! ([`crate::agent::hook_config::HookConfig`], from its driver). Each is read
@@ -104,6 +105,8 @@ mod tests {
         assert_eq!(agent_of_path(Path::new("/p/.gemini/settings.json")), Some(Agent::Gemini));
         assert_eq!(agent_of_path(Path::new("/p/.claude/settings.json")), None);
         assert_eq!(agent_of_path(Path::new("settings.json")), None);
+        assert_eq!(agent_of_path(Path::new("/p/.github/hooks/guard.json")), Some(Agent::Copilot));
+        assert_eq!(agent_of_path(Path::new("/h/.copilot/hooks/hooks.json")), Some(Agent::Copilot));
     }
 
     #[test]
@@ -116,6 +119,9 @@ mod tests {
         write(d.path(), ".gemini/settings.json", "{}");
         let found: Vec<Agent> = default_paths(d.path()).into_iter().map(|(a, _)| a).collect();
         assert_eq!(found, [Agent::Codex, Agent::Gemini]);
+        write(d.path(), ".github/hooks/guard.json", "{}");
+        let found: Vec<Agent> = default_paths(d.path()).into_iter().map(|(a, _)| a).collect();
+        assert_eq!(found, [Agent::Codex, Agent::Gemini, Agent::Copilot]);
     }
 
     #[test]

@@ -6,8 +6,15 @@
 //! the same deny ran the call bare and, passed on by seal before seal knew
 //! Copilot, sealed too (`json-deny/bare` and `/sealed` wrote on 1.0.102).
 //! Its payload is camelCase (`toolName`, `toolArgs`) and names no event.
+//!
+//! Copilot reads that JSON on exit 2 too, and from 1.0.55 to 1.0.69 it is
+//! the only refusal there: those releases ran the call after a plain exit 2
+//! (results/copilot-history.csv), while `{"permissionDecision":"deny"}`
+//! printed with exit 2 was refused on every release measured
+//! (results/copilot-seal.csv). So seal writes [`deny`] on stdout beside
+//! every exit 2 on a Copilot payload.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::Reading;
 
@@ -30,6 +37,21 @@ pub fn read(answer: &Value) -> Reading {
         ),
         None => Reading::NoDecision("its JSON has no top-level permissionDecision".into()),
     }
+}
+
+/// Whether `answer` is Copilot's deny worded with a reason of its own.
+pub fn is_worded_deny(answer: &Value) -> bool {
+    read(answer) == Reading::Deny
+        && answer.get("permissionDecisionReason").and_then(Value::as_str).is_some_and(|r| !r.trim().is_empty())
+}
+
+/// The stdout that makes every Copilot release measured refuse, beside an
+/// exit 2: a top-level deny with `reason` (seal's line).
+pub fn deny(reason: &str) -> Vec<u8> {
+    let mut out =
+        json!({"permissionDecision": "deny", "permissionDecisionReason": reason.trim()}).to_string().into_bytes();
+    out.push(b'\n');
+    out
 }
 
 #[cfg(test)]

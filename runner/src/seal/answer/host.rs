@@ -39,6 +39,19 @@ impl Host {
         }
     }
 
+    /// The stdout a refusal (exit 2) must carry for this agent, worded with
+    /// `reason`, when it reads a refusal on stdout rather than (or besides)
+    /// the exit code: Cline's cancel, Copilot's top-level deny. `None`: the
+    /// exit code is enough, or `answer` (the guard's own stdout) already is
+    /// such a refusal with its own words.
+    pub fn refusal_on_stdout(self, answer: Option<&Value>, reason: &str) -> Option<Vec<u8>> {
+        match self {
+            Host::Cline if !answer.is_some_and(cline::is_worded_cancel) => Some(cline::cancel(reason)),
+            Host::Copilot if !answer.is_some_and(copilot::is_worded_deny) => Some(copilot::deny(reason)),
+            _ => None,
+        }
+    }
+
     /// Whether the agent has an `ask` decision (Codex runs the call on one).
     pub fn has_ask(self) -> bool {
         self == Host::ClaudeCode
