@@ -254,7 +254,6 @@ pub const COPILOT_FAILS_CLOSED_SINCE: &str = "1.0.60";
 /// refused (results/copilot-history.csv).
 pub const COPILOT_EXIT_2_DENIES_SINCE: &str = "1.0.70";
 
-<<<<<<< HEAD
 /// The first TypeScript Agent SDK release whose stream warns its caller
 /// that a hook callback failed (a `system`/`informational` message tagged
 /// `hook_callback_failed`, the row flag `sdk-notice:hook_callback_failed`):
@@ -275,12 +274,11 @@ pub const SDK_TS_ON_FAILURE_SINCE: &str = "0.3.317";
 pub fn sdk_at_least(version: &str, since: &str) -> bool {
     at_least(version, since)
 }
-=======
+
 /// The oldest Copilot CLI release `.ci/run` installs, for
 /// `copilot.rs::seal_blocks_on_a_copilot_that_ignores_exit_2`: it ran the
 /// call after a guard's exit 2 (before [`COPILOT_EXIT_2_DENIES_SINCE`]).
 pub const COPILOT_SEAL_OLDEST_PINNED: &str = "1.0.69";
->>>>>>> copilot3
 
 /// Whether Copilot CLI `version` is `since` or later.
 pub fn copilot_at_least(version: &str, since: &str) -> bool {
