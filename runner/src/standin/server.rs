@@ -75,26 +75,23 @@ async fn responses_in_session(
     let model = request.get("model").and_then(Value::as_str).unwrap_or("failopen-standin").to_string();
     let n = shared.counter.fetch_add(1, Ordering::Relaxed);
     let call_id = format!("call_fo{n:08}");
-    let step = {
-        let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        let state = sessions.entry(session.to_string()).or_default();
-        state.transcript.observe(&history);
-        let step = match shared.policy {
-            Policy::Refuse => super::policy::refuse_step(),
-            _ => match state.first_tool {
-                Some(tool) => responses::first_tool_step(&history, tool),
-                None => responses::scripted_step(&history),
-            },
-        };
-        if history.has_tools {
-            state.transcript.turn_over = matches!(step, Step::Text(_));
-        }
-        if let Step::Tool { name, input } = &step {
-            let (name, input) = responses::as_hook_sees(name, input);
-            state.transcript.sent(&call_id, &name, &input);
-        }
-        step
-    };
+    let step = scripted_turn(
+        &shared,
+        &session,
+        &history,
+        |_| {},
+        |state| match state.first_tool {
+            Some(tool) => responses::first_tool_step(&history, tool),
+            None => responses::scripted_step(&history),
+        },
+        |step| match step {
+            Step::Tool { name, input } => {
+                let (name, input) = responses::as_hook_sees(name, input);
+                vec![(call_id.clone(), name, input)]
+            }
+            _ => Vec::new(),
+        },
+    );
     let events = responses::sse(n, &model, responses::output_item(n, &step, &call_id));
     ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events).into_response()
 }
@@ -118,35 +115,64 @@ async fn chat_completions_in_session(
     let stream = request.get("stream").and_then(Value::as_bool).unwrap_or(false);
     let n = shared.counter.fetch_add(1, Ordering::Relaxed);
     let call_id = format!("call_fo{n:08}");
-    let step = {
-        let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        let state = sessions.entry(session.to_string()).or_default();
-        if state.cwd.is_none() {
-            state.cwd = chat::working_directory(&request);
-        }
-        state.transcript.observe(&history);
-        let cwd = state.cwd.as_deref().unwrap_or(".");
-        let step = match shared.policy {
-            Policy::Refuse => super::policy::refuse_step(),
-            _ => match state.first_tool {
+    let step = scripted_turn(
+        &shared,
+        &session,
+        &history,
+        |state| {
+            if state.cwd.is_none() {
+                state.cwd = chat::working_directory(&request);
+            }
+        },
+        |state| {
+            let cwd = state.cwd.as_deref().unwrap_or(".");
+            match state.first_tool {
                 Some(tool) => chat::first_tool_step(&history, cwd, tool),
                 None => chat::scripted_step(&history, cwd),
-            },
-        };
-        if history.has_tools {
-            state.transcript.turn_over = matches!(step, Step::Text(_));
-        }
-        for (id, name, input) in chat::sent_calls(&step, &call_id) {
-            state.transcript.sent(&id, name, input);
-        }
-        step
-    };
+            }
+        },
+        |step| {
+            let calls = chat::sent_calls(step, &call_id);
+            calls.into_iter().map(|(id, name, input)| (id, name.to_string(), input.clone())).collect()
+        },
+    );
     if stream {
         let events = chat::sse(n, &model, &step, &call_id);
         ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events).into_response()
     } else {
         axum::Json(chat::completion(n, &model, &step, &call_id)).into_response()
     }
+}
+
+/// One turn of a session on an OpenAI-shaped face (Responses, Chat
+/// Completions), under the session's lock: `prepare` the session's state
+/// from the request, record what the agent's `history` shows, take the
+/// step (the refusing policy's, else the face's `script`), mark whether the
+/// turn is over, and record the calls the step makes as the hook sees them
+/// (`sent`: id, tool name, input).
+fn scripted_turn(
+    shared: &Shared,
+    session: &str,
+    history: &History,
+    prepare: impl FnOnce(&mut super::SessionState),
+    script: impl FnOnce(&super::SessionState) -> Step,
+    sent: impl FnOnce(&Step) -> Vec<(String, String, Value)>,
+) -> Step {
+    let mut sessions = shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+    let state = sessions.entry(session.to_string()).or_default();
+    prepare(state);
+    state.transcript.observe(history);
+    let step = match shared.policy {
+        Policy::Refuse => super::policy::refuse_step(),
+        _ => script(state),
+    };
+    if history.has_tools {
+        state.transcript.turn_over = matches!(step, Step::Text(_));
+    }
+    for (id, name, input) in sent(&step) {
+        state.transcript.sent(&id, &name, &input);
+    }
+    step
 }
 
 /// How long the `hang` hook policy keeps a hook call waiting: far past any
