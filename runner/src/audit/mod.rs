@@ -42,7 +42,7 @@ use faults::{Fault, FaultScripts};
 use guard_verdict::GuardStatus;
 use intake::{agent_config, command, config, plugins, sources};
 use lint::{broken_config, static_checks};
-use probe::{dynamic, faults, judge};
+use probe::{census, dynamic, faults, judge};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -168,6 +168,11 @@ pub struct AuditReport {
     /// What the checks found.
     #[serde(flatten)]
     pub checks: Checks,
+    /// The hooks Claude Code started in a session with copies of the user's
+    /// own configuration, against the list ([`census`]); `None` when settings
+    /// files were named, or with no Claude Code to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loaded_hooks: Option<census::Census>,
     /// The other agents' hooks (Codex CLI, Gemini CLI), audited on that agent.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<agent_audit::AgentAudit>,
@@ -222,7 +227,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     }
     let mut other_sources = Vec::new();
     for dir in &opts.plugin_dirs {
-        if let Some(f) = sources::plugin_hooks(dir, opts.cwd.clone())? {
+        for f in plugins::plugin_dir_hooks(dir, opts.cwd.clone())? {
             other_sources.push(f.path.clone());
             files.push(f);
         }
@@ -263,11 +268,15 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         event_hooks,
         hooks,
         checks: Checks::default(),
+        loaded_hooks: None,
         agents: vec![],
     };
     if let Some(claude) = &opts.claude {
         if report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. })) {
             dynamic_checks(opts, claude, &mut report).await?;
+        }
+        if opts.read_plugins {
+            report.loaded_hooks = Some(census_check(opts, claude, &report.hooks).await?);
         }
     }
     report.checks.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
@@ -275,6 +284,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         report.checks.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
     }
     report.checks.findings.extend(mcp_uncovered(&report.checks.cells));
+    report.checks.findings.extend(report.loaded_hooks.iter().flat_map(census::Census::findings));
     report.checks.findings.extend(probe::plan::rejected_answer_findings(&report.checks.screens));
     report.checks.findings.extend(sources::findings(&report.event_hooks, &skills, report.claude_version.as_deref()));
     for message in unreadable_managed {
@@ -389,6 +399,16 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut Aud
         );
     }
     Ok(())
+}
+
+/// The census: one session with copies of the user's configuration, its
+/// hook events against the listed PreToolUse hooks that Claude Code loads by
+/// itself (a skill's or subagent's frontmatter hooks run only inside it).
+async fn census_check(opts: &AuditOptions, claude: &AgentBin, hooks: &[HookEntry]) -> anyhow::Result<census::Census> {
+    let pool = Pool::new(1, None, opts.interrupt.clone())?;
+    let standin = StandIn::start(Policy::Scripted, None).await?;
+    let loaded: Vec<&HookEntry> = hooks.iter().filter(|h| h.file.extension().is_none_or(|e| e != "md")).collect();
+    census::run(claude, &standin, &pool, opts.home.as_deref(), &opts.cwd, &opts.plugin_dirs, &loaded).await
 }
 
 /// An info finding per hook whose MCP route session wrote with no hook run:

@@ -161,6 +161,7 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
     let probe = "Bash:git-reset-hard";
     assert_refuses_as_is_and_fails_open(&v, "Bash", probe);
     assert_eq!(result(&v, "H1", probe, "no-deps"), "skipped", "a bundle with no node_modules: {v:#}");
+    crate::audit_sources::assert_census_matches(&v, 1);
 }
 
 #[test]

@@ -128,4 +128,64 @@ fn a_plugins_deny_guard_runs_in_the_dynamic_checks() {
         assert_eq!(crate::audit::cell(&v, "H1", tool, "none")["result"], "blocked", "{tool}: {v:#}");
         assert_eq!(crate::audit::cell(&v, "H1", tool, "crash")["result"], "wrote", "{tool}: {v:#}");
     }
+    assert_census_matches(&v, 1);
+}
+
+/// The census session (Claude Code with copies of the user's configuration)
+/// made at least one call, and for each tool called, Claude Code started
+/// `per_call` PreToolUse hooks per call, as many as audit lists: no finding.
+pub(crate) fn assert_census_matches(v: &Value, per_call: u64) {
+    let census = &v["loaded_hooks"];
+    let tools = census["tools"].as_array().unwrap_or_else(|| panic!("no census: {v:#}"));
+    assert!(!tools.is_empty() && census.get("inconclusive").is_none(), "{census:#}");
+    for t in tools {
+        let calls = t["calls"].as_u64().unwrap();
+        assert!(calls >= 1, "{t:#}");
+        assert_eq!(t["hooks_started"].as_u64(), Some(calls * per_call), "{t:#}");
+        assert_eq!(t["listed"].as_u64(), Some(per_call), "{t:#}");
+    }
+    let codes: Vec<String> = findings(v).into_iter().map(|(_, c)| c).collect();
+    for code in ["hook-not-listed", "listed-hook-not-run", "census-inconclusive"] {
+        assert!(!codes.iter().any(|c| c == code), "{code}: {v:#}");
+    }
+}
+
+/// A plugin installed by `claude plugin install` whose `plugin.json` lists
+/// its hooks file in an array (`"hooks": ["./extra/guard.json"]`). Claude
+/// Code 2.1.328 runs that hook (measured by hand: one `hook_started` per
+/// Bash call); audit used to say "loaded; no hooks" and "no PreToolUse
+/// hooks", and exit 0 for a guard it never saw. Now the hook is listed and
+/// exercised, and the census session agrees with the list. Without the
+/// array read, the census would report `hook-not-listed` (an error): the
+/// guard against a source audit does not read.
+#[test]
+fn a_plugin_whose_manifest_lists_its_hooks_file_in_an_array_is_found_and_matches_what_claude_code_ran() {
+    let d = tempfile::tempdir().unwrap();
+    let (market, home, project) = (d.path().join("market"), d.path().join("home"), d.path().join("project"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let plugin = market.join("plugins/array-guard");
+    write(
+        &market.join(".claude-plugin/marketplace.json"),
+        &json!({"name": "local", "owner": {"name": "x"},
+                "plugins": [{"name": "array-guard", "source": "./plugins/array-guard"}]})
+        .to_string(),
+    );
+    write(
+        &plugin.join(".claude-plugin/plugin.json"),
+        &json!({"name": "array-guard", "version": "1.0.0", "hooks": ["./extra/guard.json"]}).to_string(),
+    );
+    let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write",
+        "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/extra/deny.sh", "timeout": 5}]}]}});
+    write(&plugin.join("extra/guard.json"), &hooks.to_string());
+    std::fs::copy(support::fixture("audit").join("guards/deny.sh"), plugin.join("extra/deny.sh")).unwrap();
+    std::fs::set_permissions(plugin.join("extra/deny.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::audit_public_guards::claude_plugin_install(&market, "array-guard@local", &home, &project);
+    let (out, v) = audit_in(&project, Some(&home), &[]);
+    assert_eq!(out.status.code(), Some(3), "a guard with no onFailure fails open: {v:#}");
+    assert_eq!(v["plugins"][0]["reason"], "loaded", "{v:#}");
+    assert!(v["hooks"][0]["file"].as_str().unwrap().ends_with("array-guard/1.0.0/extra/guard.json"), "{v:#}");
+    assert_eq!(crate::audit::cell(&v, "H1", "Bash", "none")["result"], "blocked", "{v:#}");
+    assert_eq!(crate::audit::cell(&v, "H1", "Bash", "crash")["result"], "wrote", "{v:#}");
+    assert_census_matches(&v, 1);
 }

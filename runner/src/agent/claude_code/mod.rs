@@ -9,6 +9,7 @@
 
 pub mod capabilities;
 pub mod driver;
+pub mod hook_census;
 pub mod session;
 pub mod stream;
 pub mod wording;

@@ -97,24 +97,47 @@ fn status(
         return s;
     }
     s.loaded = true;
-    if path.join("hooks/hooks.json").is_file() {
-        s.hooks_files.push(path.join("hooks/hooks.json"));
-    }
-    let manifest = path.join(".claude-plugin/plugin.json");
-    let inline: Option<Value> = std::fs::read(&manifest).ok().and_then(|b| serde_json::from_slice(&b).ok());
-    match inline.as_ref().and_then(|m| m.get("hooks")) {
-        Some(Value::String(rel)) => {
-            let rel = rel.replace(super::sources::PLUGIN_ROOT_VAR, &path.to_string_lossy());
-            let p = path.join(rel.trim_start_matches("./"));
-            if !s.hooks_files.contains(&p) {
-                s.hooks_files.push(p);
-            }
-        }
-        Some(Value::Object(_)) => s.hooks_files.push(manifest),
-        _ => {}
-    }
+    s.hooks_files = hooks_files(&path);
     s.reason = if s.hooks_files.is_empty() { "loaded; no hooks".into() } else { "loaded".into() };
     s
+}
+
+/// The hooks files of the plugin at `root`: `hooks/hooks.json`, and what
+/// the `hooks` of its `.claude-plugin/plugin.json` names: a path (from the
+/// plugin root; `${CLAUDE_PLUGIN_ROOT}` is it), inline hooks (the manifest
+/// itself), or an array of either, which Claude Code 2.1.328 loads too.
+pub fn hooks_files(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if root.join("hooks/hooks.json").is_file() {
+        out.push(root.join("hooks/hooks.json"));
+    }
+    let manifest = root.join(".claude-plugin/plugin.json");
+    let inline: Option<Value> = std::fs::read(&manifest).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    let items: Vec<&Value> = match inline.as_ref().and_then(|m| m.get("hooks")) {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(item) => vec![item],
+        None => vec![],
+    };
+    for item in items {
+        let p = match item {
+            Value::String(rel) => {
+                let rel = rel.replace(super::sources::PLUGIN_ROOT_VAR, &root.to_string_lossy());
+                root.join(rel.trim_start_matches("./"))
+            }
+            Value::Object(_) => manifest.clone(),
+            _ => continue,
+        };
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The hooks of a plugin directory given with `--plugin-dir`, one settings
+/// file per hooks file ([`hooks_files`]), with its root put in.
+pub fn plugin_dir_hooks(dir: &Path, project_dir: PathBuf) -> anyhow::Result<Vec<SettingsFile>> {
+    hooks_files(dir).iter().map(|f| hooks_settings(dir, f, project_dir.clone())).collect()
 }
 
 /// A loaded plugin's hooks file as a settings file: `${CLAUDE_PLUGIN_ROOT}`
@@ -123,11 +146,31 @@ fn status(
 pub fn hooks_settings(root: &Path, file: &Path, project_dir: PathBuf) -> anyhow::Result<SettingsFile> {
     let mut f = super::config::load(file, project_dir)?;
     if file.ends_with(".claude-plugin/plugin.json") {
-        f.value = serde_json::json!({"hooks": f.value.get("hooks").cloned().unwrap_or(Value::Null)});
+        f.value = serde_json::json!({"hooks": inline_hooks(f.value.get("hooks"))});
     }
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     super::sources::put_in(&mut f.value, &root.to_string_lossy());
     Ok(f)
+}
+
+/// A manifest's inline hooks as one event map: an object is one; in an
+/// array, the objects' events are joined in order (paths are their own files).
+fn inline_hooks(hooks: Option<&Value>) -> Value {
+    match hooks {
+        Some(Value::Array(items)) => {
+            let mut events = serde_json::Map::new();
+            for (event, groups) in items.iter().filter_map(Value::as_object).flatten() {
+                let joined = events.entry(event.clone()).or_insert_with(|| Value::Array(vec![]));
+                match (joined, groups) {
+                    (Value::Array(all), Value::Array(more)) => all.extend(more.iter().cloned()),
+                    (slot, other) => *slot = other.clone(),
+                }
+            }
+            Value::Object(events)
+        }
+        Some(Value::String(_)) | None => Value::Null,
+        Some(other) => other.clone(),
+    }
 }
 
 #[cfg(test)]
@@ -165,5 +208,38 @@ mod tests {
         assert!(!by("off@m").loaded && by("off@m").reason == "set to false in project.json", "{:?}", by("off@m"));
         assert!(by("gone@m").reason.contains("install path") && by("gone@m").reason.ends_with("is missing"));
         assert!(by("absent@m").reason.contains("not installed"));
+    }
+    #[test]
+    fn a_plugins_root_is_put_in() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("hooks")).unwrap();
+        let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}\"/hooks/g.sh --x", "timeout": 5}]}]}});
+        std::fs::write(d.path().join("hooks/hooks.json"), hooks.to_string()).unwrap();
+        let f = plugin_dir_hooks(d.path(), "/p".into()).unwrap().remove(0);
+        let root = d.path().canonicalize().unwrap();
+        let cmd = f.value.pointer("/hooks/PreToolUse/0/hooks/0/command").unwrap().as_str().unwrap();
+        assert_eq!(cmd, format!("\"{}\"/hooks/g.sh --x", root.display()));
+        assert!(plugin_dir_hooks(&d.path().join("none"), "/p".into()).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_manifest_may_list_its_hooks_files_and_inline_hooks_in_an_array() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join(".claude-plugin")).unwrap();
+        std::fs::create_dir_all(d.path().join("extra")).unwrap();
+        let group = |c: &str| json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": c}]}]);
+        std::fs::write(d.path().join("extra/a.json"), json!({"hooks": {"PreToolUse": group("a")}}).to_string())
+            .unwrap();
+        let manifest =
+            json!({"name": "g", "hooks": ["./extra/a.json", {"PreToolUse": group("b")}, {"PreToolUse": group("c")}]});
+        std::fs::write(d.path().join(".claude-plugin/plugin.json"), manifest.to_string()).unwrap();
+        let files = plugin_dir_hooks(d.path(), "/p".into()).unwrap();
+        assert_eq!(files.len(), 2, "{files:?}");
+        let commands: Vec<String> = super::super::config::entries(&files)
+            .into_iter()
+            .map(|e| e.raw["command"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(commands, ["a", "b", "c"]);
     }
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::config::{self, ConfigError, SettingsFile};
+use super::config::SettingsFile;
 use crate::audit::{Finding, Severity};
 
 /// The variable a plugin's hook commands use for the plugin's directory.
@@ -28,20 +28,6 @@ pub const PERMISSION_REQUEST_IN_PRINT_SINCE: &str = "2.1.268";
 
 /// The events besides PreToolUse whose hooks can refuse.
 pub const OTHER_EVENTS: [&str; 2] = ["PermissionRequest", "UserPromptSubmit"];
-
-/// A plugin's hooks as a settings file: `DIR/hooks/hooks.json`, with every
-/// `${CLAUDE_PLUGIN_ROOT}` in it replaced by `DIR`. `None` when the plugin
-/// has no hooks file.
-pub fn plugin_hooks(dir: &Path, project_dir: PathBuf) -> Result<Option<SettingsFile>, ConfigError> {
-    let path = dir.join("hooks/hooks.json");
-    if !path.is_file() {
-        return Ok(None);
-    }
-    let mut file = config::load(&path, project_dir)?;
-    let root = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    put_in(&mut file.value, &root.to_string_lossy());
-    Ok(Some(file))
-}
 
 pub(crate) fn put_in(v: &mut Value, root: &str) {
     match v {
@@ -223,20 +209,6 @@ pub fn findings(hooks: &[EventHook], skills: &[SkillHooks], claude_version: Opti
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn a_plugins_root_is_put_in() {
-        let d = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(d.path().join("hooks")).unwrap();
-        let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}\"/hooks/g.sh --x", "timeout": 5}]}]}});
-        std::fs::write(d.path().join("hooks/hooks.json"), hooks.to_string()).unwrap();
-        let f = plugin_hooks(d.path(), "/p".into()).unwrap().unwrap();
-        let root = d.path().canonicalize().unwrap();
-        let cmd = f.value.pointer("/hooks/PreToolUse/0/hooks/0/command").unwrap().as_str().unwrap();
-        assert_eq!(cmd, format!("\"{}\"/hooks/g.sh --x", root.display()));
-        assert!(plugin_hooks(&d.path().join("none"), "/p".into()).unwrap().is_none());
-    }
 
     #[test]
     fn skill_frontmatter_hooks_are_read_when_json() {

@@ -12,6 +12,7 @@
 
 pub mod agent_hooks;
 pub mod catalogue;
+pub mod census;
 pub mod dependencies;
 pub mod dynamic;
 pub mod faults;

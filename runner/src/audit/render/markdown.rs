@@ -39,6 +39,9 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
     if !r.other_sources.is_empty() {
         let _ = writeln!(s, "Also read: {}\n", paths(&r.other_sources));
     }
+    if let Some(c) = &r.loaded_hooks {
+        let _ = writeln!(s, "Hooks loaded: {}\n", text(&super::words::census_words(c)));
+    }
 
     let _ = writeln!(s, "#### Hooks\n");
     let rows: Vec<Vec<String>> = r
@@ -175,6 +178,7 @@ mod tests {
     fn report() -> AuditReport {
         AuditReport {
             claude_version: Some("2.1.328".into()),
+            loaded_hooks: None,
             agents: vec![],
             on_failure: OnFailure::Honoured,
             files: vec![PathBuf::from("/p/.claude/settings.json")],

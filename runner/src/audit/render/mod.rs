@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use crate::audit::guard_verdict::GuardStatus;
 use crate::audit::AuditReport;
-use words::{kind_words, on_failure_words, table};
+use words::{census_words, kind_words, on_failure_words, table};
 
 /// The JSON report (pretty, trailing newline), with the process's `exit_code`.
 pub fn json(r: &AuditReport, exit_code: i32) -> String {
@@ -62,6 +62,9 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
     if !r.other_sources.is_empty() {
         let other: Vec<String> = r.other_sources.iter().map(|f| f.display().to_string()).collect();
         let _ = writeln!(s, "  also read: {}", other.join(", "));
+    }
+    if let Some(c) = &r.loaded_hooks {
+        let _ = writeln!(s, "  loaded: {}", census_words(c));
     }
     if !r.event_hooks.is_empty() {
         let _ = writeln!(s, "\nOther hooks that can refuse (checked statically, not run)");

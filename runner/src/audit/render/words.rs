@@ -20,6 +20,34 @@ pub(in crate::audit) fn on_failure_words(of: OnFailure) -> &'static str {
     }
 }
 
+/// What the census saw, e.g. `checked against Claude Code 2.1.328 with your
+/// settings and plugins: 1 Bash call started 1 PreToolUse hook; listed 1`.
+pub(in crate::audit) fn census_words(c: &crate::audit::probe::census::Census) -> String {
+    if let Some(why) = &c.inconclusive {
+        return format!("not checked against Claude Code {}: {why}", c.claude_version);
+    }
+    let per_tool: Vec<String> = c
+        .tools
+        .iter()
+        .map(|t| {
+            let listed = if t.listed == t.listed_at_most {
+                t.listed.to_string()
+            } else {
+                format!("{} to {}", t.listed, t.listed_at_most)
+            };
+            format!(
+                "{} {} call(s) started {} PreToolUse hook(s), audit lists {listed} per call",
+                t.runs.calls, t.tool, t.runs.hooks_started
+            )
+        })
+        .collect();
+    format!(
+        "checked against Claude Code {} in a session with your settings and plugins: {}",
+        c.claude_version,
+        per_tool.join("; ")
+    )
+}
+
 /// What a hook runs, e.g. `command /path/guard.sh`.
 pub(in crate::audit) fn kind_words(kind: &HookKind) -> String {
     match kind {
