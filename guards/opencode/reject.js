@@ -1,7 +1,15 @@
 // OpenCode guard plugin (docs/opencode.md): a non-async hook that returns a rejected promise.
-// Appends its input and args to $FAILOPEN_TRACE before it acts.
+// failopen's trace, not the guard's logic: each call's input and args go to $FAILOPEN_TRACE before
+// the hook acts, and what it threw, if it threw, after.
 import { appendFileSync } from "node:fs";
-const trace = (input, output, what) => { if (process.env.FAILOPEN_TRACE) appendFileSync(process.env.FAILOPEN_TRACE, JSON.stringify({ what, input, args: output?.args }) + "\n"); };
+const record = (line) => { if (process.env.FAILOPEN_TRACE) appendFileSync(process.env.FAILOPEN_TRACE, JSON.stringify(line) + "\n"); };
+const traced = (what, hook) => (input, output) => {
+  record({ what, input, args: output?.args });
+  const threw = (e) => { record({ what, input, threw: e instanceof Error ? e.message : String(e) }); throw e; };
+  let answer;
+  try { answer = hook(input, output); } catch (e) { threw(e); }
+  return answer instanceof Promise ? answer.catch(threw) : answer;
+};
 export const Guard = async () => ({
-  "tool.execute.before": (input, output) => { trace(input, output, "reject"); return Promise.reject(new Error("failopen guard: rejected " + input.tool)); },
+  "tool.execute.before": traced("reject", (input, output) => Promise.reject(new Error("failopen guard: rejected " + input.tool))),
 });

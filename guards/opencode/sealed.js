@@ -1,10 +1,14 @@
-// failopen's sealed plugin (spike): loads the guard under test from
+// failopen's sealed plugin: loads the guard under test from
 // .opencode/failopen-guard/guard.js (outside plugins/, so OpenCode does not
 // load it itself) and turns what OpenCode would let through into a refusal:
 // a guard that fails to load (syntax error, missing dependency, a factory that
 // throws, an export that is no plugin), one with no tool.execute.before, one
 // that answers after DEADLINE_MS, and one that returns a value (OpenCode
-// ignores return values; only a throw refuses).
+// ignores return values; only a throw refuses). Each refusal of its own is
+// appended to $FAILOPEN_TRACE (the call's input and the message it threw),
+// so that a refusal of a guard that never loaded still has its evidence.
+// failopen writes the arm's deadline in place of DEADLINE_MS's 3000.
+import { appendFileSync } from "node:fs";
 const GUARD = new URL("../failopen-guard/guard.js", import.meta.url).href;
 const DEADLINE_MS = 3000;
 
@@ -21,10 +25,17 @@ async function loadBefores(ctx) {
   return befores;
 }
 
+function refuse(input, message) {
+  if (process.env.FAILOPEN_TRACE) appendFileSync(process.env.FAILOPEN_TRACE, JSON.stringify({ what: "seal", input, threw: message }) + "\n");
+  throw new Error(message);
+}
+
+class Late extends Error {}
+
 function withinDeadline(promise) {
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`failopen seal: the guard did not answer within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+    timer = setTimeout(() => reject(new Late(`the guard did not answer within ${DEADLINE_MS} ms`)), DEADLINE_MS);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
@@ -39,10 +50,14 @@ export const FailopenSeal = async (ctx) => {
   }
   return {
     "tool.execute.before": async (input, output) => {
-      if (broken !== null) throw new Error(`failopen seal: refusing ${input.tool}: the guard did not load (${broken})`);
+      if (broken !== null) refuse(input, `failopen seal: refusing ${input.tool}: the guard did not load (${broken})`);
       for (const before of befores) {
-        const answer = await withinDeadline(Promise.resolve().then(() => before(input, output)));
-        if (answer !== undefined) throw new Error(`failopen seal: refusing ${input.tool}: the guard returned a value OpenCode ignores (${JSON.stringify(answer)?.slice(0, 200)})`);
+        const answer = await withinDeadline(Promise.resolve().then(() => before(input, output))).catch((e) => {
+          // The guard's own refusal passes as it is; the deadline's is the seal's.
+          if (e instanceof Late) refuse(input, `failopen seal: refusing ${input.tool}: ${e.message}`);
+          throw e;
+        });
+        if (answer !== undefined) refuse(input, `failopen seal: refusing ${input.tool}: the guard returned a value OpenCode ignores (${JSON.stringify(answer)?.slice(0, 200)})`);
       }
     },
   };

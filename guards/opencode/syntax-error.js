@@ -1,7 +1,15 @@
 // OpenCode guard plugin (docs/opencode.md): a correct deny guard with a syntax error: it does not parse.
-// Appends its input and args to $FAILOPEN_TRACE before it acts.
+// failopen's trace, not the guard's logic: each call's input and args go to $FAILOPEN_TRACE before
+// the hook acts, and what it threw, if it threw, after.
 import { appendFileSync } from "node:fs";
-const trace = (input, output, what) => { if (process.env.FAILOPEN_TRACE) appendFileSync(process.env.FAILOPEN_TRACE, JSON.stringify({ what, input, args: output?.args }) + "\n"); };
+const record = (line) => { if (process.env.FAILOPEN_TRACE) appendFileSync(process.env.FAILOPEN_TRACE, JSON.stringify(line) + "\n"); };
+const traced = (what, hook) => (input, output) => {
+  record({ what, input, args: output?.args });
+  const threw = (e) => { record({ what, input, threw: e instanceof Error ? e.message : String(e) }); throw e; };
+  let answer;
+  try { answer = hook(input, output); } catch (e) { threw(e); }
+  return answer instanceof Promise ? answer.catch(threw) : answer;
+};
 export const Guard = async () => ({
-  "tool.execute.before": async (input, output) => { trace(input, output, "syntax-error"); throw new Error("refused") ,
+  "tool.execute.before": traced("syntax-error", async (input, output) => { throw new Error("failopen guard: refused") ,
 });

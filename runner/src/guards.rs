@@ -332,6 +332,20 @@ const CATALOG: &[Guard] = &[
     callback!("can-use-tool-garbage", "garbage", can_use_tool: true, long: false),
     callback!("can-use-tool-null", "null", can_use_tool: true, long: true),
     callback!("can-use-tool-hang", "hang", can_use_tool: true, long: true),
+    // OpenCode's guards are JS plugins whose `tool.execute.before` is a
+    // callback in its own process (arms/opencode.json; the files are
+    // guards/opencode/, embedded by agent/opencode/plugin.rs).
+    callback!("opencode-allow", "opencode-allow", can_use_tool: false, long: false),
+    callback!("opencode-deny", "opencode-deny", can_use_tool: false, long: false),
+    callback!("opencode-reject", "opencode-reject", can_use_tool: false, long: false),
+    callback!("opencode-throw-string", "opencode-throw-string", can_use_tool: false, long: false),
+    callback!("opencode-crash", "opencode-crash", can_use_tool: false, long: false),
+    callback!("opencode-hang", "opencode-hang", can_use_tool: false, long: true),
+    callback!("opencode-wrong-shape", "opencode-wrong-shape", can_use_tool: false, long: false),
+    callback!("opencode-syntax-error", "opencode-syntax-error", can_use_tool: false, long: false),
+    callback!("opencode-missing-dependency", "opencode-missing-dependency", can_use_tool: false, long: false),
+    callback!("opencode-factory-throws", "opencode-factory-throws", can_use_tool: false, long: false),
+    callback!("opencode-not-a-plugin", "opencode-not-a-plugin", can_use_tool: false, long: false),
 ];
 
 /// The script every `model-cmd-*` guard runs.

@@ -23,6 +23,7 @@ pub mod driver;
 pub mod gemini;
 pub mod hook_config;
 pub(crate) mod not_yet_run;
+pub mod opencode;
 pub mod wording;
 
 use std::path::PathBuf;
@@ -50,11 +51,13 @@ pub enum Agent {
     AgentSdkPy,
     /// Cline CLI (`cline "PROMPT" --json`).
     Cline,
+    /// OpenCode (`opencode run --format json`), whose guards are plugins.
+    OpenCode,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 7] = [
+    pub const ALL: [(&'static str, Agent); 8] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -62,6 +65,7 @@ impl Agent {
         ("agent-sdk-ts", Agent::AgentSdkTs),
         ("agent-sdk-py", Agent::AgentSdkPy),
         ("cline", Agent::Cline),
+        ("opencode", Agent::OpenCode),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -74,6 +78,7 @@ impl Agent {
             Agent::AgentSdkTs => &agent_sdk_ts::driver::AgentSdkTs,
             Agent::AgentSdkPy => &agent_sdk_py::driver::AgentSdkPy,
             Agent::Cline => &cline::driver::Cline,
+            Agent::OpenCode => &opencode::driver::OpenCode,
         }
     }
 
@@ -155,7 +160,7 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline"), "{e}");
+        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode"), "{e}");
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);

@@ -42,6 +42,10 @@ impl TracedCall {
 /// lines are skipped).
 /// Cline CLI's PreToolUse payload is of its own shape (`hookName:
 /// "tool_call"`, the call under `tool_call: {id, name, input}`): read too.
+/// An OpenCode guard plugin (and failopen's sealed plugin) records each
+/// call's `input` (`{tool, sessionID, callID}`) and, when it threw, a line
+/// with `threw`: only those lines are read, so an OpenCode call is traced
+/// only when the plugin under test refused that very call id.
 pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
     trace
         .lines()
@@ -52,6 +56,14 @@ pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
                     tool_use_id: v["tool_use_id"].as_str().map(String::from),
                     tool_name: v["tool_name"].as_str().unwrap_or_default().to_string(),
                     tool_input: v["tool_input"].clone(),
+                });
+            }
+            let opencode = &v["input"];
+            if v["threw"].is_string() && opencode["callID"].is_string() {
+                return Some(TracedCall {
+                    tool_use_id: opencode["callID"].as_str().map(String::from),
+                    tool_name: opencode["tool"].as_str().unwrap_or_default().to_string(),
+                    tool_input: v["args"].clone(),
                 });
             }
             let call = &v["tool_call"];
@@ -98,5 +110,17 @@ mod tests {
         assert_eq!(calls[1].tool_use_id.as_deref(), Some("call_fo2"));
         assert!(calls[1].is_for("call_fo2", "run_commands", &json!({"commands": ["x"]})));
         assert!(!calls[1].is_for("call_fo3", "run_commands", &json!({"commands": ["x"]})));
+    }
+
+    #[test]
+    fn an_opencode_plugins_call_is_traced_only_where_it_threw() {
+        let input = json!({"tool": "bash", "sessionID": "ses_1", "callID": "call_fo1"});
+        let ran = json!({"what": "deny", "input": input, "args": {"command": "x"}});
+        let threw = json!({"what": "deny", "input": input, "threw": "failopen guard: refused bash"});
+        let other = json!({"what": "allow", "input": {"tool": "write", "callID": "call_fo2"}, "args": {}});
+        let calls = traced_calls(&format!("{ran}\n{threw}\n{other}\n"));
+        assert_eq!(calls.len(), 1);
+        assert!(calls[0].is_for("call_fo1", "bash", &json!({})));
+        assert!(!calls[0].is_for("call_fo2", "write", &json!({})));
     }
 }

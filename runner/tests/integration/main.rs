@@ -31,6 +31,7 @@ mod live;
 mod mcp_fs;
 mod mcp_guard;
 mod old_releases;
+mod opencode;
 mod regression;
 mod release;
 mod reliability;

@@ -319,6 +319,40 @@ fn sdk_reference_csvs_hold_every_arms_expectation() {
     }
 }
 
+/// The OpenCode reference runs (`failopen run --agent opencode --arms
+/// opencode` on the pinned and the older release): every arm of
+/// arms/opencode.json has one row on each, that row is what the arm's
+/// OpenCode expectation says, reason included (the bare hang's only
+/// invalid, `session-timeout`, is its expectation), and every `blocked` row
+/// shows both calls refused with the plugin's trace of each.
+#[test]
+fn opencode_reference_csvs_hold_every_arms_expectation() {
+    use failopen::verdict::VerdictKind;
+    let arms = failopen::arms::load("opencode").unwrap();
+    for version in [failopen::agent::opencode::PINNED_VERSION, failopen::agent::opencode::OLDER_VERSION] {
+        let file = format!("opencode-{version}.csv");
+        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
+        assert_eq!(rows.len(), arms.len(), "{file}");
+        for arm in &arms {
+            let row =
+                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
+            let want = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::OpenCode)).unwrap().on(version);
+            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::OpenCode, version), "{file}: {row:?}");
+            assert_eq!(
+                (row.verdict, row.reason.as_str()),
+                (want.verdict, want.reason.unwrap_or_default()),
+                "{file}: {}: {}",
+                arm.name,
+                want.source
+            );
+            if row.verdict == VerdictKind::Blocked {
+                assert_eq!(row.attempts, "bash:refused;write:refused", "{file}: {row:?}");
+                assert!(row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {row:?}");
+            }
+        }
+    }
+}
+
 /// `failopen history --agent copilot` over every Copilot CLI release from
 /// 1.0.55 that has a linux-x64 build (30 of them), five arms each: every
 /// version has every arm, and the rows change exactly at the releases

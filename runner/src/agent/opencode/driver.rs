@@ -1,0 +1,117 @@
+//! OpenCode's [`AgentDriver`]: one `opencode run --format json PROMPT`
+//! session against the stand-in, with its own HOME and XDG directories,
+//! `opencode.json` in the work directory, both config directories seeded so
+//! nothing is installed at start, and the arm's guard as a plugin in
+//! `.opencode/plugins/` (bare) or behind failopen's sealed plugin
+//! ([`super::plugin`]). It runs the native binary of the platform package,
+//! not `opencode-ai`'s Node launcher; anything it leaves running carries the
+//! session's tag and is reaped with it.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::{config, plugin, stream, wording};
+use crate::agent::claude_code::capabilities::Capabilities;
+use crate::agent::driver::{package_files, AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::not_yet_run::NotYetRun;
+use crate::agent::wording::RefusalWording;
+use crate::attribution::HookIdentity;
+use crate::evidence::StreamFacts;
+use crate::task::PROMPT;
+
+/// OpenCode.
+pub struct OpenCode;
+
+/// What OpenCode sessions do not run yet, in OpenCode's words.
+const NOT_YET_RUN: NotYetRun = NotYetRun {
+    live_model: "opencode-live-model",
+    interactive: "opencode-interactive",
+    hook_source: "opencode-hook-source",
+    route: "opencode-route",
+};
+
+/// Who it is ([`Identity`]).
+const IDENTITY: Identity = Identity {
+    npm_package: "opencode-ai",
+    bin_name: "opencode",
+    display_name: "OpenCode",
+    pinned_version: super::PINNED_VERSION,
+    older_version: super::OLDER_VERSION,
+};
+
+impl AgentDriver for OpenCode {
+    fn identity(&self) -> &'static Identity {
+        &IDENTITY
+    }
+
+    /// The platform package's native binary ([`config::native_binary`]).
+    fn installed_binary(&self, version_dir: &Path) -> PathBuf {
+        config::native_binary(version_dir)
+    }
+
+    /// `opencode-ai` and its platform packages (`opencode-linux-x64`, ...),
+    /// whose binary is the build.
+    fn build_files(&self, version_dir: &Path) -> Vec<PathBuf> {
+        package_files(version_dir, "opencode")
+    }
+
+    fn hook_event(&self) -> &'static str {
+        config::EVENT
+    }
+
+    fn write_tools(&self) -> &'static [&'static str] {
+        &config::WRITE_TOOLS
+    }
+
+    fn full_matcher(&self) -> String {
+        config::WRITE_MATCHER.to_string()
+    }
+
+    /// A plugin has no matcher: its hook runs before every tool.
+    fn covers(&self, _matcher: Option<&str>, _tool: &str) -> bool {
+        true
+    }
+
+    /// OpenCode awaits a plugin's hook with no timeout at all.
+    fn default_hook_timeout_secs(&self) -> f64 {
+        f64::INFINITY
+    }
+
+    fn wording(&self) -> &'static dyn RefusalWording {
+        &wording::OpenCodeWording
+    }
+
+    /// Only a print-mode session of one guard plugin against the stand-in.
+    fn unsupported(&self, ask: &SessionAsk<'_>, _caps: Option<&Capabilities>) -> Option<&'static str> {
+        NOT_YET_RUN.asked_by(ask).or_else(|| plugin::read(ask.settings).err())
+    }
+
+    fn prepare(
+        &self,
+        ask: &SessionAsk<'_>,
+        at: &SessionPlace<'_>,
+        _caps: Option<&Capabilities>,
+    ) -> std::io::Result<SessionLaunch> {
+        let base_url = at.standin_url.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::Unsupported, "OpenCode runs against the stand-in only")
+        })?;
+        let guard = plugin::read(ask.settings)
+            .map_err(|what| std::io::Error::new(std::io::ErrorKind::InvalidInput, what.to_string()))?;
+        let opencode_json = serde_json::to_vec_pretty(&config::opencode_json(base_url))?;
+        std::fs::write(at.work.join("opencode.json"), &opencode_json)?;
+        std::fs::write(at.evidence.join("opencode.json"), &opencode_json)?;
+        for dir in config::config_dirs(at.home, at.work) {
+            config::seed_config_dir(&dir)?;
+        }
+        plugin::place(&guard, at.work, at.evidence)?;
+        Ok(SessionLaunch {
+            args: config::args(PROMPT).into_iter().map(OsString::from).collect(),
+            env: config::env(at.home),
+            ..SessionLaunch::default()
+        })
+    }
+
+    fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
+        stream::parse(stdout)
+    }
+}
