@@ -354,7 +354,8 @@ pub enum ClaudeCommand {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// The agent whose releases to run: claude-code (default), codex, gemini, copilot or agent-sdk-ts.
+    /// The agent whose releases to run: claude-code (default), codex, gemini, copilot, agent-sdk-ts or
+    /// agent-sdk-py.
     #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
     pub agent: failopen::agent::Agent,
     /// The versions: a range of published versions (both ends included),
