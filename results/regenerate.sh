@@ -22,5 +22,9 @@ fi
 if [[ -f results/agent-sdk-ts-history.csv ]]; then
   "${fo[@]}" report results/agent-sdk-ts-history.csv --format timeline-md --out results/AGENT-SDK-TS-TIMELINE.md
 fi
+# The Python Agent SDK's, over `failopen history --agent agent-sdk-py`.
+if [[ -f results/agent-sdk-py-history.csv ]]; then
+  "${fo[@]}" report results/agent-sdk-py-history.csv --format timeline-md --out results/AGENT-SDK-PY-TIMELINE.md
+fi
 # The findings as a static site: every reference CSV, the history and the bisects above.
 "${fo[@]}" report results --format site --out results/site

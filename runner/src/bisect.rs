@@ -102,6 +102,16 @@ pub fn summary_with_flag(rows: &[Row], flag: Option<&str>) -> String {
 /// The probe verdict of a version that never ran the hook in any session.
 pub const HOOK_NOT_RUN: &str = "invalid hook-not-run";
 
+/// `invalid REASON` when every row is `invalid` for one of `reasons` (the
+/// same one), which `--invalid-as-verdict` makes a verdict of its own, as
+/// [`HOOK_NOT_RUN`] always is; `None` otherwise (then [`summary_with_flag`]).
+pub fn invalid_as_verdict(rows: &[Row], reasons: &[crate::verdict::InvalidReason]) -> Option<String> {
+    let first = rows.first()?;
+    let counted = reasons.iter().any(|r| r.as_str() == first.reason.as_str());
+    let all_same = rows.iter().all(|r| r.verdict == crate::verdict::VerdictKind::Invalid && r.reason == first.reason);
+    (counted && all_same).then(|| format!("invalid {}", first.reason))
+}
+
 /// Binary search over `versions` (ascending; first is good, last is bad),
 /// calling `probe` for the versions it needs. `probe` returns the summary verdict.
 pub async fn search<F, Fut>(versions: &[String], mut probe: F) -> anyhow::Result<Bisection>
@@ -155,11 +165,13 @@ where
     })
 }
 
-/// A verdict that places a version on one side: blocked, wrote or
-/// [`HOOK_NOT_RUN`], with or without a flag ([`summary_with_flag`]).
+/// A verdict that places a version on one side: blocked, wrote, with or
+/// without a flag ([`summary_with_flag`]), or `invalid REASON` with its
+/// reason ([`HOOK_NOT_RUN`], [`invalid_as_verdict`]); a bare `invalid` (the
+/// sessions' reasons differ, or were not asked to count) is no side.
 fn decisive(verdict: &str) -> bool {
     let word = verdict.split(" with").next().unwrap_or(verdict);
-    word == "blocked" || word == "wrote" || verdict == HOOK_NOT_RUN
+    word == "blocked" || word == "wrote" || verdict.strip_prefix("invalid ").is_some_and(|r| !r.is_empty())
 }
 
 /// Resolve a version spec of `agent` to the exact published version (`latest` allowed).
@@ -216,6 +228,29 @@ mod tests {
         assert!(decisive(HOOK_NOT_RUN));
         assert_eq!(summary(&not_run(&["hook-not-run", "session-error"])), "invalid");
         assert!(!decisive("invalid"));
+    }
+
+    /// `--invalid-as-verdict session-error`: a version whose every session
+    /// is `invalid session-error` is a side of its own; other reasons, mixed
+    /// reasons, or a row that is not invalid are not.
+    #[test]
+    fn an_invalid_reason_asked_for_is_a_verdict_when_every_row_has_it() {
+        use crate::test_helpers::row;
+        use crate::verdict::InvalidReason::{SessionError, SessionTimeout};
+        use crate::verdict::VerdictKind::{Blocked as B, Invalid as I};
+        let rows = |reasons: &[&str]| -> Vec<Row> {
+            reasons.iter().enumerate().map(|(i, r)| row("0.2.150", "x/native", i as u32 + 1, I, r)).collect()
+        };
+        let errored = rows(&["session-error", "session-error"]);
+        assert_eq!(invalid_as_verdict(&errored, &[SessionError]).as_deref(), Some("invalid session-error"));
+        assert!(decisive("invalid session-error"));
+        assert_eq!(invalid_as_verdict(&errored, &[SessionTimeout]), None, "not asked for");
+        assert_eq!(invalid_as_verdict(&errored, &[]), None);
+        assert_eq!(invalid_as_verdict(&rows(&["session-error", "session-timeout"]), &[SessionError]), None);
+        let mut one_blocked = errored.clone();
+        one_blocked.push(row("0.2.150", "x/native", 3, B, ""));
+        assert_eq!(invalid_as_verdict(&one_blocked, &[SessionError]), None);
+        assert_eq!(invalid_as_verdict(&[], &[SessionError]), None);
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
+use crate::agent::Agent;
 use crate::arms::Arm;
+use crate::hook_type::HookType;
 use crate::install::AgentBin;
 use crate::mode::Mode;
 use crate::record::Row;
@@ -85,11 +87,38 @@ impl CellKey {
     }
 }
 
-/// Every (version, arm, repeat) in a fixed order.
+/// Whether `agent` runs `arm`'s hook type at all
+/// ([`crate::agent::driver::AgentDriver::runs_hook_type`]).
+pub fn runs(agent: Agent, arm: &Arm) -> bool {
+    agent.driver().runs_hook_type(arm.guard.hook_type())
+}
+
+/// Why a run of `arms` on `agent` has no cell: none of them is a hook type
+/// the agent runs (`--arms sdk` on Claude Code). `None` when one is.
+pub fn none_runs(agent: Agent, arms: &[Arm]) -> Option<String> {
+    if arms.is_empty() || arms.iter().any(|a| runs(agent, a)) {
+        return None;
+    }
+    let mut types: Vec<&str> = arms.iter().map(|a| a.guard.hook_type().as_str()).collect();
+    types.sort_unstable();
+    types.dedup();
+    let runs: Vec<&str> =
+        HookType::ALL.into_iter().filter(|t| agent.driver().runs_hook_type(*t)).map(|t| t.as_str()).collect();
+    Some(format!(
+        "none of the {} arms is a hook type {} runs: they are {} hooks, and it runs {}",
+        arms.len(),
+        agent.display_name(),
+        types.join(", "),
+        runs.join(", ")
+    ))
+}
+
+/// Every (version, arm, repeat) in a fixed order, leaving out an arm whose
+/// hook type the version's agent does not run ([`runs`]).
 pub fn expand(versions: &[AgentBin], arms: &[Arm], repeats: u32) -> Vec<Cell> {
     let mut cells = Vec::with_capacity(versions.len() * arms.len() * repeats as usize);
     for bin in versions {
-        for arm in arms {
+        for arm in arms.iter().filter(|a| runs(bin.agent, a)) {
             for repeat in 1..=repeats {
                 cells.push(Cell { index: cells.len(), bin: bin.clone(), arm: arm.clone(), repeat });
             }
@@ -159,6 +188,37 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n == 1), "every cell in exactly one shard");
+    }
+
+    /// One set holding settings hooks and the SDK's callbacks (`all`) rows, on
+    /// each agent, only the arms of the hook types it runs: a Claude Code or
+    /// Codex run of it is the run of the settings hooks alone, an SDK's the
+    /// callbacks alone; a set of which an agent runs nothing says so.
+    #[test]
+    fn an_agent_gets_only_the_arms_of_the_hook_types_it_runs() {
+        let sdk = crate::arms::load("sdk").unwrap();
+        let mut mixed = crate::arms::load("article").unwrap();
+        let settings_hooks = mixed.len();
+        mixed.extend(sdk.iter().cloned());
+        let on = |agent: Agent| {
+            let bin = AgentBin { agent, path: PathBuf::from("/x"), version: "1.0.0".into() };
+            expand(&[bin], &mixed, 2).into_iter().map(|c| c.arm).collect::<Vec<_>>()
+        };
+        for agent in [Agent::ClaudeCode, Agent::Codex, Agent::Gemini, Agent::Copilot, Agent::Cline] {
+            let arms = on(agent);
+            assert_eq!(arms.len(), 2 * settings_hooks, "{agent}");
+            assert!(arms.iter().all(|a| !a.guard.hook_type().is_callback()), "{agent}");
+            assert!(none_runs(agent, &mixed).is_none(), "{agent}");
+            let why = none_runs(agent, &sdk).unwrap_or_else(|| panic!("{agent} runs no sdk arm"));
+            assert!(why.contains("callback, can-use-tool hooks"), "{why}");
+        }
+        for agent in [Agent::AgentSdkTs, Agent::AgentSdkPy] {
+            let arms = on(agent);
+            assert_eq!(arms.len(), 2 * sdk.len(), "{agent}");
+            assert!(arms.iter().all(|a| a.guard.hook_type().is_callback()), "{agent}");
+            let article = crate::arms::load("article").unwrap();
+            assert!(none_runs(agent, &article).unwrap().contains("it runs callback, can-use-tool"), "{agent}");
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use super::AgentBin;
 use crate::agent::claude_code::capabilities::Capabilities;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
+use crate::hook_type::HookType;
 use crate::mode::Mode;
 use crate::surface::Route;
 
@@ -193,6 +194,16 @@ pub trait AgentDriver: Sync {
     /// the hook's shell to tell how a write landed.
     fn reports_hook_events(&self) -> bool {
         false
+    }
+    /// Whether it runs a hook of type `t` at all. An arm whose hook type it
+    /// cannot run is no cell of its runs ([`crate::cells::expand`]), so one
+    /// arm set (`all`) can hold settings hooks and the SDK's callbacks and a
+    /// run of it on any agent rows only what that agent can run. A type an
+    /// agent runs only in part (an `http` hook on Codex) stays a cell, whose
+    /// row says why ([`AgentDriver::unsupported`]). Default: the hooks a
+    /// settings file names, not a callback in an SDK's process.
+    fn runs_hook_type(&self, t: HookType) -> bool {
+        !t.is_callback()
     }
 
     // --- the user's hook config, for audit ---

@@ -11,6 +11,22 @@ fn builtin_sets_parse() {
     assert_eq!(load("article").unwrap().len(), 9);
 }
 
+/// `all` is the concatenation of its parts, in order, arm for arm (the
+/// Agent SDK's `sdk` included), so a part's arm changed without `all` fails
+/// here: arms/regenerate-all.sh writes it from the parts.
+#[test]
+fn all_is_its_parts_joined() {
+    let parts: Vec<Arm> = ["full", "extended", "http", "model", "surface", "sdk"]
+        .iter()
+        .flat_map(|name| load(name).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let all = load("all").unwrap();
+    assert_eq!(all.len(), parts.len());
+    for (a, p) in all.iter().zip(&parts) {
+        assert_eq!(a, p, "{}", p.name);
+    }
+}
+
 #[test]
 fn malformed_json_names_file_line_and_column() {
     let err = parse("{\n  \"arms\": [\n    {\"guard\": \"deny\" \"wrapper\": \"bare\"}\n  ]\n}", "x.json").unwrap_err();

@@ -141,6 +141,16 @@ pub struct BisectArgs {
     /// every row, so a change the verdict does not show can be bisected.
     #[arg(long, value_name = "FLAG")]
     pub flag: Option<String>,
+    /// Count a version whose every session is `invalid` for this reason as a
+    /// verdict of its own (`invalid REASON`), as `hook-not-run` always is:
+    /// e.g. `session-error` for a Python SDK release whose `HookMatcher`
+    /// refuses `on_failure`, so its program never starts. Repeatable.
+    #[arg(long = "invalid-as-verdict", value_name = "REASON", value_parser = parse_invalid_reason)]
+    pub invalid_as_verdict: Vec<failopen::verdict::InvalidReason>,
+}
+
+fn parse_invalid_reason(s: &str) -> Result<failopen::verdict::InvalidReason, String> {
+    s.parse()
 }
 
 /// Audit output formats.
@@ -344,7 +354,8 @@ pub enum ClaudeCommand {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// The agent whose releases to run: claude-code (default), codex, gemini, copilot or agent-sdk-ts.
+    /// The agent whose releases to run: claude-code (default), codex, gemini, copilot, agent-sdk-ts or
+    /// agent-sdk-py.
     #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
     pub agent: failopen::agent::Agent,
     /// The versions: a range of published versions (both ends included),

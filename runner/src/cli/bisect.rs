@@ -41,6 +41,7 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
     let cache = base.cache.for_agent(agent);
     let found: HashSet<String> = cache.installed().into_iter().collect();
     let flag = args.flag.clone();
+    let counted = args.invalid_as_verdict.clone();
     let mut step = 0;
     let result = bisect::search(&versions, |version| {
         step += 1;
@@ -51,7 +52,7 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
             ..base.clone()
         };
         let interrupt = interrupt.clone();
-        let (cache, found, flag) = (cache.clone(), found.clone(), flag.clone());
+        let (cache, found, flag, counted) = (cache.clone(), found.clone(), flag.clone(), counted.clone());
         async move {
             let summary = failopen::run::run(opts, interrupt.clone()).await;
             if !found.contains(&version) && !cache.pinned().contains(&version.as_str()) {
@@ -61,7 +62,8 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
             if interrupt.is_stopped() {
                 anyhow::bail!("interrupted at {version}");
             }
-            let verdict = bisect::summary_with_flag(&summary.rows, flag.as_deref());
+            let verdict = bisect::invalid_as_verdict(&summary.rows, &counted)
+                .unwrap_or_else(|| bisect::summary_with_flag(&summary.rows, flag.as_deref()));
             let detail: Vec<String> = summary
                 .rows
                 .iter()

@@ -143,6 +143,9 @@ pub async fn run(
     mut on_version: impl FnMut(&Entry),
 ) -> anyhow::Result<HistorySummary> {
     let started = Instant::now();
+    if let Some(why) = cells::none_runs(opts.run.agent, &opts.run.arms) {
+        anyhow::bail!("no history of {}: {why}", opts.run.agent.display_name());
+    }
     let out = opts.run.out.clone();
     let cache = opts.run.cache.for_agent(opts.run.agent);
     // Opening first cuts a truncated last line before the rows are read.

@@ -93,11 +93,23 @@ fn dedup(specs: Vec<ClaudeSpec>) -> Vec<ClaudeSpec> {
 pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<AgentBin, InstallError> {
     match spec {
         ClaudeSpec::Path(p) => {
-            let path = std::fs::canonicalize(p).map_err(|e| InstallError::NotRunnable {
+            let not_runnable = |e: std::io::Error| InstallError::NotRunnable {
                 agent: cache.agent().display_name(),
                 path: p.display().to_string(),
                 message: e.to_string(),
-            })?;
+            };
+            let path = std::fs::canonicalize(p).map_err(not_runnable)?;
+            let driver = cache.agent().driver();
+            // A venv's python is a link out of the venv: its SDK's version is
+            // read beside the path as given, which stays the path that runs
+            // (as `npm::ensure` does for a cached version; `failopen history`
+            // runs each release through here).
+            if driver.version_without_running(&path).is_none() {
+                if let Some(version) = driver.version_without_running(p) {
+                    let path = std::path::absolute(p).map_err(not_runnable)?;
+                    return Ok(AgentBin { agent: cache.agent(), path, version });
+                }
+            }
             let version = npm::read_version(cache.agent(), &path).await?;
             Ok(AgentBin { agent: cache.agent(), path, version })
         }
@@ -137,5 +149,25 @@ mod tests {
         let v = |s: &str| ClaudeSpec::Version(s.into());
         assert_eq!(expanded, vec![v("2.1.3"), v("2.1.1"), v("2.1.2"), ClaudeSpec::Latest]);
         assert!(expand_with(&ClaudeSpec::parse_list("2.1.1..2.1.9").unwrap(), &published, "2.1.4", false).is_err());
+    }
+
+    /// A venv's python given as a path (what `failopen history` runs each
+    /// Python SDK release through) is a link out of the venv: its SDK's
+    /// version is read beside the link, and the link, not the interpreter
+    /// it points at, is what runs (the bundled CLI is found beside it too).
+    #[tokio::test]
+    async fn a_venv_python_path_keeps_its_venv() {
+        let dir = tempfile::tempdir().unwrap();
+        let venv = dir.path().join("0.2.150/venv");
+        let package = venv.join("lib/python3.11/site-packages/claude_agent_sdk");
+        std::fs::create_dir_all(&package).unwrap();
+        std::fs::create_dir_all(venv.join("bin")).unwrap();
+        std::fs::write(package.join("_version.py"), "__version__ = \"0.2.150\"\n").unwrap();
+        let interpreter = dir.path().join("python3.11");
+        std::fs::write(&interpreter, "").unwrap();
+        std::os::unix::fs::symlink(&interpreter, venv.join("bin/python")).unwrap();
+        let cache = Cache::at(dir.path()).for_agent(Agent::AgentSdkPy);
+        let bin = resolve(&ClaudeSpec::Path(venv.join("bin/python")), &cache).await.unwrap();
+        assert_eq!((bin.version.as_str(), bin.path), ("0.2.150", venv.join("bin/python")));
     }
 }

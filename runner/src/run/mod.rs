@@ -150,6 +150,9 @@ pub async fn resolve_versions(specs: &[ClaudeSpec], include_pre: bool, cache: &C
 /// Run the battery. Rows are appended to `opts.out` as sessions end;
 /// `interrupt` stops it (see [`crate::pool`]).
 pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSummary> {
+    if let Some(why) = cells::none_runs(opts.agent, &opts.arms) {
+        anyhow::bail!("nothing to run on {}: {why}", opts.agent.display_name());
+    }
     let versions = resolve_versions(&opts.claude, opts.include_pre, &opts.cache.for_agent(opts.agent)).await?;
     // Open first: a truncated last line (a writer killed mid-row) is cut before the rows are read.
     let mut writer = RowWriter::open(&opts.out)?;

@@ -124,18 +124,29 @@ fn sdk_py_three_months_older_gives_its_arms_expectation() {
     sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::OLDER_VERSION, "2.1.247", &only);
 }
 
+/// Claude Code, Codex and Gemini never run a callback arm: `all` holds the
+/// sdk arms, and a run of it on them rows only their settings hooks, while
+/// the SDK's run of the same selection rows only its callback; `--arms sdk`
+/// alone on them is an error that says why, before anything is installed
+/// or started.
 #[test]
 fn other_agents_never_run_a_callback_arm() {
-    let arms = failopen::arms::load("sdk").unwrap();
-    let throw_arms = arms.iter().filter(|a| a.name.starts_with("callback-throw/")).count();
-    assert!(throw_arms >= 2, "bare and native at least: {throw_arms}");
+    let only = ["--only", "callback-throw/bare", "--only", "crash/bare"];
     for agent in ["claude-code", "codex", "gemini"] {
-        let (rows, _dir) = run_battery(&["--agent", agent, "--arms", "sdk", "--only", "callback-throw/*"]);
-        assert_eq!(rows.len(), throw_arms, "{agent}");
-        for r in &rows {
-            assert_eq!(r.verdict, VerdictKind::Invalid, "{r:?}");
-            assert!(r.reason.starts_with("unsupported:"), "{r:?}");
-            assert_eq!(r.session_secs, 0.0, "no session was started: {r:?}");
-        }
+        let (rows, _dir) = run_battery(&[&["--agent", agent, "--arms", "all"][..], &only].concat());
+        let arms: Vec<&str> = rows.iter().map(|r| r.arm.as_str()).collect();
+        assert_eq!(arms, ["crash/bare"], "{agent}");
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("rows.csv");
+        let mut cmd = crate::support::failopen();
+        cmd.args(["run", "--agent", agent, "--arms", "sdk", "--only", "callback-throw/*", "--out"]).arg(&out);
+        let output = cmd.timeout(std::time::Duration::from_secs(60)).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{agent}: {stderr}");
+        assert!(stderr.contains("arms is a hook type") && stderr.contains("they are callback hooks"), "{stderr}");
+        assert!(std::fs::read_to_string(&out).unwrap_or_default().lines().count() <= 1, "{agent}: no row");
     }
+    let (rows, _dir) = run_battery(&[&["--agent", "agent-sdk-ts", "--arms", "all"][..], &only].concat());
+    let arms: Vec<(&str, VerdictKind)> = rows.iter().map(|r| (r.arm.as_str(), r.verdict)).collect();
+    assert_eq!(arms, [("callback-throw/bare", VerdictKind::Wrote)], "the SDK runs the sdk arms of all, and only them");
 }

@@ -270,6 +270,26 @@ pub const SDK_TS_CALLBACK_FAILED_NOTICE_SINCE: &str = "0.3.317";
 /// arms change verdict at this release.
 pub const SDK_TS_ON_FAILURE_SINCE: &str = "0.3.317";
 
+/// The first Python Agent SDK release whose `HookMatcher` takes
+/// `on_failure`: before it, `HookMatcher(on_failure="block")` is a
+/// `TypeError` and the program never starts a session (`invalid
+/// session-error`); from it, a failed callback under `on_failure="block"` is
+/// refused at once (it bundles Claude Code 2.1.317, the release whose
+/// callbacks first honour the key, as TypeScript's 0.3.317 does). Found by
+/// `failopen bisect --invalid-as-verdict session-error`
+/// (results/bisect-sdk-py-callback-throw-native.txt) and seen in
+/// results/agent-sdk-py-history.csv; arms/sdk.json's native Python arms
+/// change at this release.
+pub const SDK_PY_ON_FAILURE_SINCE: &str = "0.2.177";
+
+/// The first Python Agent SDK release whose stream warns its caller that a
+/// hook callback failed (`sdk-notice:hook_callback_failed`), the same
+/// bundled Claude Code 2.1.317 as [`SDK_TS_CALLBACK_FAILED_NOTICE_SINCE`].
+/// Found by `failopen bisect --flag`
+/// (results/bisect-sdk-py-callback-failed-notice.txt) and seen in
+/// results/agent-sdk-py-history.csv.
+pub const SDK_PY_CALLBACK_FAILED_NOTICE_SINCE: &str = "0.2.177";
+
 /// Whether an Agent SDK `version` is `since` or later.
 pub fn sdk_at_least(version: &str, since: &str) -> bool {
     at_least(version, since)

@@ -97,13 +97,19 @@ fn agent_reference_csvs_match_the_oracle_and_their_versions_agree() {
     }
 }
 
-/// Every arm of `all` ran at least 3 times on each version, and no row is
-/// invalid except where the arm's own expectation on that version says it
-/// can only be (with that reason), e.g. a hook source a version never loads.
+/// Every arm of `all` that Claude Code runs (not the SDK's callbacks) ran at
+/// least 3 times on each version, and no row is invalid except where the
+/// arm's own expectation on that version says it can only be (with that
+/// reason), e.g. a hook source a version never loads.
 #[test]
 fn reference_csvs_hold_both_versions_every_arm_and_no_unexplained_invalid() {
     use failopen::verdict::VerdictKind;
-    let arms = failopen::arms::load("all").unwrap();
+    let arms: Vec<_> = failopen::arms::load("all")
+        .unwrap()
+        .into_iter()
+        .filter(|a| failopen::cells::runs(Agent::ClaudeCode, a))
+        .collect();
+    assert!(arms.len() >= 281, "{} arms", arms.len());
     for (file, version) in [("claude-2.1.240.csv", "2.1.240"), ("claude-2.1.328.csv", "2.1.328")] {
         let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
         for arm in &arms {
@@ -138,7 +144,8 @@ fn committed_results_carry_no_machine_paths() {
 }
 
 /// The timeline reports regenerate identically from `results/history.csv`,
-/// and the TypeScript Agent SDK's from `results/agent-sdk-ts-history.csv`.
+/// and the Agent SDK's from `results/agent-sdk-ts-history.csv` and
+/// `results/agent-sdk-py-history.csv`.
 #[test]
 fn committed_timeline_matches_the_history() {
     let dir = results_dir();
@@ -147,6 +154,7 @@ fn committed_timeline_matches_the_history() {
         ("history.csv", "timeline-svg", "timeline.svg"),
         ("history.csv", "timeline-html", "timeline.html"),
         ("agent-sdk-ts-history.csv", "timeline-md", "AGENT-SDK-TS-TIMELINE.md"),
+        ("agent-sdk-py-history.csv", "timeline-md", "AGENT-SDK-PY-TIMELINE.md"),
     ] {
         let out = tempfile::NamedTempFile::new().unwrap();
         crate::support::failopen()
@@ -428,6 +436,65 @@ fn the_sdk_ts_history_covers_40_releases_and_changes_where_the_oracle_says() {
         let native = rows.iter().find(|r| r.claude_version == *v && r.arm == "callback-throw/native").unwrap();
         let held = if since(v, SDK_TS_ON_FAILURE_SINCE) { "blocked" } else { "wrote" };
         assert_eq!(native.verdict.as_str(), held, "{v}: a throw with onFailure 'block'");
+    }
+}
+
+/// `failopen history --agent agent-sdk-py` over 30 Python SDK releases from
+/// 0.2.145 to 0.2.189 (every one to 0.2.159, then every other), eight arms
+/// each (the TypeScript history's six, and the plain `def` bare and with
+/// `on_failure`): every version has every arm, each row is what its arm's
+/// expectation in arms/sdk.json says on that version (an `invalid` only
+/// where it says `session-error`: a `HookMatcher` without `on_failure`), the
+/// native arms change at the bisected release that takes `on_failure`, and
+/// the failure warning is on the failed callbacks' rows exactly from the
+/// release oracle.rs names.
+#[test]
+fn the_sdk_py_history_covers_30_releases_and_changes_where_the_oracle_says() {
+    use crate::oracle::{sdk_at_least as since, SDK_PY_CALLBACK_FAILED_NOTICE_SINCE, SDK_PY_ON_FAILURE_SINCE};
+    let arms = failopen::arms::load("sdk").unwrap();
+    let rows = failopen::record::read_rows(&results_dir().join("agent-sdk-py-history.csv")).unwrap();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    assert!(versions.len() >= 30, "{} versions", versions.len());
+    assert!(
+        versions.iter().any(|v| !since(v, SDK_PY_ON_FAILURE_SINCE))
+            && versions.iter().any(|v| since(v, SDK_PY_ON_FAILURE_SINCE))
+    );
+    let measured: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.arm.as_str()).collect();
+    assert!(
+        measured.contains("callback-def-deny/bare") && measured.contains("callback-def-deny/native"),
+        "{measured:?}"
+    );
+    let notice = "sdk-notice:hook_callback_failed";
+    for v in &versions {
+        for arm in &measured {
+            let row = rows.iter().find(|r| r.claude_version == *v && r.arm == *arm);
+            let row = row.unwrap_or_else(|| panic!("{v} has no {arm} row"));
+            assert_eq!(row.agent(), Agent::AgentSdkPy, "{v} {arm}");
+            let spec = arms.iter().find(|a| a.name == *arm).unwrap_or_else(|| panic!("{arm} is no arm of sdk"));
+            let want = spec.expect.as_ref().and_then(|e| e.for_agent(Agent::AgentSdkPy)).unwrap().on(v);
+            assert_eq!(
+                (row.verdict, row.reason.as_str()),
+                (want.verdict, want.reason.unwrap_or_default()),
+                "{v} {arm}: {}",
+                want.source
+            );
+            // A raise, a string or a plain def's dict is a failed callback; sealed, the SDK sees a deny.
+            let failed = row.wrapper != "sealed"
+                && (row.hook_outcomes.contains("callback:threw:")
+                    || row.hook_outcomes.contains("callback:returned:plain def:")
+                    || row.hook_outcomes.contains("callback:returned:\""));
+            let warned = row.flags.split(';').any(|f| f == notice);
+            assert_eq!(
+                warned,
+                failed && since(v, SDK_PY_CALLBACK_FAILED_NOTICE_SINCE),
+                "{v} {arm}: the warning ({}; {})",
+                row.flags,
+                row.hook_outcomes
+            );
+        }
+        let native = rows.iter().find(|r| r.claude_version == *v && r.arm == "callback-throw/native").unwrap();
+        let held = if since(v, SDK_PY_ON_FAILURE_SINCE) { "blocked" } else { "invalid" };
+        assert_eq!(native.verdict.as_str(), held, "{v}: a raise with on_failure=\"block\"");
     }
 }
 

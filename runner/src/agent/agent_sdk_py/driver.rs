@@ -17,6 +17,7 @@ use crate::agent::driver::{AgentDriver, Identity, Registry, SessionAsk, SessionL
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
+use crate::hook_type::HookType;
 
 /// The Claude Agent SDK for Python.
 pub struct AgentSdkPy;
@@ -77,6 +78,11 @@ impl AgentDriver for AgentSdkPy {
     /// matcher `timeout` waited past 150 s in the spike (agent-notes.md).
     fn default_hook_timeout_secs(&self) -> f64 {
         600.0
+    }
+
+    /// Only guards written as code: a PreToolUse callback or `canUseTool`.
+    fn runs_hook_type(&self, t: HookType) -> bool {
+        t.is_callback()
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -15,6 +15,7 @@ use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, Ses
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
+use crate::hook_type::HookType;
 
 /// The Claude Agent SDK for TypeScript.
 pub struct AgentSdkTs;
@@ -64,6 +65,11 @@ impl AgentDriver for AgentSdkTs {
 
     fn reports_hook_events(&self) -> bool {
         true
+    }
+
+    /// Only guards written as code: a PreToolUse callback or `canUseTool`.
+    fn runs_hook_type(&self, t: HookType) -> bool {
+        t.is_callback()
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {
