@@ -53,12 +53,13 @@ pub enum GuardKind {
         /// The `mcp-guard --policy` name, or `missing`.
         policy: &'static str,
     },
-    /// A guard written as code for the Claude Agent SDK: a PreToolUse hook
-    /// callback, or a `canUseTool` callback, doing `behaviour` (`throw`,
-    /// `hang`, ...; see `agent/agent_sdk_ts/session.mjs`).
+    /// A guard written as code in the agent's own process, doing `behaviour`
+    /// (`throw`, `hang`, ...): the Claude Agent SDK's PreToolUse hook callback
+    /// or `canUseTool` (see `agent/agent_sdk_ts/session.mjs`), or an OpenCode
+    /// plugin's `tool.execute.before` (`guards/opencode/`).
     Callback {
-        /// `canUseTool` (true) or a PreToolUse hook callback (false).
-        can_use_tool: bool,
+        /// [`HookType::Callback`], [`HookType::CanUseTool`] or [`HookType::Plugin`].
+        entry: HookType,
         /// What the callback does.
         behaviour: &'static str,
     },
@@ -134,8 +135,7 @@ impl Guard {
             GuardKind::ModelHook { agent: true, .. } => HookType::Agent,
             GuardKind::ModelHook { agent: false, .. } => HookType::Prompt,
             GuardKind::McpTool { .. } => HookType::McpTool,
-            GuardKind::Callback { can_use_tool: false, .. } => HookType::Callback,
-            GuardKind::Callback { can_use_tool: true, .. } => HookType::CanUseTool,
+            GuardKind::Callback { entry, .. } => entry,
             GuardKind::Script { .. }
             | GuardKind::MissingScript
             | GuardKind::MissingThroughInterpreter { .. }
@@ -195,10 +195,10 @@ macro_rules! mcp {
 }
 
 macro_rules! callback {
-    ($name:literal, $behaviour:literal, can_use_tool: $cut:expr, long: $long:expr) => {
+    ($name:literal, $behaviour:literal, entry: $entry:expr, long: $long:expr) => {
         Guard {
             name: $name,
-            kind: GuardKind::Callback { can_use_tool: $cut, behaviour: $behaviour },
+            kind: GuardKind::Callback { entry: $entry, behaviour: $behaviour },
             answers_json: false,
             long_running: $long,
         }
@@ -312,40 +312,40 @@ const CATALOG: &[Guard] = &[
     mcp!("mcp-crash", "crash-at-start"),
     mcp!("mcp-missing", "missing"),
     // Guards written as code for the Claude Agent SDK (arms/sdk.json).
-    callback!("callback-allow", "allow", can_use_tool: false, long: false),
-    callback!("callback-deny", "deny", can_use_tool: false, long: false),
-    callback!("callback-throw", "throw", can_use_tool: false, long: false),
-    callback!("callback-reject", "reject", can_use_tool: false, long: false),
-    callback!("callback-string", "string", can_use_tool: false, long: false),
-    callback!("callback-number", "number", can_use_tool: false, long: false),
-    callback!("callback-null", "null", can_use_tool: false, long: false),
-    callback!("callback-undefined", "undefined", can_use_tool: false, long: false),
-    callback!("callback-wrong-case", "wrong-case", can_use_tool: false, long: false),
-    callback!("callback-misspelt-key", "misspelt-key", can_use_tool: false, long: false),
-    callback!("callback-hang", "hang", can_use_tool: false, long: true),
-    callback!("callback-late", "late", can_use_tool: false, long: true),
-    callback!("callback-def-deny", "def-deny", can_use_tool: false, long: false),
-    callback!("can-use-tool-allow", "allow", can_use_tool: true, long: false),
-    callback!("can-use-tool-deny", "deny", can_use_tool: true, long: false),
-    callback!("can-use-tool-throw", "throw", can_use_tool: true, long: false),
-    callback!("can-use-tool-reject", "reject", can_use_tool: true, long: false),
-    callback!("can-use-tool-garbage", "garbage", can_use_tool: true, long: false),
-    callback!("can-use-tool-null", "null", can_use_tool: true, long: true),
-    callback!("can-use-tool-hang", "hang", can_use_tool: true, long: true),
+    callback!("callback-allow", "allow", entry: HookType::Callback, long: false),
+    callback!("callback-deny", "deny", entry: HookType::Callback, long: false),
+    callback!("callback-throw", "throw", entry: HookType::Callback, long: false),
+    callback!("callback-reject", "reject", entry: HookType::Callback, long: false),
+    callback!("callback-string", "string", entry: HookType::Callback, long: false),
+    callback!("callback-number", "number", entry: HookType::Callback, long: false),
+    callback!("callback-null", "null", entry: HookType::Callback, long: false),
+    callback!("callback-undefined", "undefined", entry: HookType::Callback, long: false),
+    callback!("callback-wrong-case", "wrong-case", entry: HookType::Callback, long: false),
+    callback!("callback-misspelt-key", "misspelt-key", entry: HookType::Callback, long: false),
+    callback!("callback-hang", "hang", entry: HookType::Callback, long: true),
+    callback!("callback-late", "late", entry: HookType::Callback, long: true),
+    callback!("callback-def-deny", "def-deny", entry: HookType::Callback, long: false),
+    callback!("can-use-tool-allow", "allow", entry: HookType::CanUseTool, long: false),
+    callback!("can-use-tool-deny", "deny", entry: HookType::CanUseTool, long: false),
+    callback!("can-use-tool-throw", "throw", entry: HookType::CanUseTool, long: false),
+    callback!("can-use-tool-reject", "reject", entry: HookType::CanUseTool, long: false),
+    callback!("can-use-tool-garbage", "garbage", entry: HookType::CanUseTool, long: false),
+    callback!("can-use-tool-null", "null", entry: HookType::CanUseTool, long: true),
+    callback!("can-use-tool-hang", "hang", entry: HookType::CanUseTool, long: true),
     // OpenCode's guards are JS plugins whose `tool.execute.before` is a
     // callback in its own process (arms/opencode.json; the files are
     // guards/opencode/, embedded by agent/opencode/plugin.rs).
-    callback!("opencode-allow", "opencode-allow", can_use_tool: false, long: false),
-    callback!("opencode-deny", "opencode-deny", can_use_tool: false, long: false),
-    callback!("opencode-reject", "opencode-reject", can_use_tool: false, long: false),
-    callback!("opencode-throw-string", "opencode-throw-string", can_use_tool: false, long: false),
-    callback!("opencode-crash", "opencode-crash", can_use_tool: false, long: false),
-    callback!("opencode-hang", "opencode-hang", can_use_tool: false, long: true),
-    callback!("opencode-wrong-shape", "opencode-wrong-shape", can_use_tool: false, long: false),
-    callback!("opencode-syntax-error", "opencode-syntax-error", can_use_tool: false, long: false),
-    callback!("opencode-missing-dependency", "opencode-missing-dependency", can_use_tool: false, long: false),
-    callback!("opencode-factory-throws", "opencode-factory-throws", can_use_tool: false, long: false),
-    callback!("opencode-not-a-plugin", "opencode-not-a-plugin", can_use_tool: false, long: false),
+    callback!("opencode-allow", "opencode-allow", entry: HookType::Plugin, long: false),
+    callback!("opencode-deny", "opencode-deny", entry: HookType::Plugin, long: false),
+    callback!("opencode-reject", "opencode-reject", entry: HookType::Plugin, long: false),
+    callback!("opencode-throw-string", "opencode-throw-string", entry: HookType::Plugin, long: false),
+    callback!("opencode-crash", "opencode-crash", entry: HookType::Plugin, long: false),
+    callback!("opencode-hang", "opencode-hang", entry: HookType::Plugin, long: true),
+    callback!("opencode-wrong-shape", "opencode-wrong-shape", entry: HookType::Plugin, long: false),
+    callback!("opencode-syntax-error", "opencode-syntax-error", entry: HookType::Plugin, long: false),
+    callback!("opencode-missing-dependency", "opencode-missing-dependency", entry: HookType::Plugin, long: false),
+    callback!("opencode-factory-throws", "opencode-factory-throws", entry: HookType::Plugin, long: false),
+    callback!("opencode-not-a-plugin", "opencode-not-a-plugin", entry: HookType::Plugin, long: false),
 ];
 
 /// The script every `model-cmd-*` guard runs.

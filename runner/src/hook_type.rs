@@ -3,7 +3,8 @@
 //!
 //! The spellings are the ones the agents' settings use (`command`, `http`,
 //! `prompt`, `agent`, `mcp_tool`), and failopen's own for guards written as
-//! code for the Claude Agent SDK (`callback`, `can-use-tool`).
+//! code for the Claude Agent SDK (`callback`, `can-use-tool`) and OpenCode
+//! (`plugin`).
 
 use std::fmt;
 
@@ -33,11 +34,14 @@ pub enum HookType {
     /// The Claude Agent SDK's `canUseTool` callback.
     #[serde(rename = "can-use-tool")]
     CanUseTool,
+    /// An OpenCode plugin's `tool.execute.before`: a JS module in the agent's process.
+    #[serde(rename = "plugin")]
+    Plugin,
 }
 
 impl HookType {
     /// Every hook type.
-    pub const ALL: [HookType; 7] = [
+    pub const ALL: [HookType; 8] = [
         HookType::Command,
         HookType::Http,
         HookType::Prompt,
@@ -45,6 +49,7 @@ impl HookType {
         HookType::McpTool,
         HookType::Callback,
         HookType::CanUseTool,
+        HookType::Plugin,
     ];
 
     /// The spelling in settings files and in the CSV.
@@ -57,6 +62,7 @@ impl HookType {
             HookType::McpTool => "mcp_tool",
             HookType::Callback => "callback",
             HookType::CanUseTool => "can-use-tool",
+            HookType::Plugin => "plugin",
         }
     }
 
@@ -73,6 +79,12 @@ impl HookType {
     /// Whether it is a callback in the SDK's process (`callback`, `can-use-tool`).
     pub fn is_callback(self) -> bool {
         matches!(self, HookType::Callback | HookType::CanUseTool)
+    }
+
+    /// Whether it is code in the agent's own process (an SDK callback,
+    /// `canUseTool`, an OpenCode plugin), not a hook a settings file names.
+    pub fn is_in_process(self) -> bool {
+        self.is_callback() || self == HookType::Plugin
     }
 
     /// "a" or "an", as in "an agent hook".

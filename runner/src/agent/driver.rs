@@ -201,9 +201,9 @@ pub trait AgentDriver: Sync {
     /// run of it on any agent rows only what that agent can run. A type an
     /// agent runs only in part (an `http` hook on Codex) stays a cell, whose
     /// row says why ([`AgentDriver::unsupported`]). Default: the hooks a
-    /// settings file names, not a callback in an SDK's process.
+    /// settings file names, not code in an agent's process.
     fn runs_hook_type(&self, t: HookType) -> bool {
-        !t.is_callback()
+        !t.is_in_process()
     }
 
     // --- the user's hook config, for audit ---

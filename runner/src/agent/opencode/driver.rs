@@ -7,6 +7,7 @@
 //! not `opencode-ai`'s Node launcher; anything it leaves running carries the
 //! session's tag and is reaped with it.
 
+use crate::hook_type::HookType;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -42,6 +43,11 @@ const IDENTITY: Identity = Identity {
 impl AgentDriver for OpenCode {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    /// Only plugins: OpenCode has no hook a settings file names.
+    fn runs_hook_type(&self, t: HookType) -> bool {
+        t == HookType::Plugin
     }
 
     /// The platform package's native binary ([`config::native_binary`]).

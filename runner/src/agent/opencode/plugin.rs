@@ -1,6 +1,6 @@
 //! The guard an OpenCode arm puts under test: a JS plugin from
 //! `guards/opencode/` (embedded), named in the session's settings (the
-//! battery's lingua franca) as a hook entry of type `callback` whose
+//! battery's lingua franca) as a hook entry of type `plugin` whose
 //! `callback` is `opencode-<plugin>` (a plugin's `tool.execute.before` is a
 //! callback in OpenCode's own process), with `sealed` (the seal's deadline
 //! in seconds) under the `sealed` wrapper. Bare, the plugin goes into
@@ -58,7 +58,7 @@ pub struct PluginAsk {
 const KNOWN_KEYS: [&str; 4] = ["type", "callback", "timeout", "sealed"];
 
 /// The one plugin of `settings`, when its only hook is a PreToolUse entry of
-/// type `callback` naming an OpenCode plugin; else the row's
+/// type `plugin` naming an OpenCode plugin; else the row's
 /// `unsupported:<reason>`.
 pub fn read(settings: &Value) -> Result<PluginAsk, &'static str> {
     if settings.as_object().is_some_and(|o| o.keys().any(|k| k != "hooks")) {
@@ -78,7 +78,7 @@ pub fn read(settings: &Value) -> Result<PluginAsk, &'static str> {
         return Err("opencode-event");
     }
     let behaviour = match (entry["type"].as_str(), entry["callback"].as_str()) {
-        (Some("callback"), Some(b)) => b,
+        (Some("plugin"), Some(b)) => b,
         _ => return Err("opencode-not-a-plugin-guard"),
     };
     let Some((stem, body)) = behaviour.strip_prefix(PREFIX).and_then(|s| PLUGINS.iter().find(|(n, _)| *n == s)) else {
@@ -131,10 +131,10 @@ mod tests {
 
     #[test]
     fn reads_the_plugin_bare_and_sealed_and_names_what_it_cannot_run() {
-        let bare = read(&settings(json!({"type": "callback", "callback": "opencode-deny", "timeout": 5}))).unwrap();
+        let bare = read(&settings(json!({"type": "plugin", "callback": "opencode-deny", "timeout": 5}))).unwrap();
         assert_eq!((bare.stem, bare.sealed_deadline_ms), ("deny", None));
         assert_eq!(files(&bare), [(PathBuf::from(BARE_PATH), PLUGINS[1].1.to_string())]);
-        let sealed = read(&settings(json!({"type": "callback", "callback": "opencode-hang", "sealed": 2.5}))).unwrap();
+        let sealed = read(&settings(json!({"type": "plugin", "callback": "opencode-hang", "sealed": 2.5}))).unwrap();
         assert_eq!(sealed.sealed_deadline_ms, Some(2500));
         let placed = files(&sealed);
         assert_eq!(placed[0].0, PathBuf::from(SEAL_PATH));
@@ -144,7 +144,7 @@ mod tests {
         assert_eq!(read(&sdk), Err("opencode-not-a-plugin-guard"));
         let command = settings(json!({"type": "command", "command": "/g/deny.sh"}));
         assert_eq!(read(&command), Err("opencode-not-a-plugin-guard"));
-        let native = settings(json!({"type": "callback", "callback": "opencode-deny", "onFailure": "block"}));
+        let native = settings(json!({"type": "plugin", "callback": "opencode-deny", "onFailure": "block"}));
         assert_eq!(read(&native), Err("opencode-hook-key"));
         assert_eq!(read(&json!({"hooks": {}, "env": {}})), Err("opencode-settings"));
         assert_eq!(read(&json!({"hooks": {}})), Err("opencode-hooks"));

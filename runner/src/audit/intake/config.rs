@@ -189,8 +189,8 @@ pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
                     Some(HookType::McpTool) => {
                         HookKind::McpTool { server: str_of(h, "server"), tool: str_of(h, "tool") }
                     }
-                    // The SDK's callbacks are no type a settings file can hold.
-                    Some(HookType::Callback | HookType::CanUseTool) | None => {
+                    // The SDK's callbacks and OpenCode's plugins are no type a settings file can hold.
+                    Some(HookType::Callback | HookType::CanUseTool | HookType::Plugin) | None => {
                         HookKind::Other { kind: written.unwrap_or("(none)").to_string() }
                     }
                 };

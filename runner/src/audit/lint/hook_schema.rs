@@ -80,7 +80,7 @@ pub fn known_keys(kind: HookType) -> Option<&'static [&'static str]> {
         HookType::McpTool => {
             &["type", "server", "tool", "input", "if", "timeout", "onFailure", "statusMessage", "once"]
         }
-        HookType::Callback | HookType::CanUseTool => return None,
+        HookType::Callback | HookType::CanUseTool | HookType::Plugin => return None,
     })
 }
 
@@ -91,7 +91,7 @@ pub fn required_strings(kind: HookType) -> &'static [&'static str] {
         HookType::Http => &["url"],
         HookType::Prompt | HookType::Agent => &["prompt"],
         HookType::McpTool => &["server", "tool"],
-        HookType::Callback | HookType::CanUseTool => &[],
+        HookType::Callback | HookType::CanUseTool | HookType::Plugin => &[],
     }
 }
 
