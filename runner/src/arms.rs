@@ -34,6 +34,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("shapes", include_str!("../arms/shapes.json")),
     ("sdk", include_str!("../arms/sdk.json")),
     ("cline", include_str!("../arms/cline.json")),
+    ("copilot", include_str!("../arms/copilot.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 
