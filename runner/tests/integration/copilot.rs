@@ -53,10 +53,11 @@ fn copilot_three_months_older_gives_the_article_expectations() {
 /// Copilot's hook sources (arms/copilot.json) on the pinned release: a
 /// project's hooks (`.github/hooks`, `.claude/settings*.json`) refuse only
 /// in a folder trusted with `--trust-folder`; untrusted, and from the user's
-/// `~/.claude/settings.json`, the hook never runs and the write lands.
+/// `~/.claude/settings.json`, the hook never runs and the write lands. And
+/// a subagent's writes (through Copilot's `task`) run the same hook.
 #[test]
 fn copilot_runs_a_projects_hooks_only_in_a_trusted_folder() {
-    let rows = set_holds("copilot", 8, failopen::agent::copilot::PINNED_VERSION);
+    let rows = set_holds("copilot", 11, failopen::agent::copilot::PINNED_VERSION);
     let row = |arm: &str| rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("no {arm} row: {rows:?}"));
     for arm in ["deny/bare@github-hooks", "deny/bare@project", "deny/bare@local"] {
         let r = row(arm);
@@ -71,6 +72,10 @@ fn copilot_runs_a_projects_hooks_only_in_a_trusted_folder() {
         assert!(r.file_bytes.is_some(), "the write landed: {r:?}");
         assert!(!r.flags.contains("copilot-trust"), "nothing trusted the folder: {r:?}");
     }
+    // A subagent's calls run the same hook: the task call, then the subagent's bash and create.
+    let sub = row("deny-notes/bare@subagent");
+    assert_eq!((sub.verdict, sub.hook_invocations), (VerdictKind::Blocked, 3), "{sub:?}");
+    assert_eq!(sub.attempts, "task:allowed;bash:refused;create:refused", "{sub:?}");
 }
 
 /// No cell runs a guard script that an earlier cell's agent changed. Copilot

@@ -19,7 +19,7 @@ use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::surface::HookSource;
+use crate::surface::{HookSource, Route};
 use crate::task::PROMPT;
 
 /// Copilot CLI.
@@ -141,6 +141,8 @@ impl AgentDriver for Copilot {
         // the session asks is judged as for the battery's source.
         let as_battery = SessionAsk {
             source: HookSource::SettingsFlag,
+            // The subagent route: the stand-in calls Copilot's `task` (docs/copilot.md).
+            route: if ask.route == Route::Subagent { Route::Article } else { ask.route },
             has_files: ask.has_files && ask.source == HookSource::SettingsFlag,
             setting_sources: None,
             ..*ask
