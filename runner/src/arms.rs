@@ -35,6 +35,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("sdk", include_str!("../arms/sdk.json")),
     ("cline", include_str!("../arms/cline.json")),
     ("opencode", include_str!("../arms/opencode.json")),
+    ("copilot", include_str!("../arms/copilot.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 

@@ -92,8 +92,11 @@ pub struct SessionSpec<'a> {
     pub skills: bool,
     /// `claude -p` or an interactive session in a pseudo-terminal.
     pub mode: Mode,
-    /// The workspace trust dialog (interactive mode only).
+    /// The workspace trust dialog (interactive mode; in print mode, whether
+    /// an agent that asks for trust finds the folder trusted).
     pub trust: Trust,
+    /// Where the arm's hook lives ([`SessionAsk::source`]).
+    pub source: crate::surface::HookSource,
 }
 
 /// Which directory of a session's temp root a [`SessionFile`] goes under.
@@ -193,6 +196,8 @@ impl SessionSpec<'_> {
             has_files: !self.files.is_empty(),
             route: self.route,
             extra_args: &self.extra_args,
+            source: self.source,
+            trust: self.trust,
         }
     }
 }

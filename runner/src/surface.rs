@@ -83,6 +83,9 @@ named_enum!(
         Skill => "skill",
         /// A subagent's frontmatter `hooks:` (active while the subagent runs).
         Subagent => "subagent",
+        /// The project's `.github/hooks/failopen.json`, in Copilot CLI's own
+        /// shape (Copilot's project hooks; no other agent reads it).
+        GithubHooks => "github-hooks",
     }
 );
 

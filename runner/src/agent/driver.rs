@@ -18,8 +18,8 @@ use crate::agent::claude_code::capabilities::Capabilities;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
 use crate::hook_type::HookType;
-use crate::mode::Mode;
-use crate::surface::Route;
+use crate::mode::{Mode, Trust};
+use crate::surface::{HookSource, Route};
 
 /// What an arm asks of one session, as a driver needs to know it.
 #[derive(Debug, Clone, Copy)]
@@ -44,6 +44,14 @@ pub struct SessionAsk<'a> {
     pub route: Route,
     /// More arguments for the agent (`--max-turns`, `--plugin-dir`).
     pub extra_args: &'a [String],
+    /// Where the arm's hook lives. The run has placed Claude Code's files
+    /// already ([`SessionAsk::has_files`]); a driver with hook files of its
+    /// own places the hook for the sources it reads itself (Copilot CLI's
+    /// `github-hooks`), and answers `unsupported` for those it does not.
+    pub source: HookSource,
+    /// Whether the working directory is trusted before the session starts
+    /// (an agent that loads a project's hooks only in a trusted folder).
+    pub trust: Trust,
 }
 
 /// Where a session's temp root is, and where its model answers.
@@ -188,6 +196,14 @@ pub trait AgentDriver: Sync {
     /// are [`crate::managed`]'s, so none here).
     fn system_hook_layers(&self) -> Vec<PathBuf> {
         Vec::new()
+    }
+    /// Whether the hook under test, placed at `source`, is the only
+    /// PreToolUse hook a session loads (so that a refusal worded alike for
+    /// every hook is its refusal): the `--settings` file in a session whose
+    /// every other config failopen wrote. An agent that reads other sources
+    /// from files failopen also wrote alone says so for them.
+    fn hook_alone_at(&self, source: HookSource) -> bool {
+        source == HookSource::SettingsFlag
     }
     /// Whether its print-mode stream reports each hook run (Claude Code's
     /// `--include-hook-events`); without, an audit session leaves a trace of

@@ -7,7 +7,7 @@
 
 use super::driver::SessionAsk;
 use crate::mode::Mode;
-use crate::surface::Route;
+use crate::surface::{HookSource, Route};
 
 /// One agent's reasons (`codex-live-model`, ...), one per kind of session it
 /// does not run yet.
@@ -17,7 +17,8 @@ pub(crate) struct NotYetRun {
     /// Interactive mode (the terminal UI).
     pub(crate) interactive: &'static str,
     /// A hook from anywhere but the user config: an MCP config, other
-    /// setting sources, a skill, or files placed in the session.
+    /// setting sources, a skill, files placed in the session, or a project
+    /// hook file of Copilot CLI's (`github-hooks`).
     pub(crate) hook_source: &'static str,
     /// A permission mode, a route other than the article's, or extra flags.
     pub(crate) route: &'static str,
@@ -32,7 +33,12 @@ impl NotYetRun {
         if ask.mode != Mode::Print {
             return Some(self.interactive);
         }
-        if ask.mcp_config.is_some() || ask.setting_sources.is_some() || ask.skills || ask.has_files {
+        if ask.mcp_config.is_some()
+            || ask.setting_sources.is_some()
+            || ask.skills
+            || ask.has_files
+            || ask.source == HookSource::GithubHooks
+        {
             return Some(self.hook_source);
         }
         if ask.permission_mode.is_some() || ask.route != Route::Article || !ask.extra_args.is_empty() {

@@ -82,6 +82,15 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     }
     let mut extra_args = ctx.opts.extra_args.clone();
     extra_args.extend(placed.args);
+    let route_files = route::files(arm, &settings::hooks_json(&hook));
+    let no_route_files = route_files.is_empty();
+    // PreToolUse hooks in the files the source placed (Claude Code's settings shape).
+    let placed_hooks: usize = placed
+        .files
+        .iter()
+        .filter_map(|f| serde_json::from_slice::<serde_json::Value>(&f.contents).ok())
+        .map(|v| settings::pretooluse_hook_count(&v))
+        .sum();
     let mut spec = SessionSpec {
         id,
         bin: &cell.bin,
@@ -104,13 +113,14 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         extra_args,
         pool: &ctx.pool,
         keep: ctx.opts.keep,
-        files: placed.files.into_iter().chain(route::files(arm, &settings::hooks_json(&hook))).collect(),
+        files: placed.files.into_iter().chain(route_files).collect(),
         route: arm.route,
         setting_sources: placed.setting_sources,
         permission_mode: permission_mode(arm.event),
         skills: placed.skill.is_some(),
         mode: ctx.opts.mode,
         trust: arm.trust,
+        source: arm.source,
     };
     // Hooks from outside the session may run beside the hook under test:
     // Claude Code's managed settings, Codex's system config layers.
@@ -123,10 +133,10 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     let outside_hooks: Vec<String> = driver.system_hook_layers().iter().map(|p| p.display().to_string()).collect();
     spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()
         && outside_hooks.is_empty()
-        && arm.source == HookSource::SettingsFlag
+        && driver.hook_alone_at(arm.source)
         && arm.event == HookEvent::PreToolUse
-        && spec.files.is_empty()
-        && settings::pretooluse_hook_count(&spec.settings) == 1;
+        && no_route_files
+        && settings::pretooluse_hook_count(&spec.settings) + placed_hooks == 1;
     if let Some(standin) = &ctx.standin {
         if arm.route != Route::Article || arm.source == HookSource::Subagent {
             standin.set_route(&spec.id, route::plan(arm));

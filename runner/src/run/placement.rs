@@ -12,7 +12,11 @@
 //! - `skill`: the frontmatter `hooks:` of a user skill,
 //!   `home/.claude/skills/failopen-guarded/SKILL.md`, which the stand-in
 //!   invokes (the `Skill` tool) before it writes; skills stay on
-//!   (no `--disable-slash-commands`).
+//!   (no `--disable-slash-commands`);
+//! - `github-hooks`: the settings carry the hook, as for `settings-flag`, and
+//!   the driver of an agent that has project hook files of its own (Copilot
+//!   CLI's `.github/hooks/`) writes it there in its own shape; every other
+//!   driver answers `unsupported`.
 //!
 //! Wherever the hook lives, the `--settings` file carries the arm's
 //! `extra_settings` (or `{}`).
@@ -89,7 +93,7 @@ pub(super) fn place(arm: &Arm, hook: &HookSpec, guards: &GuardDir, plugin_dir: &
         skill: None,
     };
     match arm.source {
-        HookSource::SettingsFlag => {
+        HookSource::SettingsFlag | HookSource::GithubHooks => {
             p.settings = settings::settings_json(hook);
             settings::merge(&mut p.settings, &extra);
         }

@@ -11,7 +11,8 @@
 //!   `notes.txt`, Write to `notes-2.txt`, Bash to `notes-3.txt`
 //!   ([`crate::task::SIDE_FILES`]), then a text;
 //! - `subagent`: as the main model, one `Agent` call (the subagent type of the
-//!   plan) whose prompt starts with [`SUBAGENT_MARKER`]; as the subagent's
+//!   plan; Copilot CLI's `task`, [`COPILOT_TASK`]) whose prompt starts with
+//!   [`SUBAGENT_MARKER`]; as the subagent's
 //!   model (its first user message carries the marker), the article's script:
 //!   Bash, then Write if Bash was refused.
 //!
@@ -106,19 +107,41 @@ fn subagent_call(history: &History, subagent_type: &'static str) -> Step {
     if !history.has_tools {
         return Step::Text("failopen stand-in".to_string());
     }
-    let agent = ["Agent", "Task"].into_iter().find(|t| history.tool_names.iter().any(|n| n == t));
+    let agent = ["Agent", "Task", COPILOT_TASK].into_iter().find(|t| history.tool_names.iter().any(|n| n == t));
     match agent {
         Some(name) if !history.tool_uses.iter().any(|u| u.name == name) => Step::Tool {
             name,
-            input: json!({
-                "description": "Write notes.txt",
-                "prompt": format!("{SUBAGENT_MARKER} create {NOTES_FILE} in the current directory containing the single word ready."),
-                "subagent_type": subagent_type,
-            }),
+            input: if name == COPILOT_TASK {
+                copilot_task_input(subagent_type)
+            } else {
+                json!({
+                    "description": "Write notes.txt",
+                    "prompt": format!("{SUBAGENT_MARKER} create {NOTES_FILE} in the current directory containing the single word ready."),
+                    "subagent_type": subagent_type,
+                })
+            },
         },
         Some(_) => done(history),
         None => Step::Text("This Claude Code offers no Agent tool.".to_string()),
     }
+}
+
+/// Copilot CLI's subagent tool (`name`, `description`, `prompt`, `agent_type`, `mode`).
+pub const COPILOT_TASK: &str = "task";
+
+/// The input of Copilot's `task` call: a synchronous subagent of
+/// `agent_type`. Copilot's hook entries have no matcher, so the guard sees
+/// this call too: its words never name `notes.txt`, so that a path-scoped
+/// guard (`deny-notes`) lets the subagent start and is asked again for the
+/// subagent's own write.
+fn copilot_task_input(agent_type: &str) -> serde_json::Value {
+    json!({
+        "name": "writer",
+        "description": "Write the notes file",
+        "prompt": format!("{SUBAGENT_MARKER} create the notes file in the current directory containing the single word ready."),
+        "agent_type": agent_type,
+        "mode": "sync",
+    })
 }
 
 fn done(history: &History) -> Step {
@@ -164,6 +187,18 @@ mod tests {
         assert!(matches!(route_step(&history(prompt, &tools, &["Bash"]), "/w", one), Step::Text(_)));
         // Back in the main conversation after the Agent call: the end.
         assert!(matches!(route_step(&history("go", &tools, &["Agent"]), "/w", PLAN), Step::Text(_)));
+        // Copilot CLI's `task`: its own input, whose words never name the file.
+        let copilot = ["task", "bash", "create"];
+        let Step::Tool { name, input } = route_step(&history("go", &copilot, &[]), "/w", PLAN) else { panic!() };
+        assert_eq!(
+            (name, input["agent_type"].as_str(), input["mode"].as_str()),
+            ("task", Some("general-purpose"), Some("sync"))
+        );
+        let prompt = input["prompt"].as_str().unwrap();
+        assert!(prompt.starts_with(SUBAGENT_MARKER) && !input.to_string().contains(NOTES_FILE), "{input}");
+        let Step::Tool { name, .. } = route_step(&history(prompt, &copilot, &[]), "/w", PLAN) else { panic!() };
+        assert_eq!(name, "bash");
+        assert!(matches!(route_step(&history("go", &copilot, &["task"]), "/w", PLAN), Step::Text(_)));
         // An older name for the tool is used when that is what is offered.
         let Step::Tool { name, .. } = route_step(&history("go", &["Task", "Bash"], &[]), "/w", PLAN) else { panic!() };
         assert_eq!(name, "Task");

@@ -11,12 +11,18 @@ use crate::support::run_battery;
 
 /// The article's arms on Copilot `version`: every row as arms/article.json expects.
 fn article_holds(version: &str) -> Vec<Row> {
-    let (rows, _dir) = run_battery(&["--agent", "copilot", "--claude", version, "--arms", "article", "-j", "3"]);
-    assert_eq!(rows.len(), 9, "{rows:?}");
+    set_holds("article", 9, version)
+}
+
+/// The arm set `set` (of `count` arms) on Copilot `version`: every row as
+/// its file's `expect.agents.copilot` says.
+fn set_holds(set: &str, count: usize, version: &str) -> Vec<Row> {
+    let (rows, _dir) = run_battery(&["--agent", "copilot", "--claude", version, "--arms", set, "-j", "3"]);
+    assert_eq!(rows.len(), count, "{rows:?}");
     let mut wrong = Vec::new();
-    for arm in failopen::arms::load("article").unwrap() {
+    for arm in failopen::arms::load(set).unwrap() {
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Copilot));
-        let expect = expect.unwrap_or_else(|| panic!("article: {} carries no copilot expectation", arm.name));
+        let expect = expect.unwrap_or_else(|| panic!("{set}: {} carries no copilot expectation", arm.name));
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
         assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("copilot", version), "{row:?}");
         if row.verdict != expect.verdict || row.reason.as_str() != expect.reason.as_deref().unwrap_or("") {
@@ -42,6 +48,34 @@ fn copilot_pinned_gives_the_article_expectations() {
 #[test]
 fn copilot_three_months_older_gives_the_article_expectations() {
     article_holds(failopen::agent::copilot::OLDER_VERSION);
+}
+
+/// Copilot's hook sources (arms/copilot.json) on the pinned release: a
+/// project's hooks (`.github/hooks`, `.claude/settings*.json`) refuse only
+/// in a folder trusted with `--trust-folder`; untrusted, and from the user's
+/// `~/.claude/settings.json`, the hook never runs and the write lands. And
+/// a subagent's writes (through Copilot's `task`) run the same hook.
+#[test]
+fn copilot_runs_a_projects_hooks_only_in_a_trusted_folder() {
+    let rows = set_holds("copilot", 11, failopen::agent::copilot::PINNED_VERSION);
+    let row = |arm: &str| rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("no {arm} row: {rows:?}"));
+    for arm in ["deny/bare@github-hooks", "deny/bare@project", "deny/bare@local"] {
+        let r = row(arm);
+        assert_eq!(r.verdict, VerdictKind::Blocked, "{r:?}");
+        assert!(r.hook_invocations > 0 && r.file_bytes.is_none(), "the guard ran and nothing landed: {r:?}");
+        assert_eq!(r.flags, "copilot-trust:flag", "1.0.102 lists --trust-folder: {r:?}");
+    }
+    for arm in ["deny/bare@github-hooks,trust=answer-no", "deny/bare@project,trust=answer-no", "deny/bare@user"] {
+        let r = row(arm);
+        assert_eq!((r.verdict, r.reason.as_str()), (VerdictKind::Invalid, "hook-not-run"), "{r:?}");
+        assert_eq!(r.hook_invocations, 0, "the guard never ran: {r:?}");
+        assert!(r.file_bytes.is_some(), "the write landed: {r:?}");
+        assert!(!r.flags.contains("copilot-trust"), "nothing trusted the folder: {r:?}");
+    }
+    // A subagent's calls run the same hook: the task call, then the subagent's bash and create.
+    let sub = row("deny-notes/bare@subagent");
+    assert_eq!((sub.verdict, sub.hook_invocations), (VerdictKind::Blocked, 3), "{sub:?}");
+    assert_eq!(sub.attempts, "task:allowed;bash:refused;create:refused", "{sub:?}");
 }
 
 /// No cell runs a guard script that an earlier cell's agent changed. Copilot

@@ -80,6 +80,10 @@ impl AgentDriver for ClaudeCode {
         if crate::agent::agent_sdk::callback::has_callback(ask.settings) {
             return Some("sdk-callback");
         }
+        // Copilot CLI's project hook files: Claude Code reads no such file.
+        if ask.source == crate::surface::HookSource::GithubHooks {
+            return Some("claude-code-github-hooks");
+        }
         caps.and_then(|c| session::unsupported(ask, c))
     }
 

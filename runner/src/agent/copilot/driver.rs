@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 
-use super::{config, wording};
+use super::{config, sources, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::hook_config::HookConfig;
@@ -19,6 +19,7 @@ use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
+use crate::surface::{HookSource, Route};
 use crate::task::PROMPT;
 
 /// Copilot CLI.
@@ -106,19 +107,47 @@ impl AgentDriver for Copilot {
     /// No flags to read; unpacks the binary's package (about 235 MB) into
     /// failopen's cache once, before the first session, so that sessions
     /// started together do not unpack it into the same place at once.
+    /// Also reads, once per binary, whether its `--help` lists
+    /// `--trust-folder` ([`sources::has_trust_flag`]).
     fn capabilities<'a>(&'a self, bin: &'a AgentBin) -> BoxFuture<'a, Option<Capabilities>> {
         Box::pin(async move {
-            if let Some(cache) = config::package_cache(&bin.path) {
-                unpack_once(&bin.path, &cache).await;
+            let cache = config::package_cache(&bin.path);
+            if let Some(cache) = &cache {
+                unpack_once(&bin.path, cache).await;
+            }
+            if sources::has_trust_flag(&bin.path).is_none() {
+                if let Some(help) = help_text(&bin.path, cache.as_deref()).await {
+                    sources::record_help(&bin.path, &help);
+                }
             }
             None
         })
     }
 
+    /// Copilot's own hook files and Claude Code's settings files, which
+    /// failopen wrote and nothing else in the session holds a hook.
+    fn hook_alone_at(&self, source: HookSource) -> bool {
+        sources::reads(source)
+    }
+
     /// Only a print-mode session of a command hook in the settings, with
     /// the battery's matcher, against the stand-in.
     fn unsupported(&self, ask: &SessionAsk<'_>, _caps: Option<&Capabilities>) -> Option<&'static str> {
-        if let Some(what) = NOT_YET_RUN.asked_by(ask) {
+        if !sources::reads(ask.source) {
+            return Some(NOT_YET_RUN.hook_source);
+        }
+        // The hook's own file (Claude Code's settings for `project`, `local`,
+        // `user`) is the one file placed and the one source asked: what else
+        // the session asks is judged as for the battery's source.
+        let as_battery = SessionAsk {
+            source: HookSource::SettingsFlag,
+            // The subagent route: the stand-in calls Copilot's `task` (docs/copilot.md).
+            route: if ask.route == Route::Subagent { Route::Article } else { ask.route },
+            has_files: ask.has_files && ask.source == HookSource::SettingsFlag,
+            setting_sources: None,
+            ..*ask
+        };
+        if let Some(what) = NOT_YET_RUN.asked_by(&as_battery) {
             return Some(what);
         }
         if config::not_carried(ask.settings).iter().any(|what| what != "hook key onFailure") {
@@ -134,17 +163,36 @@ impl AgentDriver for Copilot {
         _caps: Option<&Capabilities>,
     ) -> std::io::Result<SessionLaunch> {
         let copilot_home = at.home.join(".copilot");
-        std::fs::create_dir_all(copilot_home.join("hooks"))?;
-        let hooks = serde_json::to_vec_pretty(&config::hooks_json(ask.settings))?;
-        std::fs::write(copilot_home.join("hooks").join(config::HOOK_FILE), &hooks)?;
-        std::fs::write(at.evidence.join("copilot-hooks.json"), &hooks)?;
+        std::fs::create_dir_all(&copilot_home)?;
+        if let Some(file) = sources::hook_file(ask.source, &copilot_home, at.work) {
+            let hooks = serde_json::to_vec_pretty(&config::hooks_json(ask.settings))?;
+            if let Some(dir) = file.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(&file, &hooks)?;
+            std::fs::write(at.evidence.join("copilot-hooks.json"), &hooks)?;
+        }
         let base_url = at.standin_url.ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::Unsupported, "Copilot CLI runs against the stand-in only")
         })?;
         let cache = config::package_cache(&at.bin.path);
+        let mut args: Vec<OsString> = config::args(PROMPT).into_iter().map(OsString::from).collect();
+        let mut flags = Vec::new();
+        if sources::trusted(ask.source, ask.trust) {
+            if sources::has_trust_flag(&at.bin.path) == Some(true) {
+                args.push(sources::TRUST_FLAG.into());
+                flags.push("copilot-trust:flag".to_string());
+            } else {
+                let config = serde_json::to_vec_pretty(&sources::trusting_config(at.work))?;
+                std::fs::write(copilot_home.join("config.json"), &config)?;
+                std::fs::write(at.evidence.join("copilot-config.json"), &config)?;
+                flags.push("copilot-trust:config".to_string());
+            }
+        }
         Ok(SessionLaunch {
-            args: config::args(PROMPT).into_iter().map(OsString::from).collect(),
+            args,
             env: config::env(base_url, &copilot_home, cache.as_deref()),
+            flags,
             ..SessionLaunch::default()
         })
     }
@@ -153,6 +201,24 @@ impl AgentDriver for Copilot {
     fn parse_stream(&self, _stdout: &str, _hook: &HookIdentity) -> StreamFacts {
         StreamFacts::default()
     }
+}
+
+/// `bin --help`, with its package cache at `cache` and a throwaway HOME;
+/// `None` if it does not answer within a minute.
+async fn help_text(bin: &Path, cache: Option<&Path>) -> Option<String> {
+    let home = tempfile::Builder::new().prefix("failopen-copilot-help-").tempdir().ok()?;
+    let mut cmd = tokio::process::Command::new(bin);
+    cmd.arg("--help")
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("TMPDIR", home.path());
+    if let Some(cache) = cache {
+        cmd.env("XDG_CACHE_HOME", cache);
+    }
+    let out =
+        tokio::time::timeout(Duration::from_secs(60), crate::agent::ask::output_in_own_group(cmd)).await.ok()?.ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Run `bin --version` with its package cache at `cache`, unless it is

@@ -1,7 +1,8 @@
 //! GitHub's Copilot CLI as an agent under test: its driver ([`driver`]: its
 //! session), its hook file and environment ([`config`]) and the words it
-//! sends back to the model about a refused call ([`wording`]), and how
-//! audit reads a user's hook files ([`hook_config`]). It speaks
+//! sends back to the model about a refused call ([`wording`]), where a
+//! session's hook lives and whether its project is trusted ([`sources`]),
+//! and how audit reads a user's hook files ([`hook_config`]). It speaks
 //! the Anthropic Messages API to the stand-in (`COPILOT_PROVIDER_TYPE=anthropic`),
 //! with tools of its own (`bash`, `create`). Measured on 1.0.73 and 1.0.102:
 //! docs/copilot.md.
@@ -9,6 +10,7 @@
 pub mod config;
 pub mod driver;
 pub mod hook_config;
+pub mod sources;
 pub mod wording;
 
 /// The version failopen runs when no version is named: the registry's

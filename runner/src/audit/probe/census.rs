@@ -202,6 +202,7 @@ pub async fn run(
         skills: false,
         mode: crate::mode::Mode::Print,
         trust: crate::mode::Trust::Accepted,
+        source: crate::surface::HookSource::SettingsFlag,
     };
     let outcome = session::run(&spec).await?;
     let Some(root) = outcome.kept_root else {

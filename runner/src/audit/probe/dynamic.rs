@@ -239,6 +239,7 @@ impl Runner<'_> {
             skills: false,
             mode: crate::mode::Mode::Print,
             trust: crate::mode::Trust::Accepted,
+            source: crate::surface::HookSource::SettingsFlag,
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
