@@ -49,17 +49,19 @@ pub fn verdict_text(c: &Tally) -> String {
 /// arms from running (rows `invalid unsupported:<what>`), e.g. `Claude Code
 /// 2.0.50 cannot run 2 arms: it has no --plugin-dir (no session was started).`
 pub fn unsupported_notes(rows: &[Row]) -> Vec<String> {
-    let mut counts: std::collections::BTreeMap<(&str, &str), u32> = Default::default();
+    let mut counts: std::collections::BTreeMap<(&str, &str, &str), u32> = Default::default();
     for r in rows {
         if let Some(what) = r.reason.strip_prefix("unsupported:") {
-            *counts.entry((r.claude_version.as_str(), what)).or_default() += 1;
+            *counts.entry((r.agent.as_str(), r.claude_version.as_str(), what)).or_default() += 1;
         }
     }
     counts
         .into_iter()
-        .map(|((version, what), n)| {
+        .map(|((agent, version, what), n)| {
             let arms = if n == 1 { "1 arm".to_string() } else { format!("{n} arms") };
-            format!("Claude Code {version} cannot run {arms}: it has no {what} (no session was started).")
+            // A row's agent is as written (an old CSV's is empty: Claude Code's).
+            let name = agent.parse::<crate::agent::Agent>().unwrap_or_default().display_name();
+            format!("{name} {version} cannot run {arms}: it has no {what} (no session was started).")
         })
         .collect()
 }
@@ -92,5 +94,11 @@ mod tests {
             ]
         );
         assert!(unsupported_notes(&rows[2..3]).is_empty());
+        let mut opencode = row("1.18.33", "deny/bare", 1, VerdictKind::Invalid, "unsupported:opencode-hooks");
+        opencode.agent = "opencode".into();
+        assert_eq!(
+            unsupported_notes(&[opencode]),
+            ["OpenCode 1.18.33 cannot run 1 arm: it has no opencode-hooks (no session was started)."]
+        );
     }
 }
