@@ -9,6 +9,7 @@
 
 pub mod capabilities;
 pub mod driver;
+pub mod hook_contract;
 pub mod session;
 pub mod stream;
 pub mod wording;
