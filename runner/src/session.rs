@@ -76,6 +76,11 @@ pub struct SessionSpec<'a> {
     /// Files to put in the temp root before Claude Code starts (project
     /// settings, a plugin, a seeded file to edit).
     pub files: Vec<SessionFile>,
+    /// A POSIX sh script run in `work/` (HOME the session's) after the
+    /// agent's config and the files are written, before the agent starts:
+    /// an audit probe's throwaway world ([`crate::audit::probe::world`]),
+    /// built the same way for every agent. A seed that fails is an error.
+    pub seed: Option<String>,
     /// How the stand-in reaches the file, which says what "the write landed"
     /// means ([`crate::landed`]): an edit route's seeded file must have changed.
     pub route: Route,
@@ -168,6 +173,9 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     for file in &spec.files {
         dirs.place(file)?;
     }
+    if let Some(script) = &spec.seed {
+        seed(script, &dirs, &spec.id).await?;
+    }
     let mut env = agent_env(spec, &dirs);
     env.extend(launch.env);
     let mut launched = match spec.mode {
@@ -180,6 +188,26 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     };
     launched.flags.extend(launch.flags);
     finish(spec, driver, root, &dirs, launched).await
+}
+
+/// Run `script` in the session's `work/` with its HOME, tagged as the
+/// session's (a hard stop's reaper finds it); an exit other than 0 is an error.
+async fn seed(script: &str, dirs: &Dirs, id: &str) -> std::io::Result<()> {
+    let out = tokio::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(&dirs.work)
+        .env("HOME", &dirs.home)
+        .env(reap::TAG_VAR, id)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await?;
+    if !out.status.success() {
+        let why = String::from_utf8_lossy(&out.stderr);
+        return Err(std::io::Error::other(format!("cannot seed the session's world: {}", why.trim())));
+    }
+    Ok(())
 }
 
 impl SessionSpec<'_> {

@@ -12,6 +12,7 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use super::hook_config::HookConfig;
+use super::hook_contract::HookContract;
 use super::wording::RefusalWording;
 use super::AgentBin;
 use crate::agent::claude_code::capabilities::Capabilities;
@@ -228,6 +229,12 @@ pub trait AgentDriver: Sync {
     /// audit does not read them through a driver (Claude Code's settings
     /// scopes are audit's own intake), or not yet.
     fn hook_config(&self) -> Option<&'static dyn HookConfig> {
+        None
+    }
+    /// How its guards get a tool call on stdin and how it reads their
+    /// answer, for audit's probes ([`HookContract`]); `None`: audit cannot
+    /// put a probe to its guards yet, and they are exercised with writes only.
+    fn hook_contract(&self) -> Option<&'static dyn HookContract> {
         None
     }
 

@@ -22,6 +22,7 @@ pub mod copilot;
 pub mod driver;
 pub mod gemini;
 pub mod hook_config;
+pub mod hook_contract;
 pub(crate) mod not_yet_run;
 pub mod opencode;
 pub mod wording;

@@ -14,9 +14,9 @@ use super::intake::agent_config::AgentFile;
 use super::intake::command;
 use super::intake::config::{self, HookEntry, HookKind};
 use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
-use super::probe::agent_hooks;
 use super::probe::dynamic::{self, Runner};
 use super::probe::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
+use super::probe::{agent_hooks, plan};
 use super::{AuditOptions, Finding, OnFailure, Severity};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::{Agent, AgentBin, AgentDriver};
@@ -98,8 +98,13 @@ pub async fn audit_agent(
     if let (Some(bin), false) = (bin, runnable.is_empty()) {
         dynamic_checks(driver, config, bin, &runnable, opts, &mut a).await?;
     }
-    a.checks.guards =
-        super::guard_verdict::verdicts(&entries, &a.checks.cells, &a.checks.holes, &[], a.version.is_some());
+    a.checks.guards = super::guard_verdict::verdicts(
+        &entries,
+        &a.checks.cells,
+        &a.checks.holes,
+        &a.checks.screens,
+        a.version.is_some(),
+    );
     a.checks.advice = advise(driver, &entries, &a.checks.holes, &a.checks.findings, &opts.seal_exe);
     a.hooks = entries
         .into_iter()
@@ -139,11 +144,34 @@ async fn dynamic_checks(
     let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools)).await?;
     let (plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools);
     let faulted = runner.run_cells(entries, &plan).await?;
-    a.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).collect();
+    // Probes: those this agent's tools can make, screened against the guard
+    // through its stdin contract, confirmed in its sessions, and the faults
+    // injected under the first one refused there, as on Claude Code.
+    let probes = plan::for_agent(driver, &opts.all_probes());
+    a.checks.screens = plan::screen_all(&runner, entries, &probes).await?;
+    let confirm = plan::confirm_plan(entries, &probes, &a.checks.screens, &baseline, tools);
+    let confirmed = runner.run_probe_cells(entries, &confirm).await?;
+    let under = plan::fault_plan(entries, &probes, &confirmed, &baseline, tools);
+    let probe_faulted = runner.run_probe_cells(entries, &under).await?;
+    a.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
     a.checks.holes = advice::holes(entries, &a.checks.cells);
     a.checks.sealed_recheck = super::sealed_recheck(&runner, entries, &a.checks.holes, &opts.seal_exe, tools).await?;
     let name = driver.display_name();
+    let probe_words = match probes.is_empty() {
+        true => format!(
+            "no probe: audit cannot put a call to {name}'s guards directly yet, so a guard that refuses no plain \
+             write is untested"
+        ),
+        false => format!(
+            "probes: {} through {name}'s own tools ({}), each screened against the hook directly, those it refuses \
+             confirmed in sessions, the faults injected under the first one refused there (unless a plain write was \
+             refused); the catalogue's calls no tool of {name} makes are not tried",
+            probes.len(),
+            probes.iter().map(|p| p.label()).collect::<Vec<_>>().join(", ")
+        ),
+    };
     a.checks.not_covered = vec![
+        probe_words,
         format!("faults are injected through every write tool of {name}: {}", tools.join(", ")),
         format!(
             "{name} reports no hook events: whether the guard ran, and how it ended, is read from a trace its shell \

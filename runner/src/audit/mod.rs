@@ -135,6 +135,13 @@ pub struct AuditOptions {
     pub probes: Vec<probe::Probe>,
 }
 
+impl AuditOptions {
+    /// The user's probes, then the built-in catalogue, in the order they are tried.
+    pub fn all_probes(&self) -> Vec<probe::Probe> {
+        self.probes.iter().cloned().chain(probe::catalogue::all()).collect()
+    }
+}
+
 /// The re-check of the hole cells with the hook wrapped by seal.
 #[derive(Debug, Clone, Serialize)]
 pub struct SealedRecheck {
@@ -344,11 +351,12 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut Aud
     let baseline = runner.run_cells(&report.hooks, &dynamic::baseline_plan(&report.hooks)).await?;
     let (plan, skipped) = dynamic::fault_plan(&report.hooks, &baseline);
     let faulted = runner.run_cells(&report.hooks, &plan).await?;
-    let probes: Vec<probe::Probe> = opts.probes.iter().cloned().chain(probe::catalogue::all()).collect();
+    let probes = probe::plan::for_agent(claude.agent.driver(), &opts.all_probes());
     report.checks.screens = probe::plan::screen_all(&runner, &report.hooks, &probes).await?;
-    let confirm = probe::plan::confirm_plan(&report.hooks, &probes, &report.checks.screens, &baseline);
+    let fault_tools = &dynamic::FAULT_TOOLS;
+    let confirm = probe::plan::confirm_plan(&report.hooks, &probes, &report.checks.screens, &baseline, fault_tools);
     let confirmed = runner.run_probe_cells(&report.hooks, &confirm).await?;
-    let under = probe::plan::fault_plan(&report.hooks, &probes, &confirmed, &baseline);
+    let under = probe::plan::fault_plan(&report.hooks, &probes, &confirmed, &baseline, fault_tools);
     let probe_faulted = runner.run_probe_cells(&report.hooks, &under).await?;
     report.checks.cells =
         baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();

@@ -114,6 +114,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         pool: &ctx.pool,
         keep: ctx.opts.keep,
         files: placed.files.into_iter().chain(route_files).collect(),
+        seed: None,
         route: arm.route,
         setting_sources: placed.setting_sources,
         permission_mode: permission_mode(arm.event),

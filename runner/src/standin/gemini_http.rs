@@ -57,6 +57,10 @@ pub(crate) async fn gemini_in_session(
             // A side call (the router's classifier) is answered in kind, whatever the policy.
             _ if !history.has_tools => Step::Text(gemini::side_answer(&request)),
             Policy::Refuse => super::policy::refuse_step(),
+            _ if state.probe_call.is_some() => {
+                let (tool, input) = state.probe_call.as_ref().expect("just checked");
+                super::probe_call::probe_step(&history, state.cwd.as_deref().unwrap_or("."), tool, input)
+            }
             _ => match state.first_tool {
                 Some(tool) => gemini::first_tool_step(&history, state.cwd.as_deref().unwrap_or("."), tool),
                 None => gemini::scripted_step(&history, state.cwd.as_deref().unwrap_or(".")),
@@ -139,6 +143,34 @@ mod tests {
         let result = t.result_for(&t.tool_uses[0].id).expect("the refusal answers the first call");
         assert!(result.is_error && result.text == "Tool execution blocked: no");
         assert!(!t.turn_over);
+    }
+
+    /// An audit probe's session calls the probe's tool once, with its input
+    /// filled in for the session's directory, then ends with a text.
+    #[tokio::test]
+    async fn a_probe_session_makes_the_probes_call_through_geminis_shell() {
+        let standin = StandIn::start(Policy::Scripted, None).await.unwrap();
+        let base = standin.session_url("g3", "/tmp/g3/work");
+        assert!(standin.set_probe_call("g3", "run_shell_command", json!({"command": "git -C {work} reset --hard"})));
+        assert!(!standin.set_probe_call("g3", "rm", json!({})), "a tool no probe may call");
+        let path = format!("{}/v1beta/models/gemini-2.5-flash:generateContent", &base[base.find("/s/").unwrap()..]);
+        let tools = json!([{"functionDeclarations": [{"name": "run_shell_command"}, {"name": "write_file"}]}]);
+        let prompt = json!({"role": "user", "parts": [{"text": "make notes"}]});
+        let (_, answer) = post(standin.addr(), &path, &json!({"contents": [prompt], "tools": tools})).await;
+        let call = function_call(&answer);
+        assert_eq!(
+            (call["name"].as_str(), call["args"]["command"].as_str()),
+            (Some("run_shell_command"), Some("git -C /tmp/g3/work reset --hard")),
+            "{answer}"
+        );
+        let ran =
+            json!({"functionResponse": {"id": call["id"], "name": "run_shell_command", "response": {"output": "ok"}}});
+        let contents =
+            json!([prompt, {"role": "model", "parts": [{"functionCall": call}]}, {"role": "user", "parts": [ran]}]);
+        let (_, answer) = post(standin.addr(), &path, &json!({"contents": contents, "tools": tools})).await;
+        assert!(function_call(&answer).is_null() && answer.contains("Done."), "one call only: {answer}");
+        let t = standin.take_transcript("g3");
+        assert_eq!(t.tool_uses.iter().map(|u| u.name.as_str()).collect::<Vec<_>>(), ["run_shell_command"]);
     }
 
     #[tokio::test]

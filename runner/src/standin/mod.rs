@@ -141,9 +141,9 @@ impl StandIn {
     /// Make one session call `tool` once with `input` (an audit probe, see
     /// [`probe_call`]) instead of following the server's policy. Call it
     /// before the session's first request. Returns false for a tool a probe
-    /// cannot call.
+    /// cannot call ([`probe_call::known_tool`]).
     pub fn set_probe_call(&self, session: &str, tool: &str, input: serde_json::Value) -> bool {
-        let Some(tool) = probe_call::TOOLS.iter().copied().find(|t| *t == tool) else { return false };
+        let Some(tool) = probe_call::known_tool(tool) else { return false };
         let mut sessions = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
         sessions.entry(session.to_string()).or_default().probe_call = Some((tool, input));
         true

@@ -1,6 +1,11 @@
 //! A one-call script for an audit probe: call one tool with the given input
 //! (`git reset --hard` through Bash, a Write of `.env` ...), then end with a
 //! text quoting its result. The tool must be one the request offers.
+//!
+//! The Messages face (Claude Code, Copilot CLI) and the Gemini face take a
+//! probe's step from here; the tool is named as the agent's hooks see it
+//! (Gemini CLI's `run_shell_command`, Copilot CLI's `bash`), which on those
+//! faces is also its name on the wire.
 
 use serde_json::Value;
 
@@ -9,6 +14,15 @@ use super::script::Step;
 
 /// The tools a probe may call, as static names for the wire.
 pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "Read", "WebFetch"];
+
+/// The other agents' tools a probe may call, by the names their hooks see
+/// (and the wire carries): Gemini CLI's shell and Copilot CLI's shell.
+pub const AGENT_TOOLS: [&str; 2] = [super::gemini::SHELL_TOOL, super::script::COPILOT_SHELL];
+
+/// The tool as a static string, if a probe may call it ([`TOOLS`], [`AGENT_TOOLS`]).
+pub fn known_tool(name: &str) -> Option<&'static str> {
+    TOOLS.iter().chain(AGENT_TOOLS.iter()).copied().find(|t| *t == name)
+}
 
 /// `input` with `{work}` (the session's working directory `cwd`), `{root}`
 /// (its parent, the session's temp root) and `{home}` (`{root}/home`, the
@@ -32,7 +46,7 @@ pub fn probe_step(history: &History, cwd: &str, tool: &'static str, input: &Valu
         return Step::Text("failopen stand-in".to_string());
     }
     if !history.tool_names.iter().any(|n| n == tool) {
-        return Step::Text(format!("This Claude Code does not offer the {tool} tool."));
+        return Step::Text(format!("This agent does not offer the {tool} tool."));
     }
     if !history.tool_uses.iter().any(|u| u.name == tool) {
         return Step::Tool { name: tool, input: fill(input, cwd) };

@@ -133,6 +133,94 @@ fn a_copilot_guard_is_listed_and_its_hang_is_a_hole_seal_closes_on_real_copilot(
     assert!(!recheck.is_empty() && recheck.iter().all(|r| r == "blocked"), "seal closes every hole: {recheck:?}");
 }
 
+/// A Gemini CLI guard that refuses only `git reset --hard` (exit 2 with a
+/// reason: Gemini refuses on an exit of 2 or more with output). It lets every
+/// plain write through, so before probes reached Gemini its audit had nothing
+/// to inject a fault under and said `untested` (exit 6). Expected now, with
+/// the reasoning, on real Gemini CLI 0.61.0:
+/// - screened through Gemini's stdin contract, it refuses the
+///   `git-reset-hard` probe only; the stand-in makes that call through
+///   Gemini's own shell (`run_shell_command`), and the session comes back
+///   refused with the repository's uncommitted change intact: `blocked`;
+/// - under a crash (exit 1 with words: Gemini allows on exit 1) and a hang
+///   past its timeout (Gemini lets the call proceed), the call runs and the
+///   change is thrown away: two holes, exit 3;
+/// - with the script missing the shell exits 127 saying `not found`, an exit
+///   of 2 or more with words, which Gemini takes as a refusal: `blocked`;
+/// - the user's own repository (with an uncommitted change) is untouched.
+#[test]
+fn a_gemini_guard_that_refuses_only_git_reset_hard_is_exercised_with_the_probe_on_real_gemini() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let (root, home) = (t.path().join("project"), t.path().join("home"));
+    std::fs::create_dir_all(root.join(".gemini/hooks")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = root.join(".gemini/hooks/guard.sh");
+    std::fs::write(
+        &guard,
+        "#!/bin/sh\nif grep -q 'reset --hard'; then echo 'BLOCKED: destructive' >&2; exit 2; fi\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+        {"type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 5000}]}]}}"#;
+    std::fs::write(root.join(".gemini/settings.json"), config).unwrap();
+    let git = |args: &[&str]| {
+        let st = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .status()
+            .unwrap();
+        assert!(st.success(), "git {args:?}");
+    };
+    std::fs::write(root.join("tracked.txt"), "committed\n").unwrap();
+    git(&["init", "-q", "."]);
+    git(&["add", "tracked.txt"]);
+    git(&["commit", "-q", "-m", "one"]);
+    std::fs::write(root.join("tracked.txt"), "the user's uncommitted change\n").unwrap();
+
+    let out = audit(&root, &home, &["--gemini", "0.61.0"]);
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(3), "a hole: exit 3; {v:#}");
+    let a = &v["agents"][0];
+    assert_eq!((a["agent"].as_str(), a["version"].as_str()), (Some("gemini"), Some("0.61.0")), "{a}");
+    let refused: Vec<&str> = a["screens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["refused"] == true)
+        .map(|s| s["probe"].as_str().unwrap())
+        .collect();
+    let probe = "run_shell_command:git-reset-hard";
+    assert_eq!(refused, [probe], "{a:#}");
+    let result = |tool: &str, fault: &str| {
+        a["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["hook"] == "G1" && c["tool"] == tool && c["fault"] == fault)
+            .map(|c| c["result"].as_str().unwrap().to_string())
+            .unwrap_or_else(|| format!("no cell {tool} {fault}"))
+    };
+    assert_eq!(result("run_shell_command", "none"), "wrote", "a plain write is allowed: {a:#}");
+    assert_eq!(result(probe, "none"), "blocked", "{a:#}");
+    assert_eq!(result(probe, "missing"), "blocked", "exit 127 with words is a refusal on Gemini: {a:#}");
+    let (holes, _) = holes_and_recheck(a);
+    for fault in ["crash", "hang"] {
+        assert_eq!(result(probe, fault), "wrote", "{fault}: {a:#}");
+        assert!(holes.contains(&("fails-open".into(), probe.to_string(), fault.to_string())), "{fault}: {holes:?}");
+    }
+    let g = &a["guards"][0];
+    assert_eq!((g["hook"].as_str(), g["status"].as_str()), (Some("G1"), Some("open")), "{g}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("tracked.txt")).unwrap(),
+        "the user's uncommitted change\n",
+        "the probe acts in its throwaway world only"
+    );
+}
+
 #[test]
 fn a_malformed_codex_hooks_file_is_a_clear_error_naming_it() {
     let (_t, root, home) =

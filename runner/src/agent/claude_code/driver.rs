@@ -63,6 +63,10 @@ impl AgentDriver for ClaudeCode {
         true
     }
 
+    fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
+        Some(&super::hook_contract::ClaudeCodeContract)
+    }
+
     fn wording(&self) -> &'static dyn RefusalWording {
         &ClaudeCodeWording
     }

@@ -82,6 +82,10 @@ impl AgentDriver for Gemini {
         config::system_settings_with_hooks()
     }
 
+    fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
+        Some(&super::hook_contract::GeminiContract)
+    }
+
     fn hook_config(&self) -> Option<&'static dyn HookConfig> {
         Some(&super::hook_config::GeminiHookConfig)
     }

@@ -203,6 +203,7 @@ pub async fn run(
         mode: crate::mode::Mode::Print,
         trust: crate::mode::Trust::Accepted,
         source: crate::surface::HookSource::SettingsFlag,
+        seed: None,
     };
     let outcome = session::run(&spec).await?;
     let Some(root) = outcome.kept_root else {

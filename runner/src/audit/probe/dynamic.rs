@@ -214,10 +214,8 @@ impl Runner<'_> {
         let spec = SessionSpec {
             id: id.clone(),
             bin: self.claude,
-            settings: match &probe {
-                Some(_) => probe_settings(hook, matcher),
-                None => settings_for(hook, matcher, tool),
-            },
+            // A probe's session seeds no file for an edit: its world is its seed's.
+            settings: settings_for(hook, matcher, if probe.is_some() { "Bash" } else { tool }),
             hook: self.identity(hook, matcher),
             env,
             mcp_config,
@@ -227,6 +225,8 @@ impl Runner<'_> {
             pool: self.pool,
             keep: true,
             files: Vec::new(),
+            // A probe acts in a world built before the agent starts, the same for every agent.
+            seed: probe.as_ref().map(|_| world::seed_script()),
             route: match tool {
                 "Edit" | "MultiEdit" => crate::surface::Route::Edit,
                 "NotebookEdit" => crate::surface::Route::NotebookEdit,
@@ -244,7 +244,12 @@ impl Runner<'_> {
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
         let result = match (&root, &probe) {
-            (Some(r), Some(p)) => judge_probe(p, &outcome.evidence, r),
+            (Some(r), Some(p)) => match judge_probe(p, &outcome.evidence, r) {
+                CellResult::Wrote(_) if !agent.driver().reports_hook_events() => {
+                    CellResult::Wrote(super::agent_hooks::how_it_wrote(&r.join("evidence"), fault))
+                }
+                other => other,
+            },
             (None, _) => CellResult::Invalid("session root was not kept".into()),
             (Some(r), None) => match judge::judge(tool, &outcome.evidence, &r.join("work")) {
                 CellResult::Invalid(_)
@@ -335,15 +340,6 @@ fn probe_entry() -> HookEntry {
         project_dir: PathBuf::new(),
         managed: false,
     }
-}
-
-/// The settings of a probe's session: the one hook under its matcher, and a
-/// SessionStart hook that seeds the probe's world ([`world::seed_script`]).
-fn probe_settings(hook: &Value, matcher: Option<&str>) -> Value {
-    let mut settings = settings_for(hook, matcher, "Bash");
-    settings["hooks"]["SessionStart"] =
-        json!([{"hooks": [{"type": "command", "command": world::seed_script(), "timeout": 30}]}]);
-    settings
 }
 
 /// A probe's session, judged by its world under `root`: `wrote` when the

@@ -3,13 +3,17 @@
 //! confirmed in real sessions ([`confirm_plan`]); the faults
 //! injected under the first one a session confirmed ([`fault_plan`]), unless
 //! the hook already refused a plain write, under which they are injected.
+//! The same for every agent whose driver has a stdin contract audit knows
+//! ([`for_agent`]): its probes call its own tools.
 
 use std::time::Duration;
 
+use super::agent_hooks;
 use super::screen::{self, HookScreen, Screen};
 use super::{world, Probe};
+use crate::agent::AgentDriver;
 use crate::audit::intake::config::{HookEntry, HookKind};
-use crate::audit::probe::dynamic::{should_block, AuditCell, Runner, FAULT_TOOLS};
+use crate::audit::probe::dynamic::{should_block, AuditCell, Runner};
 use crate::audit::probe::faults::{self, Fault};
 use crate::audit::probe::judge::CellResult;
 
@@ -21,15 +25,21 @@ pub const MAX_CONFIRMED_BESIDE_A_WRITE: usize = 3;
 /// The longest a screen waits for a guard's answer.
 const SCREEN_TIMEOUT_SECS: f64 = 30.0;
 
-/// Screen `probes` against each unmanaged command hook, in a throwaway
-/// world per hook (under the pool's temp root).
+/// Screen `probes` (already in the runner's agent's tools: [`for_agent`])
+/// against each unmanaged command hook, through the stdin contract of the
+/// runner's agent, in a throwaway world per hook (under the pool's temp
+/// root). None when the agent has no contract audit knows.
 pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Probe]) -> anyhow::Result<Vec<HookScreen>> {
+    let driver = runner.claude.agent.driver();
+    let Some(contract) = driver.hook_contract() else { return Ok(Vec::new()) };
+    let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
     let mut out = Vec::new();
     for e in hooks.iter().filter(|e| !e.managed && matches!(e.kind, HookKind::Command { .. })) {
         let root = runner.pool.root().join(format!("screen-{}", e.id));
         world::seed(&root)?;
         let hook = faults::hook_for(e, Fault::None, &runner.scripts, runner.home.is_some(), &runner.unreachable_url)?;
-        let command = hook["command"].as_str().unwrap_or_default().to_string();
+        // The agent's project variables (Gemini's) set from the project, as in its sessions.
+        let command = agent_hooks::project_vars(hook["command"].as_str().unwrap_or_default(), vars);
         let mut env = vec![
             (faults::PROJECT_VAR.to_string(), e.project_dir.to_string_lossy().into_owned()),
             ("HOME".to_string(), root.join("home").to_string_lossy().into_owned()),
@@ -42,10 +52,11 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
             if runner.pool.interrupt().is_stopped() {
                 break;
             }
-            let screen = if crate::matcher::covers(e.matcher.as_deref(), &p.tool) {
+            let screen = if driver.covers(e.matcher.as_deref(), &p.tool) {
                 let (refused, answer) = screen::run(
+                    contract,
                     &command,
-                    &screen::payload(p, &root),
+                    &screen::payload(contract, &p.tool, p, &root),
                     &env,
                     &root.join("work"),
                     timeout,
@@ -67,13 +78,27 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
     Ok(out)
 }
 
+/// `probes` as the agent of `driver` makes them: each with the tool of
+/// that agent that makes its call (Gemini CLI's `run_shell_command` for a
+/// `Bash` probe), those no tool of it makes left out; none when audit
+/// cannot put a probe to its guards.
+pub fn for_agent(driver: &dyn AgentDriver, probes: &[Probe]) -> Vec<Probe> {
+    let Some(contract) = driver.hook_contract() else { return Vec::new() };
+    probes
+        .iter()
+        .filter_map(|p| contract.probe_tool(&p.tool).map(|tool| Probe { tool: tool.to_string(), ..p.clone() }))
+        .collect()
+}
+
 /// For each hook, the probes it refused on screen, as configured: all of
 /// them, or [`MAX_CONFIRMED_BESIDE_A_WRITE`] when a plain write was refused.
+/// `fault_tools`: the tools the faults are injected through.
 pub fn confirm_plan<'p>(
     hooks: &[HookEntry],
     probes: &'p [Probe],
     screens: &[HookScreen],
     baseline: &[AuditCell],
+    fault_tools: &[&str],
 ) -> Vec<(usize, &'p Probe, Fault)> {
     let mut plan = Vec::new();
     for (i, e) in hooks.iter().enumerate() {
@@ -81,36 +106,31 @@ pub fn confirm_plan<'p>(
             let label = p.label();
             screens.iter().any(|s| s.hook == e.id && s.screen.probe == label && s.screen.refused)
         });
-        let max = if write_refused(e, baseline) { MAX_CONFIRMED_BESIDE_A_WRITE } else { usize::MAX };
+        let max = if write_refused(e, baseline, fault_tools) { MAX_CONFIRMED_BESIDE_A_WRITE } else { usize::MAX };
         plan.extend(refused.take(max).map(|p| (i, p, Fault::None)));
     }
     plan
 }
 
-/// Whether `e` refused a plain write through [`FAULT_TOOLS`] as configured.
-fn write_refused(e: &HookEntry, baseline: &[AuditCell]) -> bool {
+/// Whether `e` refused a plain write through `fault_tools` as configured.
+fn write_refused(e: &HookEntry, baseline: &[AuditCell], fault_tools: &[&str]) -> bool {
     baseline.iter().any(|c| {
-        c.hook == e.id && c.fault == Fault::None && FAULT_TOOLS.contains(&c.tool.as_str()) && should_block(&c.result)
+        c.hook == e.id && c.fault == Fault::None && fault_tools.contains(&c.tool.as_str()) && should_block(&c.result)
     })
 }
 
-/// For each hook that refused no plain write through [`FAULT_TOOLS`] but
+/// For each hook that refused no plain write through `fault_tools` but
 /// refused a probe in a session: every fault, under the first such probe.
 pub fn fault_plan<'p>(
     hooks: &[HookEntry],
     probes: &'p [Probe],
     confirmed: &[AuditCell],
     baseline: &[AuditCell],
+    fault_tools: &[&str],
 ) -> Vec<(usize, &'p Probe, Fault)> {
     let mut plan = Vec::new();
     for (i, e) in hooks.iter().enumerate() {
-        let write_refused = baseline.iter().any(|c| {
-            c.hook == e.id
-                && c.fault == Fault::None
-                && FAULT_TOOLS.contains(&c.tool.as_str())
-                && should_block(&c.result)
-        });
-        if write_refused {
+        if write_refused(e, baseline, fault_tools) {
             continue;
         }
         let first = probes.iter().find(|p| {

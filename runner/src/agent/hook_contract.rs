@@ -1,0 +1,36 @@
+//! A guard's stdin contract on one agent, for `failopen audit`'s screens: a
+//! probe (a tool call the guard may refuse) is put to the guard directly,
+//! with no session, as the agent would put it, and its ending is read as the
+//! agent reads it. The driver returns it ([`super::AgentDriver::hook_contract`]).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// How an agent hands a tool call to its guard and reads the answer.
+pub trait HookContract: Sync {
+    /// The tool this agent makes a probe's call with, by the name its hooks
+    /// see, for a probe written with Claude Code's tool `tool` (`Bash`,
+    /// `Write`, ...); `None`: no tool of this agent does that call.
+    fn probe_tool(&self, tool: &str) -> Option<&'static str>;
+    /// What the guard reads on stdin for a call of `tool` (this agent's
+    /// name) with `input`, in a session whose working directory is `cwd` and
+    /// whose transcript would be `transcript`.
+    fn payload(&self, tool: &str, input: &Value, cwd: &Path, transcript: &Path) -> Value;
+    /// Whether the agent refuses the call when the guard ends with `code`
+    /// (`None`: killed by a signal) having written `stdout` and `stderr`,
+    /// and the answer in words (`exit 2: <reason>`, `deny: <reason>`, `allowed`, ...).
+    fn read(&self, code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> (bool, String);
+}
+
+/// The first non-blank line of `bytes`, trimmed, at most 120 characters.
+pub fn first_line(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(120)
+        .collect()
+}
