@@ -36,8 +36,11 @@ pub const WRITE_TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "MultiEdit", "Noteb
 /// The matcher of the battery's hook entry, [`WRITE_TOOLS`] joined with
 /// `|` (the article's, plus MultiEdit and NotebookEdit).
 pub fn matcher() -> String {
-    WRITE_TOOLS.join("|")
+    MATCHER.to_string()
 }
+
+/// [`matcher`] as a constant (a unit test checks it is [`WRITE_TOOLS`] joined).
+pub const MATCHER: &str = "Bash|Write|Edit|MultiEdit|NotebookEdit";
 
 /// What `failopen audit` seeds [`NOTES_FILE`] with before an `Edit` or
 /// `MultiEdit` session, so the edit (`draft` → `ready`) has a file to
@@ -98,6 +101,11 @@ pub fn side_file(input: &Value) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_matcher_constant_is_the_write_tools_joined() {
+        assert_eq!(MATCHER, WRITE_TOOLS.join("|"));
+    }
 
     #[test]
     fn the_bash_command_writes_the_notes_file() {

@@ -103,6 +103,61 @@ pub struct Identity {
     pub older_version: &'static str,
 }
 
+/// How an agent's hooks are spelt: one `const VOCABULARY` per driver,
+/// which [`AgentDriver::hook_vocabulary`] returns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HookVocabulary {
+    /// The event under which its guards veto a tool call.
+    pub event: &'static str,
+    /// Its write tools, by the names its hooks see.
+    pub write_tools: &'static [&'static str],
+    /// The matcher that covers every write tool.
+    pub full_matcher: &'static str,
+    /// How it reads a hook entry's matcher.
+    pub matching: Matching,
+    /// How long it waits for a hook with no timeout, in seconds (infinite:
+    /// it never stops waiting).
+    pub default_timeout_secs: f64,
+}
+
+/// How an agent reads a hook entry's matcher against a tool's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matching {
+    /// Claude Code's rule ([`crate::matcher::covers`]): `|`-separated exact
+    /// names, else a regex; none, `""` and `*` match every tool. `aliases`
+    /// are more names a tool is also matched by (Codex's `apply_patch` by
+    /// `Edit` and `Write`).
+    ClaudeCode {
+        /// `(tool, other names it is matched by)`.
+        aliases: &'static [(&'static str, &'static [&'static str])],
+    },
+    /// An unanchored regex (Gemini CLI); none, `""` and `*` match every tool.
+    UnanchoredRegex,
+    /// No matcher at all: the hook runs for every tool (a Cline hook file,
+    /// a Copilot entry, an OpenCode plugin).
+    EveryTool,
+}
+
+impl Matching {
+    /// Claude Code's rule with no aliases.
+    pub const CLAUDE_CODE: Matching = Matching::ClaudeCode { aliases: &[] };
+
+    /// Whether `matcher` (none: the entry has no matcher) covers `tool`.
+    pub fn covers(self, matcher: Option<&str>, tool: &str) -> bool {
+        match self {
+            Matching::ClaudeCode { aliases } => {
+                let others = aliases.iter().find(|(t, _)| *t == tool).map_or(&[][..], |(_, names)| *names);
+                std::iter::once(tool).chain(others.iter().copied()).any(|t| crate::matcher::covers(matcher, t))
+            }
+            Matching::UnanchoredRegex => {
+                let m = matcher.unwrap_or("");
+                m.is_empty() || m == "*" || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool))
+            }
+            Matching::EveryTool => true,
+        }
+    }
+}
+
 /// A package registry failopen installs from, by version, into its cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Registry {
@@ -180,18 +235,29 @@ pub trait AgentDriver: Sync {
 
     // --- hook vocabulary ---
 
+    /// How its hooks are spelt: one `const VOCABULARY` per driver, which the
+    /// vocabulary getters below read.
+    fn hook_vocabulary(&self) -> &'static HookVocabulary;
     /// The event under which its guards veto a tool call (`PreToolUse`, Gemini's `BeforeTool`).
-    fn hook_event(&self) -> &'static str;
+    fn hook_event(&self) -> &'static str {
+        self.hook_vocabulary().event
+    }
     /// Its write tools, by the names its hooks see.
-    fn write_tools(&self) -> &'static [&'static str];
+    fn write_tools(&self) -> &'static [&'static str] {
+        self.hook_vocabulary().write_tools
+    }
     /// The matcher that covers every write tool.
-    fn full_matcher(&self) -> String;
+    fn full_matcher(&self) -> String {
+        self.hook_vocabulary().full_matcher.to_string()
+    }
     /// Whether `matcher` (none: the entry has no matcher) covers `tool`, read as this agent reads it.
     fn covers(&self, matcher: Option<&str>, tool: &str) -> bool {
-        crate::matcher::covers(matcher, tool)
+        self.hook_vocabulary().matching.covers(matcher, tool)
     }
     /// How long it waits for a hook with no timeout, in seconds.
-    fn default_hook_timeout_secs(&self) -> f64;
+    fn default_hook_timeout_secs(&self) -> f64 {
+        self.hook_vocabulary().default_timeout_secs
+    }
     /// The system-wide config files on this machine that hold hooks, which
     /// may run beside the hook under test (Claude Code's managed settings
     /// are [`crate::managed`]'s, so none here).
@@ -314,5 +380,29 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
             Ok(t) if t.is_file() => out.push(entry.path()),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_codes_rule_matches_a_tool_by_its_aliases_too() {
+        let codex = Matching::ClaudeCode { aliases: &[("apply_patch", &["Edit", "Write"])] };
+        assert!(codex.covers(Some("Write"), "apply_patch"));
+        assert!(codex.covers(Some("apply_patch"), "apply_patch"));
+        assert!(!codex.covers(Some("Write"), "Bash"));
+        assert!(!Matching::CLAUDE_CODE.covers(Some("Write"), "apply_patch"));
+        assert!(Matching::CLAUDE_CODE.covers(None, "Bash"));
+    }
+
+    #[test]
+    fn an_unanchored_regex_matches_inside_a_name_and_every_tool_matches_anything() {
+        assert!(Matching::UnanchoredRegex.covers(Some("shell"), "run_shell_command"));
+        assert!(Matching::UnanchoredRegex.covers(Some("*"), "write_file"));
+        assert!(!Matching::UnanchoredRegex.covers(Some("^write$"), "write_file"));
+        assert!(!Matching::CLAUDE_CODE.covers(Some("shell"), "run_shell_command"));
+        assert!(Matching::EveryTool.covers(Some("nothing"), "bash"));
     }
 }

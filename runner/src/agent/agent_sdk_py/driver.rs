@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use super::program;
 use crate::agent::agent_sdk::{self, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, Identity, Registry, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{
+    AgentDriver, HookVocabulary, Identity, Matching, Registry, SessionAsk, SessionLaunch, SessionPlace,
+};
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
@@ -32,9 +34,22 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
+/// How its hooks are spelt. Claude Code's, which the SDK bundles; a hanging callback without a matcher `timeout` waited past 150 s in the spike (agent-notes.md).
+const VOCABULARY: HookVocabulary = HookVocabulary {
+    event: "PreToolUse",
+    write_tools: &crate::task::WRITE_TOOLS,
+    full_matcher: crate::task::MATCHER,
+    matching: Matching::CLAUDE_CODE,
+    default_timeout_secs: 600.0,
+};
+
 impl AgentDriver for AgentSdkPy {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn hook_vocabulary(&self) -> &'static HookVocabulary {
+        &VOCABULARY
     }
 
     fn registry(&self) -> Registry {
@@ -60,24 +75,6 @@ impl AgentDriver for AgentSdkPy {
     /// The package's `_version.py`, not a `--version` run.
     fn version_without_running(&self, bin: &Path) -> Option<String> {
         program::sdk_version(bin)
-    }
-
-    fn hook_event(&self) -> &'static str {
-        "PreToolUse"
-    }
-
-    fn write_tools(&self) -> &'static [&'static str] {
-        &crate::task::WRITE_TOOLS
-    }
-
-    fn full_matcher(&self) -> String {
-        crate::task::matcher()
-    }
-
-    /// The bundled Claude Code's default; a hanging callback without a
-    /// matcher `timeout` waited past 150 s in the spike (agent-notes.md).
-    fn default_hook_timeout_secs(&self) -> f64 {
-        600.0
     }
 
     /// Only guards written as code: a PreToolUse callback or `canUseTool`.

@@ -8,7 +8,7 @@ use futures::future::BoxFuture;
 
 use super::capabilities::{self, Capabilities};
 use super::{session, wording::ClaudeCodeWording};
-use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::wording::RefusalWording;
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
@@ -26,9 +26,22 @@ const IDENTITY: Identity = Identity {
     older_version: super::ARTICLE_VERSION,
 };
 
+/// How its hooks are spelt. Claude Code's hooks reference: a hook with no timeout is waited for 600 s.
+const VOCABULARY: HookVocabulary = HookVocabulary {
+    event: "PreToolUse",
+    write_tools: &crate::task::WRITE_TOOLS,
+    full_matcher: crate::task::MATCHER,
+    matching: Matching::CLAUDE_CODE,
+    default_timeout_secs: 600.0,
+};
+
 impl AgentDriver for ClaudeCode {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn hook_vocabulary(&self) -> &'static HookVocabulary {
+        &VOCABULARY
     }
 
     /// The binary alone: one self-contained file in every release (`cli.js`,
@@ -36,23 +49,6 @@ impl AgentDriver for ClaudeCode {
     /// records for 404 releases.
     fn build_files(&self, version_dir: &Path) -> Vec<PathBuf> {
         vec![self.installed_binary(version_dir)]
-    }
-
-    fn hook_event(&self) -> &'static str {
-        "PreToolUse"
-    }
-
-    fn write_tools(&self) -> &'static [&'static str] {
-        &crate::task::WRITE_TOOLS
-    }
-
-    fn full_matcher(&self) -> String {
-        crate::task::matcher()
-    }
-
-    /// Claude Code's hooks reference: 600 s.
-    fn default_hook_timeout_secs(&self) -> f64 {
-        600.0
     }
 
     fn runs_live_and_interactive(&self) -> bool {

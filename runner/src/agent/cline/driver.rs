@@ -10,7 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 
 use super::{config, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
@@ -54,31 +54,22 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
+/// How its hooks are spelt. A Cline hook file has no matcher: it runs for every tool, and is waited for 120 s, fixed, whatever the arm says.
+const VOCABULARY: HookVocabulary = HookVocabulary {
+    event: config::EVENT,
+    write_tools: &config::WRITE_TOOLS,
+    full_matcher: config::WRITE_MATCHER,
+    matching: Matching::EveryTool,
+    default_timeout_secs: config::HOOK_TIMEOUT_SECS,
+};
+
 impl AgentDriver for Cline {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }
 
-    fn hook_event(&self) -> &'static str {
-        config::EVENT
-    }
-
-    fn write_tools(&self) -> &'static [&'static str] {
-        &config::WRITE_TOOLS
-    }
-
-    fn full_matcher(&self) -> String {
-        config::WRITE_MATCHER.to_string()
-    }
-
-    /// A Cline hook file has no matcher: it runs for every tool.
-    fn covers(&self, _matcher: Option<&str>, _tool: &str) -> bool {
-        true
-    }
-
-    /// Fixed at 120 s, whatever the arm says.
-    fn default_hook_timeout_secs(&self) -> f64 {
-        config::HOOK_TIMEOUT_SECS
+    fn hook_vocabulary(&self) -> &'static HookVocabulary {
+        &VOCABULARY
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

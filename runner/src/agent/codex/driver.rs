@@ -16,7 +16,9 @@ use std::path::PathBuf;
 
 use super::{config, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY};
+use crate::agent::driver::{
+    AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace, STAND_IN_API_KEY,
+};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
@@ -58,9 +60,22 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
+/// How its hooks are spelt. Codex reads Claude Code's matchers, and `apply_patch` is also matched by `Edit` and `Write`; its timeout default is 600 s (docs/codex.md).
+const VOCABULARY: HookVocabulary = HookVocabulary {
+    event: "PreToolUse",
+    write_tools: &config::WRITE_TOOLS,
+    full_matcher: config::WRITE_MATCHER,
+    matching: Matching::ClaudeCode { aliases: &[("apply_patch", &["Edit", "Write"])] },
+    default_timeout_secs: 600.0,
+};
+
 impl AgentDriver for Codex {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn hook_vocabulary(&self) -> &'static HookVocabulary {
+        &VOCABULARY
     }
 
     /// `codex-cli 0.171.0`, or a bare version.
@@ -82,29 +97,6 @@ impl AgentDriver for Codex {
     fn is_platform_build(&self, version: &str) -> bool {
         const PLATFORMS: [&str; 3] = ["-linux-", "-darwin-", "-win32-"];
         PLATFORMS.iter().any(|p| version.contains(p))
-    }
-
-    fn hook_event(&self) -> &'static str {
-        "PreToolUse"
-    }
-
-    fn write_tools(&self) -> &'static [&'static str] {
-        &config::WRITE_TOOLS
-    }
-
-    fn full_matcher(&self) -> String {
-        config::WRITE_MATCHER.to_string()
-    }
-
-    /// Codex reads Claude Code's matchers, and `apply_patch` is also matched by `Edit` and `Write`.
-    fn covers(&self, matcher: Option<&str>, tool: &str) -> bool {
-        let aliases: &[&str] = if tool == "apply_patch" { &["apply_patch", "Edit", "Write"] } else { &[tool] };
-        aliases.iter().any(|t| crate::matcher::covers(matcher, t))
-    }
-
-    /// docs/codex.md: 600 s.
-    fn default_hook_timeout_secs(&self) -> f64 {
-        600.0
     }
 
     fn system_hook_layers(&self) -> Vec<PathBuf> {

@@ -12,7 +12,7 @@ use futures::future::BoxFuture;
 
 use super::{config, sources, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
@@ -61,9 +61,22 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
+/// How its hooks are spelt. A Copilot hook entry has no matcher: it runs for every tool. Its default timeout is not measured: Claude Code's 600 s is assumed (every arm gives a timeout).
+const VOCABULARY: HookVocabulary = HookVocabulary {
+    event: config::EVENT,
+    write_tools: &config::WRITE_TOOLS,
+    full_matcher: config::WRITE_MATCHER,
+    matching: Matching::EveryTool,
+    default_timeout_secs: 600.0,
+};
+
 impl AgentDriver for Copilot {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn hook_vocabulary(&self) -> &'static HookVocabulary {
+        &VOCABULARY
     }
 
     /// `GitHub Copilot CLI 1.0.102.` (a sentence, with its full stop).
@@ -72,28 +85,6 @@ impl AgentDriver for Copilot {
             let v = line.trim().strip_prefix("GitHub Copilot CLI ")?.trim_end_matches('.');
             v.parse::<crate::version::Version>().is_ok().then_some(v)
         })
-    }
-
-    fn hook_event(&self) -> &'static str {
-        config::EVENT
-    }
-
-    fn write_tools(&self) -> &'static [&'static str] {
-        &config::WRITE_TOOLS
-    }
-
-    fn full_matcher(&self) -> String {
-        config::WRITE_MATCHER.to_string()
-    }
-
-    /// A Copilot hook entry has no matcher: it runs for every tool.
-    fn covers(&self, _matcher: Option<&str>, _tool: &str) -> bool {
-        true
-    }
-
-    /// Not measured yet: Claude Code's 600 s is assumed (every arm gives a timeout).
-    fn default_hook_timeout_secs(&self) -> f64 {
-        600.0
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::{config, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
@@ -50,32 +50,22 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
+/// How its hooks are spelt. Gemini CLI tests an unanchored regex (`""` and `*` match all); its timeout default is 60000 ms (docs/gemini.md).
+const VOCABULARY: HookVocabulary = HookVocabulary {
+    event: config::EVENT,
+    write_tools: &config::WRITE_TOOLS,
+    full_matcher: config::WRITE_MATCHER,
+    matching: Matching::UnanchoredRegex,
+    default_timeout_secs: 60.0,
+};
+
 impl AgentDriver for Gemini {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
     }
 
-    fn hook_event(&self) -> &'static str {
-        config::EVENT
-    }
-
-    fn write_tools(&self) -> &'static [&'static str] {
-        &config::WRITE_TOOLS
-    }
-
-    fn full_matcher(&self) -> String {
-        config::WRITE_MATCHER.to_string()
-    }
-
-    /// Gemini CLI tests an unanchored regex (`""` and `*` match all).
-    fn covers(&self, matcher: Option<&str>, tool: &str) -> bool {
-        let m = matcher.unwrap_or("");
-        m.is_empty() || m == "*" || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool))
-    }
-
-    /// docs/gemini.md: 60000 ms.
-    fn default_hook_timeout_secs(&self) -> f64 {
-        60.0
+    fn hook_vocabulary(&self) -> &'static HookVocabulary {
+        &VOCABULARY
     }
 
     fn system_hook_layers(&self) -> Vec<PathBuf> {

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 use super::{config, plugin, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{package_files, AgentDriver, Identity, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{
+    package_files, AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace,
+};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
@@ -40,9 +42,22 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
+/// How its hooks are spelt. A plugin has no matcher: its hook runs before every tool, and OpenCode awaits it with no timeout at all.
+const VOCABULARY: HookVocabulary = HookVocabulary {
+    event: config::EVENT,
+    write_tools: &config::WRITE_TOOLS,
+    full_matcher: config::WRITE_MATCHER,
+    matching: Matching::EveryTool,
+    default_timeout_secs: f64::INFINITY,
+};
+
 impl AgentDriver for OpenCode {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
+    }
+
+    fn hook_vocabulary(&self) -> &'static HookVocabulary {
+        &VOCABULARY
     }
 
     /// Only plugins: OpenCode has no hook a settings file names.
@@ -59,28 +74,6 @@ impl AgentDriver for OpenCode {
     /// whose binary is the build.
     fn build_files(&self, version_dir: &Path) -> Vec<PathBuf> {
         package_files(version_dir, "opencode")
-    }
-
-    fn hook_event(&self) -> &'static str {
-        config::EVENT
-    }
-
-    fn write_tools(&self) -> &'static [&'static str] {
-        &config::WRITE_TOOLS
-    }
-
-    fn full_matcher(&self) -> String {
-        config::WRITE_MATCHER.to_string()
-    }
-
-    /// A plugin has no matcher: its hook runs before every tool.
-    fn covers(&self, _matcher: Option<&str>, _tool: &str) -> bool {
-        true
-    }
-
-    /// OpenCode awaits a plugin's hook with no timeout at all.
-    fn default_hook_timeout_secs(&self) -> f64 {
-        f64::INFINITY
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {
