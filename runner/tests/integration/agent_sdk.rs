@@ -3,8 +3,9 @@
 //! install` and `--agent agent-sdk-py install`): every arm of arms/sdk.json
 //! gives the verdict, and the reason of an expected `invalid`, written next
 //! to it for `agent-sdk-ts` and `agent-sdk-py` (reasoning there and in
-//! docs/agent-sdk.md), on the pinned SDK and on the one about three months
-//! older (a subset on the older Python SDK, to keep CI short). Claude Code,
+//! docs/agent-sdk.md), on the pinned SDK; the ones about three months older
+//! are checked in their reference runs
+//! (`results::sdk_reference_csvs_hold_every_arms_expectation`). Claude Code,
 //! Codex and Gemini never run a callback arm.
 
 use failopen::agent::{agent_sdk_py, agent_sdk_ts, Agent};
@@ -78,17 +79,6 @@ fn sdk_pinned_gives_its_arms_expectation() {
     sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::PINNED_VERSION, "2.1.333", &PINNED_PROOF);
 }
 
-/// The older TypeScript SDK on the arms where it differs or might: it ignores
-/// `onFailure` (throw and misspelt key, bare and native), a deny and a hang are
-/// refused, and the sealed callback still blocks. Every arm on it is the
-/// committed reference run, which `results::sdk_reference_csvs_hold_every_arms_expectation`
-/// checks against the same expectations.
-#[test]
-fn sdk_three_months_older_gives_its_arms_expectation() {
-    let only = ["callback-throw/*", "callback-misspelt-key/*", "callback-deny/bare", "callback-hang/bare"];
-    sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::OLDER_VERSION, "2.1.258", &only);
-}
-
 /// The SDK's warning that a hook callback failed (a stream message the
 /// verdict cannot show; the row flag `sdk-notice:hook_callback_failed`) is on
 /// a failed callback's row from the release oracle.rs names (0.3.333 has it,
@@ -114,14 +104,6 @@ fn sdk_flags_the_callback_failed_warning_from_its_release() {
 #[test]
 fn sdk_py_pinned_gives_its_arms_expectation() {
     sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::PINNED_VERSION, "2.1.332", &PINNED_PROOF);
-}
-
-/// The older Python SDK on a few arms: a failure lets the call run, a deny
-/// and a hang are refused, and on_failure is not even accepted.
-#[test]
-fn sdk_py_three_months_older_gives_its_arms_expectation() {
-    let only = ["callback-deny/bare", "callback-throw/*", "callback-hang/bare", "callback-def-deny/bare"];
-    sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::OLDER_VERSION, "2.1.247", &only);
 }
 
 /// Claude Code, Codex and Gemini never run a callback arm: `all` holds the

@@ -1,11 +1,12 @@
 //! Codex CLI and Gemini CLI on real binaries (installed by `.ci/run` with
 //! `failopen claude --agent A install`): the article's arms give the
 //! expectation each carries for the agent (`expect.codex`, `expect.gemini`
-//! in arms/article.json), and every arm of the full and extended grids gives
-//! [`expected_on_agent`]'s verdict, whose reasoning is in oracle.rs. No row
-//! may be invalid: every arm either runs as written on the agent or is one
-//! the oracle does not cover. arms/shapes.json (which JSON decision each agent
-//! reads) runs on all three agents, each arm against its written expectation.
+//! in arms/article.json), and every arm run gives [`expected_on_agent`]'s
+//! verdict, whose reasoning is in oracle.rs, on the pinned release of each.
+//! arms/shapes.json (which JSON decision each agent reads) runs on the pinned
+//! release of all three agents, each arm against its written expectation.
+//! The wide grids and the older releases are reference runs in results/,
+//! checked by results.rs against the same expectations.
 
 use failopen::agent::Agent;
 use failopen::record::Row;
@@ -14,21 +15,27 @@ use failopen::verdict::VerdictKind;
 use crate::oracle::expected_on_agent;
 use crate::support::run_battery;
 
-/// Run the full and extended grids on `agent` `version` and check every row.
-fn grid_holds(agent: Agent, version: &str) -> Vec<Row> {
-    let (rows, _dir) = run_battery(&[
-        "--agent",
-        agent.as_str(),
-        "--claude",
-        version,
-        "--arms",
-        "full",
-        "--arms",
-        "extended",
-        "-j",
-        "3",
-    ]);
-    assert_eq!(rows.len(), 91, "35 full and 56 extended arms");
+/// The arms that prove `agent`'s contract on `version`: the article's nine
+/// (exit 2, crash, missing, JSON deny and crash, hang, under the article's
+/// wrappers) and `extra` arms of the extended grid. Every row gives
+/// [`expected_on_agent`]'s verdict and the article's arms their written
+/// expectation. The whole full and extended grids (91 arms) are the
+/// reference runs results/<agent>-<version>.csv, checked against the same
+/// oracle by `results::agent_reference_csvs_match_the_oracle_and_their_versions_agree`.
+fn contract_holds(agent: Agent, version: &str, extra: &[&str]) -> Vec<Row> {
+    let mut args = vec!["--agent", agent.as_str(), "--claude", version, "--arms", "article", "-j", "3"];
+    let (mut rows, _dir) = run_battery(&args);
+    assert_eq!(rows.len(), 9, "the article's nine arms");
+    if !extra.is_empty() {
+        args.truncate(4);
+        args.extend(["--arms", "extended", "-j", "3"]);
+        for arm in extra {
+            args.extend(["--only", arm]);
+        }
+        let (more, _dir) = run_battery(&args);
+        assert_eq!(more.len(), extra.len(), "{extra:?}");
+        rows.extend(more);
+    }
     let mut wrong = Vec::new();
     for r in &rows {
         assert_eq!((r.agent.as_str(), r.claude_version.as_str()), (agent.as_str(), version), "{r:?}");
@@ -59,8 +66,8 @@ fn set_expectations_hold(set: &str, agent: Agent, rows: &[Row]) {
 }
 
 #[test]
-fn codex_pinned_gives_the_oracles_verdicts() {
-    let rows = grid_holds(Agent::Codex, failopen::agent::codex::PINNED_VERSION);
+fn codex_pinned_keeps_its_contract() {
+    let rows = contract_holds(Agent::Codex, failopen::agent::codex::PINNED_VERSION, &[]);
     // A refusal names no hook on Codex: the row quotes Codex's own words.
     let deny = rows.iter().find(|r| r.arm == "deny/bare").unwrap();
     assert_eq!(deny.attempts, "Bash:refused;apply_patch:refused", "{deny:?}");
@@ -68,34 +75,13 @@ fn codex_pinned_gives_the_oracles_verdicts() {
 }
 
 #[test]
-fn codex_three_months_older_gives_the_same_verdicts() {
-    grid_holds(Agent::Codex, failopen::agent::codex::OLDER_VERSION);
-}
-
-#[test]
-fn gemini_pinned_gives_the_oracles_verdicts() {
-    let rows = grid_holds(Agent::Gemini, failopen::agent::gemini::PINNED_VERSION);
+fn gemini_pinned_keeps_its_contract() {
+    let rows = contract_holds(Agent::Gemini, failopen::agent::gemini::PINNED_VERSION, &["big-output/bare"]);
     let deny = rows.iter().find(|r| r.arm == "deny/bare").unwrap();
     assert_eq!(deny.attempts, "run_shell_command:refused;write_file:refused", "{deny:?}");
     // The 5 MB refusal never reaches the model again; the CLI's own stream says it was refused.
     let big = rows.iter().find(|r| r.arm == "big-output/bare").unwrap();
     assert_eq!(big.verdict, VerdictKind::Blocked, "{big:?}");
-}
-
-#[test]
-fn gemini_older_gives_the_article_expectations() {
-    let (rows, _dir) = run_battery(&[
-        "--agent",
-        "gemini",
-        "--claude",
-        failopen::agent::gemini::OLDER_VERSION,
-        "--arms",
-        "article",
-        "-j",
-        "3",
-    ]);
-    assert_eq!(rows.len(), 9);
-    article_expectations_hold(Agent::Gemini, &rows);
 }
 
 #[test]
@@ -120,10 +106,8 @@ fn shapes_hold(agent: Agent, version: &str) {
 
 #[test]
 fn each_agent_reads_its_own_json_decision_and_seal_makes_every_shape_refuse() {
-    shapes_hold(Agent::ClaudeCode, "2.1.328");
-    shapes_hold(Agent::ClaudeCode, "2.1.240");
+    shapes_hold(Agent::ClaudeCode, failopen::agent::claude_code::PINNED_VERSION);
     shapes_hold(Agent::Codex, failopen::agent::codex::PINNED_VERSION);
-    shapes_hold(Agent::Codex, failopen::agent::codex::OLDER_VERSION);
     shapes_hold(Agent::Gemini, failopen::agent::gemini::PINNED_VERSION);
-    shapes_hold(Agent::Gemini, failopen::agent::gemini::OLDER_VERSION);
+    // The older release of each: results::shapes_reference_csv_gives_every_arms_expectation_on_the_older_releases.
 }

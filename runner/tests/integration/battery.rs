@@ -81,11 +81,6 @@ fn full_grid_on_the_pinned_version() {
     full_matches_reasoning(PINNED);
 }
 
-#[test]
-fn full_grid_on_2_1_240() {
-    full_matches_reasoning(OLD);
-}
-
 /// A Claude Code that crashes at start leaves no file: that is `invalid`
 /// (session-error), never `blocked`.
 #[test]

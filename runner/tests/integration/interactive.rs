@@ -2,7 +2,9 @@
 //! real `claude` in a pseudo-terminal against the stand-in. The expected
 //! verdicts and their reasoning are in the arm files: each arm of
 //! arms/article.json carries an `interactive` expectation, and
-//! arms/workspace-trust.json the trust dialog's cells. Every run is checked
+//! arms/workspace-trust.json the trust dialog's cells, run live on the pinned
+//! version (2.1.240 in its reference runs, results/interactive-*.csv:
+//! `results::interactive_reference_csvs_give_every_arms_interactive_expectation`). Every run is checked
 //! to leave no process and no temp directory behind ([`run_battery`]), and
 //! a Ctrl-C in the middle of an interactive run too.
 
@@ -16,7 +18,7 @@ use failopen::verdict::VerdictKind;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
-use crate::support::{self, arms_file, run_battery, OLD, PINNED};
+use crate::support::{self, arms_file, run_battery, PINNED};
 
 /// Run `set` interactively on `version`: every arm gives its interactive
 /// expectation, every row says interactive, and every session that ran
@@ -58,11 +60,6 @@ fn article_arms_interactive_on_the_pinned_version() {
     interactive_expectations_hold("article.json", PINNED);
 }
 
-#[test]
-fn article_arms_interactive_on_2_1_240() {
-    interactive_expectations_hold("article.json", OLD);
-}
-
 /// The trust dialog: answered Yes, a project guard runs as in print mode;
 /// answered No, nothing reaches the model and the session is invalid.
 fn trust_cells(version: &str) {
@@ -78,11 +75,6 @@ fn trust_cells(version: &str) {
 #[test]
 fn trust_dialog_cells_on_the_pinned_version() {
     trust_cells(PINNED);
-}
-
-#[test]
-fn trust_dialog_cells_on_2_1_240() {
-    trust_cells(OLD);
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //! and 1.0.60, the last without. Each must give a valid verdict on every article
 //! arm, from the capabilities failopen detects and the guard's own trace;
 //! a binary that lacks `--settings` gives `unsupported:--settings` without a
-//! session.
+//! session. 2.0.50 (the most different: a Node entry, no hook events) and
+//! 1.0.60 run live; the others are checked on their rows in the history's
+//! reference run (results/history.csv), to keep CI short.
 
 use crate::support::{self, run_battery};
 
@@ -32,9 +34,29 @@ const EXPECTED: [(&str, &str, &str); 9] = [
     ("hang/timed", "blocked", "the timed wrapper's 3 s alarm ends the guard before the 5 s timeout and exits 2"),
 ];
 
+/// The article's arms run live on `version`, each checked against [`EXPECTED`].
 fn article_on(version: &str) -> Vec<failopen::record::Row> {
     let (rows, _dir) = run_battery(&["--arms", "article", "--claude", version]);
     assert_eq!(rows.len(), EXPECTED.len(), "{version}: {rows:?}");
+    article_rows_hold(version, rows)
+}
+
+/// `version`'s rows in the history's reference run (results/history.csv,
+/// `failopen history` over every release on real binaries), each article
+/// arm's checked against [`EXPECTED`]: the releases whose only difference
+/// is a wording or a stream the runner reads, checked on what they gave.
+fn article_in_history(version: &str) -> Vec<failopen::record::Row> {
+    let history = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/history.csv");
+    let rows: Vec<_> = failopen::record::read_rows(&history)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.claude_version == version && EXPECTED.iter().any(|(arm, _, _)| r.arm == *arm))
+        .collect();
+    assert_eq!(rows.len(), EXPECTED.len(), "{version} in results/history.csv: {rows:?}");
+    article_rows_hold(version, rows)
+}
+
+fn article_rows_hold(version: &str, rows: Vec<failopen::record::Row>) -> Vec<failopen::record::Row> {
     let mut wrong = Vec::new();
     for (arm, want, why) in EXPECTED {
         let r = rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("{version}: no row for {arm}"));
@@ -48,7 +70,7 @@ fn article_on(version: &str) -> Vec<failopen::record::Row> {
 
 #[test]
 fn article_arms_give_valid_verdicts_on_2_1_100() {
-    let rows = article_on("2.1.100");
+    let rows = article_in_history("2.1.100");
     // The JSON deny was not worded as a PreToolUse refusal: the hook events
     // saw the guard succeed, and the verdict still came from the trace.
     let json = rows.iter().find(|r| r.arm == "json-deny/bare").unwrap();
@@ -74,7 +96,7 @@ fn article_arms_give_valid_verdicts_on_2_0_50() {
 
 #[test]
 fn article_arms_give_valid_verdicts_on_2_0_20() {
-    let rows = article_on("2.0.20");
+    let rows = article_in_history("2.0.20");
     // This release words a JSON deny as `Hook requested permission behavior:
     // deny`, without the guard's reason: it counted only because the guard is
     // the session's sole PreToolUse hook and its trace shows it ran for each call.
@@ -89,7 +111,7 @@ fn article_arms_give_valid_verdicts_on_2_0_20() {
 /// allowed-without-file` in the first backward history).
 #[test]
 fn article_arms_give_valid_verdicts_on_2_1_3_whose_subagents_warm_up() {
-    let rows = article_on("2.1.3");
+    let rows = article_in_history("2.1.3");
     for r in &rows {
         assert!(!r.attempts.contains("no-result"), "a warm-up answered as the conversation: {r:?}");
     }
@@ -100,7 +122,7 @@ fn article_arms_give_valid_verdicts_on_2_1_3_whose_subagents_warm_up() {
 /// hook, and the article's verdicts are already those of 2.1.240.
 #[test]
 fn article_arms_give_valid_verdicts_on_1_0_61_the_first_with_settings() {
-    let rows = article_on("1.0.61");
+    let rows = article_in_history("1.0.61");
     for arm in ["deny/bare", "json-deny/bare", "crash/plain"] {
         let r = rows.iter().find(|r| r.arm == arm).unwrap();
         assert!(r.harness_said.contains("operation blocked by hook:"), "{r:?}");

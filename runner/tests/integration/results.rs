@@ -129,6 +129,119 @@ fn reference_csvs_hold_both_versions_every_arm_and_no_unexplained_invalid() {
     }
 }
 
+/// Every row of Claude Code's reference runs (`--arms all`, 3 sessions an
+/// arm, print mode, on 2.1.240 and 2.1.328) gives its arm's expectation on
+/// that version (written in its arm file, or reasoned out in oracle.rs for
+/// the wide grids), reason included where the expectation names one. The live
+/// tests run the pinned release's contract arms; the wide grids and the
+/// older release are checked here.
+#[test]
+fn reference_csvs_give_every_arms_expectation_on_both_versions() {
+    let arms: Vec<_> = failopen::arms::load("all")
+        .unwrap()
+        .into_iter()
+        .filter(|a| failopen::cells::runs(Agent::ClaudeCode, a))
+        .collect();
+    for (file, version) in [("claude-2.1.240.csv", "2.1.240"), ("claude-2.1.328.csv", "2.1.328")] {
+        let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
+        let mut wrong = Vec::new();
+        for r in &rows {
+            let arm = arms.iter().find(|a| a.name == r.arm).unwrap_or_else(|| panic!("{file}: {} is no arm", r.arm));
+            // An arm of the wide grids (full, extended, model, http) carries no expectation in its file:
+            // oracle.rs reasons its verdict out from its guard, wrapper and the version.
+            let (verdict, reason, source) = match arm.expect.as_ref().map(|e| e.on(version)) {
+                Some(want) => (want.verdict.to_string(), want.reason, want.source.to_string()),
+                None => {
+                    (crate::oracle::expected_on(&r.guard, &r.wrapper, version).to_string(), None, "oracle.rs".into())
+                }
+            };
+            if r.verdict.as_str() != verdict || reason.is_some_and(|reason| reason != r.reason) {
+                wrong.push(format!(
+                    "{} #{}: got {} {}, expected {verdict} {reason:?} from {source}",
+                    r.arm, r.repeat, r.verdict, r.reason
+                ));
+            }
+        }
+        assert!(wrong.is_empty(), "{file}:\n{}", wrong.join("\n"));
+    }
+}
+
+/// The interactive reference runs (`--mode interactive`: the full grid on
+/// 2.1.240 and 2.1.328, and the trust dialog's cells on both): every arm of
+/// article.json and workspace-trust.json (the sets whose arms carry an
+/// interactive expectation) has a row on each version, that row gives the arm's interactive
+/// expectation, reason included, and every session was ended by `/exit` or
+/// ended itself. The live tests run the pinned release's article arms and
+/// trust dialog; the older release is checked here.
+#[test]
+fn interactive_reference_csvs_give_every_arms_interactive_expectation() {
+    use failopen::mode::Mode;
+    let sets = ["article", "workspace-trust"];
+    let files = ["interactive-2.1.240.csv", "interactive-2.1.328.csv", "interactive-trust.csv"];
+    let mut rows = Vec::new();
+    for file in files {
+        rows.extend(failopen::record::read_rows(&results_dir().join(file)).unwrap().into_iter().map(|r| (file, r)));
+    }
+    let mut wrong = Vec::new();
+    for set in sets {
+        for arm in failopen::arms::load(set).unwrap() {
+            let expect = arm.expect.as_ref().unwrap_or_else(|| panic!("{set}: {} carries no expectation", arm.name));
+            for version in ["2.1.240", "2.1.328"] {
+                let (file, row) = rows
+                    .iter()
+                    .find(|(_, r)| r.arm == arm.name && r.claude_version == version)
+                    .unwrap_or_else(|| panic!("{set}: no interactive row for {} on {version}", arm.name));
+                let want = expect.in_mode(Mode::Interactive).on(version);
+                assert_eq!(row.mode(), Mode::Interactive, "{file}: {row:?}");
+                if (row.verdict, row.reason.as_str()) != (want.verdict, want.reason.unwrap_or("")) {
+                    wrong.push(format!(
+                        "{file}: {} on {version}: got {} {} [{}], expected {:?} {:?}",
+                        arm.name, row.verdict, row.reason, row.flags, want.verdict, want.reason
+                    ));
+                }
+                let ended = row.flags.split(';').find(|f| f.starts_with("exit-by:")).unwrap_or("");
+                if ended != "exit-by:slash-exit" && ended != "exit-by:itself" {
+                    wrong.push(format!("{file}: {} on {version}: ended by {ended:?}", arm.name));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} rows:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// arms/shapes.json on the older release of Claude Code, Codex and Gemini
+/// (results/shapes-older.csv, one session an arm; the pinned releases run
+/// live in `agents::each_agent_reads_its_own_json_decision_and_seal_makes_every_shape_refuse`):
+/// every arm has a row on each, with the verdict, and the reason of an
+/// expected `invalid`, its written expectation for that agent and version says.
+#[test]
+fn shapes_reference_csv_gives_every_arms_expectation_on_the_older_releases() {
+    let arms = failopen::arms::load("shapes").unwrap();
+    let rows = failopen::record::read_rows(&results_dir().join("shapes-older.csv")).unwrap();
+    let older = [
+        (Agent::ClaudeCode, failopen::agent::claude_code::ARTICLE_VERSION),
+        (Agent::Codex, failopen::agent::codex::OLDER_VERSION),
+        (Agent::Gemini, failopen::agent::gemini::OLDER_VERSION),
+    ];
+    assert_eq!(rows.len(), arms.len() * older.len());
+    for (agent, version) in older {
+        for arm in &arms {
+            let row = rows
+                .iter()
+                .find(|r| r.arm == arm.name && r.agent() == agent && r.claude_version == version)
+                .unwrap_or_else(|| panic!("no row for {} on {agent} {version}", arm.name));
+            let want = arm.expect.as_ref().and_then(|e| e.for_agent(agent)).unwrap().on(version);
+            assert_eq!(
+                (row.verdict, row.reason.as_str()),
+                (want.verdict, want.reason.unwrap_or_default()),
+                "{} on {agent} {version}: {row:?}\nexpected from {}",
+                arm.name,
+                want.source
+            );
+        }
+    }
+}
+
 /// The committed results carry no machine paths: rows quote the run's temp
 /// root as `$RUN`, the failopen binary as `failopen` and the home as `~`.
 #[test]
@@ -357,6 +470,37 @@ fn opencode_reference_csvs_hold_every_arms_expectation() {
                 assert_eq!(row.attempts, "bash:refused;write:refused", "{file}: {row:?}");
                 assert!(row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {row:?}");
             }
+        }
+    }
+}
+
+/// The Cline reference runs (arms/cline.json and the article's arms, on the
+/// pinned and the older release): every arm of both sets has one row on each,
+/// that row is what the arm's Cline expectation says on that version, reason
+/// included, and each row shows the hub daemon Cline leaves behind reaped.
+/// (The live test runs the pinned release's fast arms; the older release is
+/// checked here.)
+#[test]
+fn cline_reference_csvs_hold_every_arms_expectation() {
+    let sets = ["cline", "article"];
+    let arms: Vec<_> = sets.iter().flat_map(|set| failopen::arms::load(set).unwrap()).collect();
+    for version in [failopen::agent::cline::PINNED_VERSION, failopen::agent::cline::OLDER_VERSION] {
+        let file = format!("cline-{version}.csv");
+        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
+        assert_eq!(rows.len(), arms.len(), "{file}: one row per arm of {sets:?}");
+        for arm in &arms {
+            let row =
+                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
+            let want = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Cline)).unwrap().on(version);
+            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Cline, version), "{file}: {row:?}");
+            assert_eq!(
+                (row.verdict, row.reason.as_str()),
+                (want.verdict, want.reason.unwrap_or_default()),
+                "{file}: {}: {}",
+                arm.name,
+                want.source
+            );
+            assert!(row.flags.contains("stragglers-killed:"), "{file}: no hub daemon reaped: {row:?}");
         }
     }
 }
