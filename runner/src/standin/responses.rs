@@ -157,6 +157,29 @@ pub fn first_tool_step(history: &History, tool: &str) -> Step {
     Step::Text(format!("Done. The last tool output was:\n{}", last.map_or("(no tool output)", |r| r.text.as_str())))
 }
 
+/// The next step of an audit probe's session ([`super::probe_call`]) on
+/// Codex: the probe's one `Bash` call (by the name Codex's hooks see) as
+/// `exec_command` with its `command` (`{work}`, `{root}`, `{home}` filled in
+/// for `cwd`), then a text quoting the output. A probe through another tool
+/// is not made: Codex's `apply_patch` takes a patch, not a Write's input.
+pub fn probe_step(history: &History, cwd: &str, tool: &str, input: &Value) -> Step {
+    if !history.has_tools {
+        return Step::Text("failopen stand-in".to_string());
+    }
+    if tool != hook_name(EXEC_TOOL) {
+        return Step::Text(format!("The stand-in cannot make a {tool} probe call on Codex."));
+    }
+    if !history.tool_names.iter().any(|n| n == EXEC_TOOL) {
+        return Step::Text(format!("This Codex does not offer the {EXEC_TOOL} tool."));
+    }
+    if !history.tool_uses.iter().any(|u| u.name == tool) {
+        let command = super::probe_call::fill(input.get("command").unwrap_or(&Value::Null), cwd);
+        return Step::Tool { name: EXEC_TOOL, input: json!({"cmd": command}) };
+    }
+    let last = history.tool_uses.last().and_then(|u| history.result_for(&u.id));
+    Step::Text(format!("Done. The last tool output was:\n{}", last.map_or("(no tool output)", |r| r.text.as_str())))
+}
+
 /// What the stand-in records of a call it sends: the hook's name and input.
 pub fn as_hook_sees(name: &str, input: &Value) -> (String, Value) {
     (hook_name(name).to_string(), hook_input(name, input))
@@ -264,6 +287,21 @@ mod tests {
         let Step::Text(t) = first_tool_step(&shell_only, "apply_patch") else { panic!() };
         assert!(t.contains("does not offer"), "{t}");
         assert!(matches!(first_tool_step(&fresh, "Write"), Step::Text(_)));
+    }
+
+    #[test]
+    fn a_probe_session_makes_its_one_shell_call_then_quotes_it() {
+        let probe = json!({"command": "git -C {work} reset --hard", "description": "d"});
+        let fresh = history(&request(json!([])));
+        let Step::Tool { name, input } = probe_step(&fresh, "/r/work", "Bash", &probe) else { panic!("a call") };
+        assert_eq!((name, input), (EXEC_TOOL, json!({"cmd": "git -C /r/work reset --hard"})));
+        let after = history(&request(json!([
+            {"type": "function_call", "call_id": "c1", "name": EXEC_TOOL, "arguments": "{\"cmd\":\"git reset --hard\"}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "Command blocked by PreToolUse hook: no. Command: git reset --hard"}
+        ])));
+        let Step::Text(text) = probe_step(&after, "/r/work", "Bash", &probe) else { panic!("the end") };
+        assert!(text.contains("Command blocked"), "{text}");
+        assert!(matches!(probe_step(&fresh, "/r/work", "Write", &probe), Step::Text(_)), "no Write probe on Codex");
     }
 
     #[test]

@@ -80,9 +80,12 @@ async fn responses_in_session(
         &session,
         &history,
         |_| {},
-        |state| match state.first_tool {
-            Some(tool) => responses::first_tool_step(&history, tool),
-            None => responses::scripted_step(&history),
+        |state| match (&state.probe_call, state.first_tool) {
+            (Some((tool, input)), _) => {
+                responses::probe_step(&history, state.cwd.as_deref().unwrap_or("."), tool, input)
+            }
+            (None, Some(tool)) => responses::first_tool_step(&history, tool),
+            (None, None) => responses::scripted_step(&history),
         },
         |step| match step {
             Step::Tool { name, input } => {

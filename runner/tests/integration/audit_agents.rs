@@ -221,6 +221,131 @@ fn a_gemini_guard_that_refuses_only_git_reset_hard_is_exercised_with_the_probe_o
     );
 }
 
+/// A Copilot CLI guard in `.github/hooks` that refuses only `git reset
+/// --hard` (exit 2). It lets every plain write through, so before Copilot's
+/// stdin contract was known to audit it was `untested` (exit 6, measured on
+/// 1.0.102). Expected now, with the reasoning, on real Copilot CLI 1.0.102:
+/// - screened through Copilot's contract (`toolName` `bash`, `toolArgs`),
+///   it refuses the `git-reset-hard` probe only; the stand-in makes that
+///   call through Copilot's `bash`, and it comes back refused with the
+///   repository's change intact: `blocked`;
+/// - a missing script (127), a crash (exit 1) and a signal are "hook
+///   errored" to Copilot, which fails closed on them: `blocked`;
+/// - a hang past `timeoutSec` lets the call proceed, and the change is
+///   thrown away: one hole, exit 3;
+/// - the user's own repository is untouched.
+#[test]
+fn a_copilot_guard_that_refuses_only_git_reset_hard_is_exercised_with_the_probe_on_real_copilot() {
+    use std::os::unix::fs::PermissionsExt;
+    let config = r#"{"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": "./.github/hooks/guard.sh", "timeoutSec": 5}]}}"#;
+    let (_t, root, home) = project(".github", ".github/hooks/guard.json", config);
+    let guard = root.join(".github/hooks/guard.sh");
+    std::fs::write(
+        &guard,
+        "#!/bin/sh\nif grep -q 'reset --hard'; then echo 'BLOCKED: destructive' >&2; exit 2; fi\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let change = uncommitted_change(&root);
+
+    let out = audit(&root, &home, &["--copilot", "1.0.102"]);
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(3), "a hole: exit 3; {v:#}");
+    let a = &v["agents"][0];
+    assert_eq!((a["agent"].as_str(), a["version"].as_str()), (Some("copilot"), Some("1.0.102")), "{a}");
+    let probe = "bash:git-reset-hard";
+    assert_eq!(refused_probes(a), [probe], "{a:#}");
+    assert_eq!(cell(a, "P1", "bash", "none"), "wrote", "a plain write is allowed: {a:#}");
+    for fault in ["none", "missing", "crash", "signal"] {
+        assert_eq!(cell(a, "P1", probe, fault), "blocked", "{fault}: Copilot fails closed: {a:#}");
+    }
+    assert_eq!(cell(a, "P1", probe, "hang"), "wrote", "{a:#}");
+    let (holes, _) = holes_and_recheck(a);
+    assert_eq!(holes, [("fails-open".to_string(), probe.to_string(), "hang".to_string())], "{a:#}");
+    let g = &a["guards"][0];
+    assert_eq!((g["hook"].as_str(), g["status"].as_str()), (Some("P1"), Some("open")), "{g}");
+    assert_eq!(std::fs::read_to_string(root.join("tracked.txt")).unwrap(), change, "the probe acts in its world only");
+}
+
+/// The same guard for Codex CLI, in `.codex/hooks.json` (matcher
+/// `Bash|apply_patch`). Expected on real Codex 0.171.0: screened through
+/// Codex's contract (Claude Code's payload with Codex's keys, `tool_name`
+/// `Bash`), it refuses `git-reset-hard` only; the stand-in makes that call
+/// through Codex's `exec_command`, refused as configured (`blocked`); a
+/// missing script, a crash, a hang and a signal each let Codex run the reset
+/// (it fails open on all four: docs/codex.md): four holes, exit 3.
+#[test]
+fn a_codex_guard_that_refuses_only_git_reset_hard_is_exercised_with_the_probe_on_real_codex() {
+    use std::os::unix::fs::PermissionsExt;
+    let config = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash|apply_patch", "hooks": [
+        {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.codex/hooks/guard.sh", "timeout": 5}]}]}}"#;
+    let (_t, root, home) = project(".codex", ".codex/hooks.json", config);
+    let guard = root.join(".codex/hooks/guard.sh");
+    std::fs::write(
+        &guard,
+        "#!/bin/sh\nif grep -q 'reset --hard'; then echo 'BLOCKED: destructive' >&2; exit 2; fi\nexit 0\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&guard, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let change = uncommitted_change(&root);
+
+    let out = audit(&root, &home, &["--codex", "0.171.0"]);
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(3), "holes: exit 3; {v:#}");
+    let a = &v["agents"][0];
+    assert_eq!((a["agent"].as_str(), a["version"].as_str()), (Some("codex"), Some("0.171.0")), "{a}");
+    let probe = "Bash:git-reset-hard";
+    assert_eq!(refused_probes(a), [probe], "{a:#}");
+    assert_eq!(cell(a, "C1", "Bash", "none"), "wrote", "a plain write is allowed: {a:#}");
+    assert_eq!(cell(a, "C1", probe, "none"), "blocked", "{a:#}");
+    let (holes, _) = holes_and_recheck(a);
+    for fault in ["missing", "crash", "hang", "signal"] {
+        assert_eq!(cell(a, "C1", probe, fault), "wrote", "{fault}: {a:#}");
+        assert!(holes.contains(&("fails-open".into(), probe.to_string(), fault.to_string())), "{fault}: {holes:?}");
+    }
+    assert_eq!(std::fs::read_to_string(root.join("tracked.txt")).unwrap(), change, "the probe acts in its world only");
+}
+
+/// A git repository at `root` with `tracked.txt` committed and then changed;
+/// returns the change.
+fn uncommitted_change(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        let st = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .status()
+            .unwrap();
+        assert!(st.success(), "git {args:?}");
+    };
+    std::fs::write(root.join("tracked.txt"), "committed\n").unwrap();
+    git(&["init", "-q", "."]);
+    git(&["add", "tracked.txt"]);
+    git(&["commit", "-q", "-m", "one"]);
+    let change = "the user's uncommitted change\n";
+    std::fs::write(root.join("tracked.txt"), change).unwrap();
+    change.to_string()
+}
+
+/// The probes an agent section's screens found refused.
+fn refused_probes(a: &Value) -> Vec<&str> {
+    let screens = a["screens"].as_array().unwrap().iter();
+    screens.filter(|s| s["refused"] == true).map(|s| s["probe"].as_str().unwrap()).collect()
+}
+
+/// The result of the agent section's cell (hook, tool, fault), or why none.
+fn cell(a: &Value, hook: &str, tool: &str, fault: &str) -> String {
+    a["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["hook"] == hook && c["tool"] == tool && c["fault"] == fault)
+        .map(|c| c["result"].as_str().unwrap().to_string())
+        .unwrap_or_else(|| format!("no cell {tool} {fault}"))
+}
+
 #[test]
 fn a_malformed_codex_hooks_file_is_a_clear_error_naming_it() {
     let (_t, root, home) =

@@ -19,10 +19,20 @@ fn article_holds(version: &str) -> Vec<Row> {
 /// The arm set `set` (of `count` arms) on Copilot `version`: every row as
 /// its file's `expect.agents.copilot` says.
 fn set_holds(set: &str, count: usize, version: &str) -> Vec<Row> {
-    let (rows, _dir) = run_battery(&["--agent", "copilot", "--claude", version, "--arms", set, "-j", "3"]);
+    set_holds_for(set, &[], count, version)
+}
+
+/// As [`set_holds`], for the arms of `set` matching `only` (all when empty).
+fn set_holds_for(set: &str, only: &[&str], count: usize, version: &str) -> Vec<Row> {
+    let mut args = vec!["--agent", "copilot", "--claude", version, "--arms", set, "-j", "3"];
+    for pattern in only {
+        args.extend(["--only", pattern]);
+    }
+    let (rows, _dir) = run_battery(&args);
     assert_eq!(rows.len(), count, "{rows:?}");
     let mut wrong = Vec::new();
-    for arm in failopen::arms::load(set).unwrap() {
+    let patterns: Vec<String> = only.iter().map(|p| p.to_string()).collect();
+    for arm in failopen::arms::filter(failopen::arms::load(set).unwrap(), &patterns).unwrap() {
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Copilot));
         let expect = expect.unwrap_or_else(|| panic!("{set}: {} carries no copilot expectation", arm.name));
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
@@ -45,6 +55,29 @@ fn copilot_pinned_gives_the_article_expectations() {
     let deny = rows.iter().find(|r| r.arm == "deny/bare").unwrap();
     assert_eq!(deny.verdict, VerdictKind::Blocked, "{deny:?}");
     assert!(deny.harness_said.starts_with("Denied by preToolUse hook: "), "{deny:?}");
+}
+
+/// Copilot's http hooks on the pinned release (arms/http.json): the hook is
+/// written as Copilot's `{"type": "http", "url", "timeoutSec"}` and loads on
+/// loopback with `COPILOT_HOOK_ALLOW_LOCALHOST=1`. The deny arm reaches the
+/// guard server, whose answer is in Claude Code's shape, which Copilot does
+/// not read: the write lands. A server that answers 500 is a failed hook,
+/// and Copilot fails closed on it.
+#[test]
+fn copilot_runs_http_hooks_and_fails_closed_on_a_server_error() {
+    let rows = set_holds_for("http", &["http-deny/bare", "http-500/bare"], 2, failopen::agent::copilot::PINNED_VERSION);
+    let row = |arm: &str| rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("no {arm} row: {rows:?}"));
+    for r in &rows {
+        assert!(r.flags.split(';').any(|f| f == "copilot-allow-localhost"), "{r:?}");
+        assert_eq!(r.hook_type, "http", "{r:?}");
+    }
+    let deny = row("http-deny/bare");
+    assert_eq!((deny.verdict, deny.hook_invocations), (VerdictKind::Wrote, 1), "the server was asked once: {deny:?}");
+    assert_eq!(deny.attempts, "bash:allowed", "{deny:?}");
+    let failed = row("http-500/bare");
+    assert_eq!(failed.verdict, VerdictKind::Blocked, "{failed:?}");
+    assert_eq!(failed.hook_invocations, 2, "the server was asked for bash and create: {failed:?}");
+    assert!(failed.harness_said.ends_with("(hook errored)"), "{failed:?}");
 }
 
 /// Copilot's hook sources (arms/copilot.json) on the pinned release: a

@@ -673,37 +673,34 @@ fn copilot_seal_holds_on_every_release_measured() {
 
 /// The shapes and http arm sets on Copilot CLI 1.0.102 and 1.0.73
 /// (results/copilot-shapes-http.csv): every arm of both sets ran on both
-/// versions, and every shapes row is what its arm's `expect.agents.copilot`
-/// says (verdict and reason), on that version. The http arms carry no
-/// expectation in arms/http.json (Claude Code's are the oracle's): on Copilot
-/// each is `invalid unsupported:copilot-settings`, since failopen does not
-/// write Copilot's http hooks yet (docs/copilot.md), and no session started.
+/// versions, and every row is what its arm's `expect.agents.copilot` says
+/// (verdict and reason), on that version: the shapes arms once each, the
+/// http arms (Copilot's own http hooks, docs/copilot.md) 3 times each.
 #[test]
 fn copilot_shapes_and_http_rows_are_what_their_arms_expect() {
-    use failopen::verdict::VerdictKind;
     let rows = failopen::record::read_rows(&results_dir().join("copilot-shapes-http.csv")).unwrap();
-    let shapes = failopen::arms::load("shapes").unwrap();
+    let mut arms = failopen::arms::load("shapes").unwrap();
     let http = failopen::arms::load("http").unwrap();
+    assert_eq!(http.len(), 12);
+    arms.extend(http);
     for v in [failopen::agent::copilot::PINNED_VERSION, failopen::agent::copilot::OLDER_VERSION] {
-        let mut want: Vec<(String, VerdictKind, String, String)> = shapes
-            .iter()
-            .map(|arm| {
-                let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Copilot));
-                let expect = expect.unwrap_or_else(|| panic!("{} carries no copilot expectation", arm.name)).on(v);
-                let reason = expect.reason.unwrap_or("").to_string();
-                (arm.name.clone(), expect.verdict, reason, expect.source.to_string())
-            })
-            .collect();
-        want.extend(http.iter().map(|arm| {
-            let why = "failopen writes no Copilot http hook yet".to_string();
-            (arm.name.clone(), VerdictKind::Invalid, "unsupported:copilot-settings".to_string(), why)
-        }));
-        for (arm, verdict, reason, why) in &want {
-            let ran: Vec<_> = rows.iter().filter(|r| r.claude_version == v && r.arm == *arm).collect();
-            assert!(!ran.is_empty(), "{v} has no {arm} row");
+        for arm in &arms {
+            let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Copilot));
+            let expect = expect.unwrap_or_else(|| panic!("{} carries no copilot expectation", arm.name)).on(v);
+            let reason = expect.reason.unwrap_or("");
+            let ran: Vec<_> = rows.iter().filter(|r| r.claude_version == v && r.arm == arm.name).collect();
+            assert!(!ran.is_empty(), "{v} has no {} row", arm.name);
+            // The http arms ran 3 times each (the shapes arms once).
+            assert!(!arm.guard.is_http() || ran.len() >= 3, "{v} {}: {} sessions", arm.name, ran.len());
             for row in ran {
                 assert_eq!(row.agent(), Agent::Copilot, "{row:?}");
-                assert_eq!((row.verdict, row.reason.as_str()), (*verdict, reason.as_str()), "{v} {arm}: {why}");
+                assert_eq!(
+                    (row.verdict, row.reason.as_str()),
+                    (expect.verdict, reason),
+                    "{v} {}: {}",
+                    arm.name,
+                    expect.source
+                );
             }
         }
     }

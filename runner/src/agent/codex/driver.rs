@@ -107,6 +107,12 @@ impl AgentDriver for Codex {
         Some(&super::hook_config::CodexHookConfig)
     }
 
+    /// Claude Code's payload with Codex's keys; a refusal is exit 2 with a
+    /// reason on stderr or a JSON deny Codex reads ([`super::hook_contract`]).
+    fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
+        Some(&super::hook_contract::CodexContract)
+    }
+
     fn wording(&self) -> &'static dyn RefusalWording {
         &CodexWording
     }

@@ -1,6 +1,7 @@
 //! OpenAI's Codex CLI as an agent under test: its driver ([`driver`]: its
 //! session), its config files ([`config`]), the words it sends back to the
-//! model ([`wording`]) and its `--json` stream ([`stream`]). Its model
+//! model ([`wording`]), its `--json` stream ([`stream`]) and the stdin
+//! contract audit puts a probe to a guard through ([`hook_contract`]). Its model
 //! protocol, the Responses API, is the stand-in's
 //! ([`crate::standin::responses`]). Measured on 0.149.0 and 0.171.0:
 //! docs/codex.md.
@@ -8,6 +9,7 @@
 pub mod config;
 pub mod driver;
 pub mod hook_config;
+pub mod hook_contract;
 pub mod stream;
 pub mod wording;
 

@@ -28,14 +28,30 @@ pub const HOOK_FILE: &str = "failopen.json";
 /// Copilot meaning and is dropped, which makes a `native` arm a bare one.
 const HOOK_KEYS: [&str; 3] = ["type", "command", "timeout"];
 
+/// The keys of a Claude Code http hook that Copilot's http entry carries
+/// (`url` as it is, `timeout` as `timeoutSec`; `onFailure` dropped as above).
+const HTTP_HOOK_KEYS: [&str; 3] = ["type", "url", "timeout"];
+
+/// The variable without which Copilot refuses to load a preToolUse http
+/// hook whose URL is not `https://` (the guard server is plain http on
+/// loopback). Named in its hook loader (the native `runtime.node` of 1.0.102,
+/// `app.js` of 1.0.73): "Authorization-affecting HTTP hooks (preToolUse,
+/// preMcpToolCall, permissionRequest) must use https:// ... or use
+/// localhost with COPILOT_HOOK_ALLOW_LOCALHOST=1".
+pub const ALLOW_LOCALHOST: (&str, &str) = ("COPILOT_HOOK_ALLOW_LOCALHOST", "1");
+
 /// `hooks/failopen.json` for an arm whose Claude Code settings are
 /// `settings`: each PreToolUse command hook as a `preToolUse` entry,
-/// `{"type": "command", "bash": <command>, "timeoutSec": <timeout>}`.
+/// `{"type": "command", "bash": <command>, "timeoutSec": <timeout>}`, and
+/// each http hook as `{"type": "http", "url": <url>, "timeoutSec": <timeout>}`.
 pub fn hooks_json(settings: &Value) -> Value {
     let mut entries = Vec::new();
     let groups = settings.pointer("/hooks/PreToolUse").and_then(Value::as_array).into_iter().flatten();
     for hook in groups.filter_map(|g| g.get("hooks")?.as_array()).flatten() {
-        let mut entry = json!({"type": "command", "bash": hook.get("command").cloned().unwrap_or(Value::Null)});
+        let mut entry = match hook.get("type").and_then(Value::as_str) {
+            Some("http") => json!({"type": "http", "url": hook.get("url").cloned().unwrap_or(Value::Null)}),
+            _ => json!({"type": "command", "bash": hook.get("command").cloned().unwrap_or(Value::Null)}),
+        };
         if let Some(t) = hook.get("timeout") {
             entry["timeoutSec"] = t.clone();
         }
@@ -66,20 +82,34 @@ pub fn not_carried(settings: &Value) -> Vec<String> {
                 out.push("matcher".to_string());
             }
             for hook in group.get("hooks").and_then(Value::as_array).into_iter().flatten() {
-                match hook.get("type").and_then(Value::as_str) {
-                    Some("command") => {
-                        let keys = hook.as_object().into_iter().flat_map(|o| o.keys());
-                        for key in keys.filter(|k| !HOOK_KEYS.contains(&k.as_str())) {
-                            out.push(format!("hook key {key}"));
-                        }
+                let carried: &[&str] = match hook.get("type").and_then(Value::as_str) {
+                    Some("command") => &HOOK_KEYS,
+                    Some("http") => &HTTP_HOOK_KEYS,
+                    other => {
+                        out.push(format!("hook of type {}", other.unwrap_or("(none)")));
+                        continue;
                     }
-                    other => out.push(format!("hook of type {}", other.unwrap_or("(none)"))),
+                };
+                let keys = hook.as_object().into_iter().flat_map(|o| o.keys());
+                for key in keys.filter(|k| !carried.contains(&k.as_str())) {
+                    out.push(format!("hook key {key}"));
                 }
             }
         }
     }
     out.dedup();
     out
+}
+
+/// Whether a Copilot hook file (from [`hooks_json`]) holds an http hook,
+/// which loads on loopback only with [`ALLOW_LOCALHOST`] set.
+pub fn has_http_hook(hooks: &Value) -> bool {
+    hooks
+        .pointer(&format!("/hooks/{EVENT}"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|h| h.get("type").and_then(Value::as_str) == Some("http"))
 }
 
 /// Where a binary's unpacked package is kept (`XDG_CACHE_HOME`): beside
@@ -137,8 +167,25 @@ mod tests {
             json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "/g/deny.sh", "timeoutSec": 5}]}})
         );
         assert_eq!(not_carried(&settings), ["hook key onFailure"]);
-        let other = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "x"}]}]}, "permissions": {}});
-        assert_eq!(not_carried(&other), ["setting permissions", "matcher", "hook of type http"]);
+        let other = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "x"}]}]}, "permissions": {}});
+        assert_eq!(not_carried(&other), ["setting permissions", "matcher", "hook of type prompt"]);
+        assert!(!has_http_hook(&h));
+    }
+
+    #[test]
+    fn an_http_hook_becomes_an_http_entry_that_needs_localhost_allowed() {
+        let settings = json!({"hooks": {"PreToolUse": [
+            {"matcher": crate::task::matcher(), "hooks": [{"type": "http", "url": "http://127.0.0.1:9/s/x/deny", "timeout": 5, "onFailure": "block"}]}
+        ]}});
+        let h = hooks_json(&settings);
+        assert_eq!(
+            h,
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "http", "url": "http://127.0.0.1:9/s/x/deny", "timeoutSec": 5}]}})
+        );
+        assert!(has_http_hook(&h));
+        assert_eq!(not_carried(&settings), ["hook key onFailure"]);
+        let headers = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": "u", "headers": {}}]}]}});
+        assert_eq!(not_carried(&headers), ["hook key headers"]);
     }
 
     #[test]

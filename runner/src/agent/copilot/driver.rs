@@ -95,6 +95,12 @@ impl AgentDriver for Copilot {
         Some(&super::hook_config::CopilotHookConfig)
     }
 
+    /// `{sessionId, timestamp, cwd, toolName, toolArgs}` on stdin; a refusal
+    /// is any exit but 0, or a top-level JSON deny on exit 0 ([`super::hook_contract`]).
+    fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
+        Some(&super::hook_contract::CopilotContract)
+    }
+
     /// No flags to read; unpacks the binary's package (about 235 MB) into
     /// failopen's cache once, before the first session, so that sessions
     /// started together do not unpack it into the same place at once.
@@ -180,12 +186,14 @@ impl AgentDriver for Copilot {
                 flags.push("copilot-trust:config".to_string());
             }
         }
-        Ok(SessionLaunch {
-            args,
-            env: config::env(base_url, &copilot_home, cache.as_deref()),
-            flags,
-            ..SessionLaunch::default()
-        })
+        let mut env = config::env(base_url, &copilot_home, cache.as_deref());
+        if config::has_http_hook(&config::hooks_json(ask.settings)) {
+            // The guard server is plain http on loopback (docs/copilot.md).
+            let (key, value) = config::ALLOW_LOCALHOST;
+            env.push((key.to_string(), value.to_string()));
+            flags.push("copilot-allow-localhost".to_string());
+        }
+        Ok(SessionLaunch { args, env, flags, ..SessionLaunch::default() })
     }
 
     /// Plain text: no facts (the stand-in's transcript has the calls).

@@ -2,7 +2,8 @@
 //! session), its hook file and environment ([`config`]) and the words it
 //! sends back to the model about a refused call ([`wording`]), where a
 //! session's hook lives and whether its project is trusted ([`sources`]),
-//! and how audit reads a user's hook files ([`hook_config`]). It speaks
+//! how audit reads a user's hook files ([`hook_config`]) and puts a probe
+//! to a guard ([`hook_contract`]). It speaks
 //! the Anthropic Messages API to the stand-in (`COPILOT_PROVIDER_TYPE=anthropic`),
 //! with tools of its own (`bash`, `create`). Measured on 1.0.73 and 1.0.102:
 //! docs/copilot.md.
@@ -10,6 +11,7 @@
 pub mod config;
 pub mod driver;
 pub mod hook_config;
+pub mod hook_contract;
 pub mod sources;
 pub mod wording;
 
