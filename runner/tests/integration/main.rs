@@ -32,6 +32,7 @@ mod mcp_fs;
 mod mcp_guard;
 mod old_releases;
 mod opencode;
+mod qwen;
 mod regression;
 mod release;
 mod reliability;

@@ -411,3 +411,62 @@ fn the_agents_differ_where_their_contracts_do() {
         "nothing shows the timed wrapper's exit 0 ran a hook"
     );
 }
+
+/// The first Qwen Code release measured to read a hook's exit code as
+/// Claude Code does (only exit 2 refuses; 126, 127 and every other failure
+/// are non-blocking): 0.24.4. 0.15.6 reads any exit from 2 up with text as a
+/// refusal, as Gemini CLI (of which it is a fork) does (docs/qwen.md).
+pub const QWEN_EXIT_2_ONLY_SINCE: &str = "0.24.4";
+
+/// What Qwen Code makes of a guard's answer when nothing wraps it, measured
+/// on 0.15.6 and 0.24.4 (docs/qwen.md), from its hook runner
+/// (`convertPlainTextToHookOutput`, `executeCommandHook`).
+fn answer_on_qwen(guard: &str, version: &str) -> Answer {
+    match guard {
+        "allow" | "garbage-json" | "json-ask" => Answer::Allows,
+        // Exit 2 with the reason on stderr: a refusal, the reason sent back bare.
+        "deny" | "slow" | "big-output" | "deny-notes" => Answer::Refuses,
+        // Claude Code's JSON on exit 0 (`hookSpecificOutput.permissionDecision: "deny"`): read.
+        "json-deny" => Answer::Refuses,
+        // The shell's own exit 126 or 127 with its "not found" on stderr: before 0.24.4
+        // any exit from 2 up with text is a deny (Gemini CLI's rule); from it, only 2 is.
+        "missing" | "no-exec" | "bad-interpreter" | "shell-missing" if !at_least(version, QWEN_EXIT_2_ONLY_SINCE) => {
+            Answer::Refuses
+        }
+        // crash and json-crash (exit 1: a non-blocking error), hang (past the 5 s
+        // timeout), and on 0.24.4 missing (127) and its kin: no decision, the call runs.
+        _ => Answer::FailsToDecide,
+    }
+}
+
+/// The verdict `guard` under `wrapper` gives on Qwen Code `version`: as on the
+/// other agents without `onFailure` (Qwen's settings drop the key): the
+/// article's wrappers turn a failure into exit 2 with a line on stderr,
+/// which Qwen honours; a JSON decision sent to stderr by them is lost; the
+/// plain wrapper waits for a hang past the hook's timeout; seal reads Qwen's
+/// payload as Claude Code's (the same fields) and passes its JSON deny on.
+pub fn expected_on_qwen(guard: &str, wrapper: &str, version: &str) -> &'static str {
+    let bare = if answer_on_qwen(guard, version) == Answer::Refuses { "blocked" } else { "wrote" };
+    match wrapper {
+        "bare" | "native" => bare,
+        "plain" | "timed" if matches!(guard, "allow" | "json-deny" | "json-ask" | "garbage-json") => "wrote",
+        "plain" if guard == "hang" => "wrote",
+        "timed" if matches!(guard, "missing" | "no-exec" | "bad-interpreter") => "wrote",
+        "plain" | "timed" => "blocked",
+        "sealed" => match answer_on_qwen(guard, version) {
+            Answer::Allows if guard == "garbage-json" => "blocked",
+            Answer::Allows => "wrote",
+            _ => "blocked",
+        },
+        other => panic!("unknown wrapper {other}"),
+    }
+}
+
+#[test]
+fn qwen_reads_exit_codes_as_gemini_then_as_claude_code() {
+    assert_eq!(expected_on_qwen("missing", "bare", "0.15.6"), "blocked", "127 with text is a deny before 0.24.4");
+    assert_eq!(expected_on_qwen("missing", "bare", "0.24.4"), "wrote", "only exit 2 refuses from 0.24.4");
+    assert_eq!(expected_on_qwen("json-deny", "bare", "0.24.4"), "blocked", "Claude Code's JSON is read");
+    assert_eq!(expected_on_qwen("crash", "native", "0.24.4"), "wrote", "no onFailure");
+    assert_eq!(expected_on_qwen("crash", "sealed", "0.15.6"), "blocked");
+}

@@ -705,3 +705,35 @@ fn copilot_shapes_and_http_rows_are_what_their_arms_expect() {
         }
     }
 }
+
+/// The Qwen Code reference runs (`failopen run --agent qwen --arms full`
+/// with the article's arms and the sealed and missing ones, on the pinned
+/// and the older release, docs/qwen.md): each has the same arms, every row
+/// is what the oracle's Qwen reasoning says for its version, with no reason
+/// (no invalid row), an article arm's row is also what arms/article.json's
+/// Qwen expectation says, and every `blocked` row shows both calls refused.
+#[test]
+fn qwen_reference_csvs_hold_every_arms_expectation() {
+    use failopen::verdict::VerdictKind;
+    let article = failopen::arms::load("article").unwrap();
+    for version in [failopen::agent::qwen::PINNED_VERSION, failopen::agent::qwen::OLDER_VERSION] {
+        let file = format!("qwen-{version}.csv");
+        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
+        assert!(rows.len() >= article.len(), "{file}: {} rows", rows.len());
+        for row in &rows {
+            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Qwen, version), "{file}: {row:?}");
+            let want = crate::oracle::expected_on_qwen(&row.guard, &row.wrapper, version);
+            assert_eq!((row.verdict.as_str(), row.reason.as_str()), (want, ""), "{file}: {}", row.arm);
+            if let Some(arm) = article.iter().find(|a| a.name == row.arm) {
+                let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Qwen)).unwrap().on(version);
+                assert_eq!(row.verdict, expect.verdict, "{file}: {}: {}", row.arm, expect.source);
+            }
+            if row.verdict == VerdictKind::Blocked {
+                assert_eq!(row.attempts, "run_shell_command:refused;write_file:refused", "{file}: {row:?}");
+            }
+        }
+        for arm in &article {
+            assert!(rows.iter().any(|r| r.arm == arm.name), "{file}: no row for {}", arm.name);
+        }
+    }
+}

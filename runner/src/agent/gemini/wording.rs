@@ -35,15 +35,17 @@ pub fn refusal_reason(text: &str) -> Option<&str> {
 /// Whether a functionResponse's `response` tells of a call that did not
 /// succeed: it carries an `error` (a hook's refusal, a tool that is not
 /// registered, a file that could not be written), or it is a shell command's
-/// output with a non-zero `Exit Code: N` or a `Signal:` line (0.61.0 wraps
-/// that output in `<untrusted_context>` lines, 0.45.2 does not).
+/// output with a non-zero `Exit Code: N` or a `Signal:` line naming a signal
+/// (0.61.0 wraps that output in `<untrusted_context>` lines, 0.45.2 does not;
+/// Qwen Code, a fork, always prints the line: `Signal: (none)` on 0.24.4,
+/// `Signal: 0` on 0.15.6, for a command no signal ended).
 pub fn is_error(response: &Value) -> bool {
     if response.get("error").is_some_and(|e| !e.is_null()) {
         return true;
     }
     let output = response.get("output").and_then(Value::as_str).unwrap_or_default();
     output.lines().any(|line| {
-        line.starts_with("Signal: ")
+        line.strip_prefix("Signal: ").is_some_and(|s| !matches!(s.trim(), "(none)" | "0"))
             || line.strip_prefix("Exit Code: ").is_some_and(|code| code.trim().parse::<i64>() != Ok(0))
     })
 }
@@ -75,6 +77,9 @@ mod tests {
         let failed = json!({"output": "Output: sh: x: not found\nExit Code: 127\nProcess Group PGID: 7"});
         assert!(is_error(&failed));
         assert!(is_error(&json!({"output": "Output: (empty)\nSignal: 15\nProcess Group PGID: 7"})));
+        let qwen = "Command: x\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\n";
+        assert!(!is_error(&json!({"output": qwen})));
+        assert!(!is_error(&json!({"output": qwen.replace("Signal: (none)", "Signal: 0")})));
         let wrote = json!({"output": "Successfully created and wrote to new file: /w/notes.txt. Here is the updated code:\nready\n"});
         assert!(!is_error(&wrote) && !is_hook_refusal(&response_text(&wrote)));
         assert_eq!(response_text(&json!({"x": 1})), r#"{"x":1}"#);
