@@ -8,20 +8,18 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::advice::{self, Advice, Hole, HoleKind};
+use super::advice::{Advice, Hole, HoleKind};
 use super::checks::Checks;
 use super::intake::agent_config::AgentFile;
 use super::intake::command;
 use super::intake::config::{self, HookEntry, HookKind};
 use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
-use super::probe::dynamic::{self, Runner};
-use super::probe::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
-use super::probe::{agent_hooks, plan};
+use super::probe::agent_hooks;
+use super::probe::faults::MAX_HANG_TIMEOUT_SECS;
+use super::probe::stage::{self, Lab};
 use super::{AuditOptions, Finding, OnFailure, Severity};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::{Agent, AgentBin, AgentDriver};
-use crate::pool::Pool;
-use crate::standin::{Policy, StandIn};
 
 /// One hook entry of another agent, as the report names it.
 #[derive(Debug, Clone, Serialize)]
@@ -63,11 +61,12 @@ impl AgentAudit {
     }
 }
 
-/// Audit `files` of `agent`; with `bin`, run the dynamic checks on it.
+/// Audit `files` of `agent`; with `bin`, run the dynamic checks on it in `lab`.
 pub async fn audit_agent(
     agent: Agent,
     files: Vec<AgentFile>,
     bin: Option<&AgentBin>,
+    lab: Option<&Lab>,
     opts: &AuditOptions,
 ) -> anyhow::Result<AgentAudit> {
     let paths: Vec<PathBuf> = files.iter().map(|f| f.file.path.clone()).collect();
@@ -95,8 +94,8 @@ pub async fn audit_agent(
     };
     let runnable: Vec<HookEntry> =
         entries.iter().filter(|e| matches!(e.kind, HookKind::Command { .. })).cloned().collect();
-    if let (Some(bin), false) = (bin, runnable.is_empty()) {
-        dynamic_checks(driver, config, bin, &runnable, opts, &mut a).await?;
+    if let (Some(bin), Some(lab), false) = (bin, lab, runnable.is_empty()) {
+        dynamic_checks(lab, driver, config, bin, &runnable, opts, &mut a).await?;
     }
     a.checks.guards = super::guard_verdict::verdicts(
         &entries,
@@ -119,6 +118,7 @@ pub async fn audit_agent(
 }
 
 async fn dynamic_checks(
+    lab: &Lab,
     driver: &dyn AgentDriver,
     config: &dyn HookConfig,
     bin: &AgentBin,
@@ -126,36 +126,18 @@ async fn dynamic_checks(
     opts: &AuditOptions,
     a: &mut AgentAudit,
 ) -> anyhow::Result<()> {
-    let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
-    let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
-    let standin = StandIn::start(Policy::Scripted, None).await?;
     let system = driver.system_hook_layers();
-    let runner = Runner {
-        claude: bin,
-        standin: &standin,
-        pool: &pool,
-        home: opts.home.as_deref(),
-        scripts: FaultScripts::create(&pool.root().join("faults"))?,
-        unreachable_url: super::unreachable_url()?,
-        failopen_exe: opts.seal_exe.clone(),
-        other_hooks_may_run: !system.is_empty(),
-    };
+    let runner = lab.runner(bin, opts.home.as_deref(), &opts.seal_exe, !system.is_empty());
     let tools = driver.write_tools();
-    let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools)).await?;
-    let (plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools);
-    let faulted = runner.run_cells(entries, &plan).await?;
-    // Probes: those this agent's tools can make, screened against the guard
-    // through its stdin contract, confirmed in its sessions, and the faults
-    // injected under the first one refused there, as on Claude Code.
-    let probes = plan::for_agent(driver, &opts.all_probes());
-    a.checks.screens = plan::screen_all(&runner, entries, &probes).await?;
-    let confirm = plan::confirm_plan(entries, &probes, &a.checks.screens, &baseline, tools);
-    let confirmed = runner.run_probe_cells(entries, &confirm).await?;
-    let under = plan::fault_plan(entries, &probes, &confirmed, &baseline, tools);
-    let probe_faulted = runner.run_probe_cells(entries, &under).await?;
-    a.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
-    a.checks.holes = advice::holes(entries, &a.checks.cells);
-    a.checks.sealed_recheck = super::sealed_recheck(&runner, entries, &a.checks.holes, &opts.seal_exe, tools).await?;
+    // Every write tool, for a plain write and under the faults: they are few.
+    let found =
+        stage::run(&runner, entries, stage::Tools { writes: tools, faults: tools }, &opts.all_probes(), &opts.seal_exe)
+            .await?;
+    a.checks.cells = found.cells;
+    a.checks.screens = found.screens;
+    a.checks.holes = found.holes;
+    a.checks.sealed_recheck = found.sealed_recheck;
+    let probes = found.probes;
     let name = driver.display_name();
     let probe_words = match probes.is_empty() {
         true => format!(

@@ -32,17 +32,17 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::claude::AgentBin;
-use crate::pool::Pool;
-use crate::standin::{Policy, StandIn};
-use advice::{Hole, HoleKind};
 use checks::Checks;
 use config::{HookEntry, HookKind};
-use dynamic::{AuditCell, Runner};
-use faults::{Fault, FaultScripts};
+use dynamic::AuditCell;
+use faults::Fault;
 use guard_verdict::GuardStatus;
 use intake::{agent_config, command, config, plugins, sources};
 use lint::{broken_config, static_checks};
+use probe::stage::{self, Lab};
 use probe::{census, dynamic, faults, judge};
+
+pub use probe::sealed::SealedRecheck;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -140,17 +140,6 @@ impl AuditOptions {
     pub fn all_probes(&self) -> Vec<probe::Probe> {
         self.probes.iter().cloned().chain(probe::catalogue::all()).collect()
     }
-}
-
-/// The re-check of the hole cells with the hook wrapped by seal.
-#[derive(Debug, Clone, Serialize)]
-pub struct SealedRecheck {
-    /// Hook id.
-    pub hook: String,
-    /// The command as `seal --install` would write it.
-    pub command: String,
-    /// The re-run cells.
-    pub cells: Vec<AuditCell>,
 }
 
 /// The whole audit.
@@ -278,12 +267,24 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         loaded_hooks: None,
         agents: vec![],
     };
-    if let Some(claude) = &opts.claude {
-        if report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. })) {
-            dynamic_checks(opts, claude, &mut report).await?;
+    let claude_probes = report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. }));
+    let claude_runs = opts.claude.is_some() && (claude_probes || opts.read_plugins);
+    let agents_run = agent_files.iter().any(|(agent, files)| {
+        let settings: Vec<config::SettingsFile> = files.iter().map(|f| f.file.clone()).collect();
+        opts.agent_bins.iter().any(|b| b.agent == *agent)
+            && config::entries(&settings).iter().any(|e| matches!(e.kind, HookKind::Command { .. }))
+    });
+    // One lab (pool, stand-in, fault scripts) for every session of the audit, of every agent.
+    let lab = match claude_runs || agents_run {
+        true => Some(Lab::start(opts.jobs, opts.interrupt.clone()).await?),
+        false => None,
+    };
+    if let (Some(claude), Some(lab)) = (&opts.claude, &lab) {
+        if claude_probes {
+            dynamic_checks(lab, opts, claude, &mut report).await?;
         }
         if opts.read_plugins {
-            report.loaded_hooks = Some(census_check(opts, claude, &report.hooks).await?);
+            report.loaded_hooks = Some(census_check(lab, opts, claude, &report.hooks).await?);
         }
     }
     report.checks.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
@@ -304,7 +305,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     }
     for (agent, files) in agent_files {
         let bin = opts.agent_bins.iter().find(|b| b.agent == agent);
-        report.agents.push(agent_audit::audit_agent(agent, files, bin, opts).await?);
+        report.agents.push(agent_audit::audit_agent(agent, files, bin, lab.as_ref(), opts).await?);
     }
     if report.hooks.is_empty() && report.agents.iter().all(|a| a.hooks.is_empty()) {
         report.checks.findings.push(Finding {
@@ -333,36 +334,21 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
     Ok(report)
 }
 
-async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut AuditReport) -> anyhow::Result<()> {
-    let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
-    let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
-    let standin = StandIn::start(Policy::Scripted, None).await?;
-    let runner = Runner {
-        claude,
-        standin: &standin,
-        pool: &pool,
-        home: opts.home.as_deref(),
-        scripts: FaultScripts::create(&pool.root().join("faults"))?,
-        unreachable_url: unreachable_url()?,
-        failopen_exe: opts.seal_exe.clone(),
-        other_hooks_may_run: opts.managed.has_pretooluse_hooks(),
-    };
+async fn dynamic_checks(
+    lab: &Lab,
+    opts: &AuditOptions,
+    claude: &AgentBin,
+    report: &mut AuditReport,
+) -> anyhow::Result<()> {
+    let runner = lab.runner(claude, opts.home.as_deref(), &opts.seal_exe, opts.managed.has_pretooluse_hooks());
     report.on_failure = runner.probe_on_failure().await?;
-    let baseline = runner.run_cells(&report.hooks, &dynamic::baseline_plan(&report.hooks)).await?;
-    let (plan, skipped) = dynamic::fault_plan(&report.hooks, &baseline);
-    let faulted = runner.run_cells(&report.hooks, &plan).await?;
-    let probes = probe::plan::for_agent(claude.agent.driver(), &opts.all_probes());
-    report.checks.screens = probe::plan::screen_all(&runner, &report.hooks, &probes).await?;
-    let fault_tools = &dynamic::FAULT_TOOLS;
-    let confirm = probe::plan::confirm_plan(&report.hooks, &probes, &report.checks.screens, &baseline, fault_tools);
-    let confirmed = runner.run_probe_cells(&report.hooks, &confirm).await?;
-    let under = probe::plan::fault_plan(&report.hooks, &probes, &confirmed, &baseline, fault_tools);
-    let probe_faulted = runner.run_probe_cells(&report.hooks, &under).await?;
-    report.checks.cells =
-        baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
-    report.checks.holes = advice::holes(&report.hooks, &report.checks.cells);
-    report.checks.sealed_recheck =
-        sealed_recheck(&runner, &report.hooks, &report.checks.holes, &opts.seal_exe, &dynamic::TOOLS).await?;
+    // Every write tool and route for a plain write; the faults through two of them, to keep the sessions few.
+    let tools = stage::Tools { writes: &dynamic::TOOLS, faults: &dynamic::FAULT_TOOLS };
+    let found = stage::run(&runner, &report.hooks, tools, &opts.all_probes(), &opts.seal_exe).await?;
+    report.checks.cells = found.cells;
+    report.checks.screens = found.screens;
+    report.checks.holes = found.holes;
+    report.checks.sealed_recheck = found.sealed_recheck;
     report.checks.not_covered = vec![
         format!(
             "probes: {} of the user's, then the catalogue: {}; each screened against the hook directly, those it \
@@ -412,11 +398,14 @@ async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut Aud
 /// The census: one session with copies of the user's configuration, its
 /// hook events against the listed PreToolUse hooks that Claude Code loads by
 /// itself (a skill's or subagent's frontmatter hooks run only inside it).
-async fn census_check(opts: &AuditOptions, claude: &AgentBin, hooks: &[HookEntry]) -> anyhow::Result<census::Census> {
-    let pool = Pool::new(1, None, opts.interrupt.clone())?;
-    let standin = StandIn::start(Policy::Scripted, None).await?;
+async fn census_check(
+    lab: &Lab,
+    opts: &AuditOptions,
+    claude: &AgentBin,
+    hooks: &[HookEntry],
+) -> anyhow::Result<census::Census> {
     let loaded: Vec<&HookEntry> = hooks.iter().filter(|h| h.file.extension().is_none_or(|e| e != "md")).collect();
-    census::run(claude, &standin, &pool, opts.home.as_deref(), &opts.cwd, &opts.plugin_dirs, &loaded).await
+    census::run(claude, &lab.standin, &lab.pool, opts.home.as_deref(), &opts.cwd, &opts.plugin_dirs, &loaded).await
 }
 
 /// An info finding per hook whose MCP route session wrote with no hook run:
@@ -438,53 +427,6 @@ fn mcp_uncovered(cells: &[AuditCell]) -> Vec<Finding> {
             ),
         })
         .collect()
-}
-
-/// Re-run each unsealed command hook's fails-open cells with the hook
-/// wrapped as `seal --install` would wrap it.
-/// `tools`: the write tools of the runner's agent.
-pub(crate) async fn sealed_recheck(
-    runner: &Runner<'_>,
-    hooks: &[HookEntry],
-    holes: &[Hole],
-    seal_exe: &str,
-    tools: &[&'static str],
-) -> anyhow::Result<Vec<SealedRecheck>> {
-    let mut out = Vec::new();
-    for (i, e) in hooks.iter().enumerate() {
-        let HookKind::Command { command } = &e.kind else { continue };
-        if e.managed || command::parse(command).sealed() {
-            continue;
-        }
-        let cells: Vec<(usize, &'static str, Fault)> = holes
-            .iter()
-            .filter(|h| h.hook == e.id && matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured))
-            .filter_map(|h| tools.iter().find(|t| **t == h.tool).map(|t| (i, *t, h.fault)))
-            .collect();
-        if cells.is_empty() {
-            continue;
-        }
-        let wrapped = crate::seal::wrap::wrap_command(
-            command,
-            seal_exe,
-            e.timeout.and_then(crate::seal::wrap::deadline_for_timeout),
-        );
-        let mut sealed = e.clone();
-        sealed.raw["command"] = serde_json::Value::String(wrapped.clone());
-        sealed.kind = HookKind::Command { command: wrapped.clone() };
-        let plan: Vec<(usize, &'static str, Fault)> = cells.iter().map(|&(_, t, f)| (0, t, f)).collect();
-        let rerun = runner.run_cells(std::slice::from_ref(&sealed), &plan).await?;
-        out.push(SealedRecheck { hook: e.id.clone(), command: wrapped, cells: rerun });
-    }
-    Ok(out)
-}
-
-/// A loopback URL nothing listens on (a port bound, then released).
-pub(crate) fn unreachable_url() -> std::io::Result<String> {
-    let l = std::net::TcpListener::bind("127.0.0.1:0")?;
-    let port = l.local_addr()?.port();
-    drop(l);
-    Ok(format!("http://127.0.0.1:{port}/failopen-audit-unreachable"))
 }
 
 /// The other agents' hook configs of `opts`, read, grouped by agent (Codex

@@ -57,7 +57,7 @@ pub struct Runner<'a> {
     /// The user's HOME: hooks run with it, so `~` and `$HOME` reach the user's files.
     pub home: Option<&'a Path>,
     /// Fault scripts.
-    pub scripts: FaultScripts,
+    pub scripts: &'a FaultScripts,
     /// A loopback URL nothing listens on.
     pub unreachable_url: String,
     /// The failopen binary (its `mcp-guard` stands in for an mcp_tool hook's server).
