@@ -205,49 +205,18 @@ impl AuditReport {
 /// Run the audit. Errors: a settings file that cannot be read or parsed,
 /// or the dynamic checks cannot start.
 pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
-    let mut files = Vec::new();
-    for p in &opts.files {
-        let project = config::project_dir_for(p, &opts.cwd, opts.home.as_deref());
-        files.push(config::load(p, project)?);
-    }
+    let intake = intake::claude_code::read(intake::claude_code::Where {
+        files: &opts.files,
+        cwd: &opts.cwd,
+        home: opts.home.as_deref(),
+        managed: &opts.managed.files,
+        plugin_dirs: &opts.plugin_dirs,
+        read_plugins: opts.read_plugins,
+        read_skills: opts.read_skills,
+    })?;
     let agent_files = load_agent_files(opts)?;
-    let mut unreadable_managed = Vec::new();
-    for p in &opts.managed.files {
-        match config::load(p, opts.cwd.clone()) {
-            Ok(mut f) => {
-                f.managed = true;
-                files.push(f);
-            }
-            Err(e) => unreadable_managed.push(e.to_string()),
-        }
-    }
-    let mut other_sources = Vec::new();
-    for dir in &opts.plugin_dirs {
-        for f in plugins::plugin_dir_hooks(dir, opts.cwd.clone())? {
-            other_sources.push(f.path.clone());
-            files.push(f);
-        }
-    }
-    let plugins = if opts.read_plugins {
-        plugins::find(&scopes_in_order(&files, opts), opts.home.as_deref(), &opts.cwd)
-    } else {
-        vec![]
-    };
-    for p in plugins.iter().filter(|p| p.loaded) {
-        let root = p.install_path.clone().unwrap_or_default();
-        for hooks in &p.hooks_files {
-            let f = plugins::hooks_settings(&root, hooks, opts.cwd.clone())?;
-            other_sources.push(f.path.clone());
-            files.push(f);
-        }
-    }
-    let skills = if opts.read_skills { sources::skills_with_hooks(&opts.cwd, opts.home.as_deref()) } else { vec![] };
-    for skill in &skills {
-        other_sources.push(skill.path.clone());
-        files.extend(sources::skill_settings(skill, opts.cwd.clone()));
-    }
-    let hooks = config::entries(&files);
-    let event_hooks = sources::event_hooks(&files);
+    let files = &intake.files;
+    let hooks = config::entries(files);
     let claude_version = opts.claude.as_ref().map(|c| c.version.clone());
     let env = static_checks::Env {
         path_var: &opts.path_var,
@@ -259,9 +228,9 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         on_failure: OnFailure::Unknown,
         files: opts.files.clone(),
         managed_files: opts.managed.files.clone(),
-        other_sources,
-        plugins,
-        event_hooks,
+        other_sources: intake.other_sources.clone(),
+        plugins: intake.plugins.clone(),
+        event_hooks: intake.event_hooks.clone(),
         hooks,
         checks: Checks::default(),
         loaded_hooks: None,
@@ -288,19 +257,23 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         }
     }
     report.checks.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
-    for f in &files {
+    for f in files {
         report.checks.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
     }
     report.checks.findings.extend(mcp_uncovered(&report.checks.cells));
     report.checks.findings.extend(report.loaded_hooks.iter().flat_map(census::Census::findings));
     report.checks.findings.extend(probe::plan::rejected_answer_findings(&report.checks.screens));
-    report.checks.findings.extend(sources::findings(&report.event_hooks, &skills, report.claude_version.as_deref()));
-    for message in unreadable_managed {
+    report.checks.findings.extend(sources::findings(
+        &report.event_hooks,
+        &intake.skills,
+        report.claude_version.as_deref(),
+    ));
+    for message in &intake.unreadable_managed {
         report.checks.findings.push(Finding {
             hook: None,
             severity: Severity::Warning,
             code: "managed-unreadable".into(),
-            message,
+            message: message.clone(),
         });
     }
     for (agent, files) in agent_files {
@@ -451,26 +424,6 @@ pub fn load_agent_files(
     }
     out.sort_by_key(|(a, _)| *a);
     Ok(out)
-}
-
-/// The settings scopes in the order Claude Code lets a later one override
-/// an earlier one's `enabledPlugins`: user, project, local, then managed.
-fn scopes_in_order(files: &[config::SettingsFile], opts: &AuditOptions) -> Vec<config::SettingsFile> {
-    let user = opts.home.as_ref().map(|h| h.join(".claude/settings.json"));
-    let rank = |f: &config::SettingsFile| {
-        if f.managed {
-            3
-        } else if Some(&f.path) == user.as_ref() {
-            0
-        } else if f.path.ends_with(".claude/settings.local.json") {
-            2
-        } else {
-            1
-        }
-    };
-    let mut out: Vec<config::SettingsFile> = files.to_vec();
-    out.sort_by_key(rank);
-    out
 }
 
 /// The settings files Claude Code would read from `cwd` (see [`config::default_paths`]).
