@@ -1,22 +1,32 @@
 //! `failopen audit`: does *my* guard fail closed?
 //!
-//! For the PreToolUse hooks in a user's Claude Code settings files:
-//! 1. static checks ([`static_checks`]) — script present and executable,
-//!    interpreter installed, timeout, failure policy, matcher coverage; and
-//!    ([`broken_config`]) the mistakes that make Claude Code skip a whole
-//!    settings file or ignore an entry: a non-string matcher, a hook entry
-//!    that breaks the schema, a matcher naming a tool in the wrong case, an
-//!    unknown key on a hook entry;
-//! 2. dynamic checks ([`dynamic`]) — each hook entry, exactly as configured,
-//!    in a throwaway settings file, runs real `claude -p` sessions against
-//!    the stand-in: one write through each write-capable tool, then the same
-//!    with the guard made missing, crashing, hanging, killed by a signal
-//!    ([`faults`]), judged by the file on disk ([`judge`]);
-//! 3. the holes that proves, the change that closes each ([`advice`]), and a
-//!    re-check of the hole cells on a copy wrapped by `failopen seal`.
+//! Every agent's hooks, Claude Code's and each other agent's, go through the
+//! same stages, in order ([`audit`]), as one [`section::Section`] per agent
+//! built from its driver. No stage imports a later one.
+//! 1. [`intake`]: find and read the hooks wherever the agent loads them
+//!    (Claude Code: settings scopes, managed settings, `--plugin-dir` and
+//!    installed plugins, skills: [`intake::claude_code`]; another agent: its
+//!    hook files, through its driver: [`intake::agent_config`]);
+//! 2. [`lint`]: the static checks, with no session: script present and
+//!    executable, interpreter installed, timeout, failure policy (Claude
+//!    Code's `onFailure` is measured first, in one session), matcher
+//!    coverage, and the mistakes that make Claude Code skip a settings file
+//!    or ignore an entry;
+//! 3. [`probe`]: in one [`probe::stage::Lab`] (one pool, one stand-in, one
+//!    set of fault scripts for the whole audit, the census included), each
+//!    hook entry, exactly as configured, runs real sessions of its agent: a
+//!    write through each write tool, then the injected faults (missing,
+//!    crash, hang, signal, a launcher or dependency gone, ...), and the probes
+//!    (calls guards commonly refuse) screened against the hook through its
+//!    stdin contract, confirmed in sessions, with the faults injected under
+//!    one it refuses; judged by what changed on disk, the holes that proves,
+//!    and the hole cells re-run on a copy wrapped by `failopen seal`
+//!    ([`probe::stage`]);
+//! 4. [`advice`]: the change that closes each hole, and each guard's verdict
+//!    ([`guard_verdict`]): held, open, or untested with the reason;
+//! 5. [`render`]: text, JSON and Markdown, called by the command line.
 //!
-//! The user's files are only read. [`render`] prints the report ([`markdown`] as
-//! GitHub tables).
+//! The user's files are only read.
 
 pub mod advice;
 pub mod agent_audit;
@@ -26,6 +36,7 @@ pub mod intake;
 pub mod lint;
 pub mod probe;
 pub mod render;
+pub mod section;
 
 use std::path::{Path, PathBuf};
 
@@ -33,14 +44,12 @@ use serde::Serialize;
 
 use crate::claude::AgentBin;
 use checks::Checks;
-use config::{HookEntry, HookKind};
-use dynamic::AuditCell;
-use faults::Fault;
+use config::HookEntry;
 use guard_verdict::GuardStatus;
-use intake::{agent_config, command, config, plugins, sources};
-use lint::{broken_config, static_checks};
-use probe::stage::{self, Lab};
-use probe::{census, dynamic, faults, judge};
+use intake::{agent_config, config, plugins, sources};
+use probe::census;
+use probe::stage::Lab;
+use section::Section;
 
 pub use probe::sealed::SealedRecheck;
 
@@ -202,204 +211,45 @@ impl AuditReport {
     }
 }
 
-/// Run the audit. Errors: a settings file that cannot be read or parsed,
-/// or the dynamic checks cannot start.
+/// Run the audit: every agent's hooks through the same stages, in order.
+/// Intake (Claude Code's hooks wherever it loads them, then each other
+/// agent's hook files through its driver), lint, probe (real sessions in one
+/// [`Lab`] for the whole audit), advice; the caller renders the report
+/// ([`render`]). Errors: a settings file that cannot be read or parsed, or
+/// the sessions cannot start.
 pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
-    let intake = intake::claude_code::read(intake::claude_code::Where {
-        files: &opts.files,
-        cwd: &opts.cwd,
-        home: opts.home.as_deref(),
-        managed: &opts.managed.files,
-        plugin_dirs: &opts.plugin_dirs,
-        read_plugins: opts.read_plugins,
-        read_skills: opts.read_skills,
-    })?;
-    let agent_files = load_agent_files(opts)?;
-    let files = &intake.files;
-    let hooks = config::entries(files);
-    let claude_version = opts.claude.as_ref().map(|c| c.version.clone());
-    let env = static_checks::Env {
-        path_var: &opts.path_var,
-        home: opts.home.as_deref(),
-        claude_version: claude_version.as_deref(),
-    };
-    let mut report = AuditReport {
-        claude_version: opts.claude.as_ref().map(|c| c.version.clone()),
-        on_failure: OnFailure::Unknown,
-        files: opts.files.clone(),
-        managed_files: opts.managed.files.clone(),
-        other_sources: intake.other_sources.clone(),
-        plugins: intake.plugins.clone(),
-        event_hooks: intake.event_hooks.clone(),
-        hooks,
-        checks: Checks::default(),
-        loaded_hooks: None,
-        agents: vec![],
-    };
-    let claude_probes = report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. }));
-    let claude_runs = opts.claude.is_some() && (claude_probes || opts.read_plugins);
-    let agents_run = agent_files.iter().any(|(agent, files)| {
-        let settings: Vec<config::SettingsFile> = files.iter().map(|f| f.file.clone()).collect();
-        opts.agent_bins.iter().any(|b| b.agent == *agent)
-            && config::entries(&settings).iter().any(|e| matches!(e.kind, HookKind::Command { .. }))
-    });
+    // Intake.
+    let mut sections = vec![Section::settings(opts)?];
+    for (agent, files) in load_agent_files(opts)? {
+        let bin = opts.agent_bins.iter().find(|b| b.agent == agent);
+        sections.push(Section::hook_files(agent, files, bin)?);
+    }
     // One lab (pool, stand-in, fault scripts) for every session of the audit, of every agent.
-    let lab = match claude_runs || agents_run {
+    let lab = match sections.iter().any(|s| s.runs_sessions(opts)) {
         true => Some(Lab::start(opts.jobs, opts.interrupt.clone()).await?),
         false => None,
     };
-    if let (Some(claude), Some(lab)) = (&opts.claude, &lab) {
-        if claude_probes {
-            dynamic_checks(lab, opts, claude, &mut report).await?;
-        }
-        if opts.read_plugins {
-            report.loaded_hooks = Some(census_check(lab, opts, claude, &report.hooks).await?);
-        }
+    // What each agent honours, which lint reads (Claude Code's onFailure), in one session.
+    for s in &mut sections {
+        s.measure(lab.as_ref(), opts).await?;
     }
-    report.checks.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
-    for f in files {
-        report.checks.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
+    // Lint.
+    let nothing_guards = sections.iter().all(|s| !s.has_hooks());
+    for s in &mut sections {
+        s.lint(opts, nothing_guards);
     }
-    report.checks.findings.extend(mcp_uncovered(&report.checks.cells));
-    report.checks.findings.extend(report.loaded_hooks.iter().flat_map(census::Census::findings));
-    report.checks.findings.extend(probe::plan::rejected_answer_findings(&report.checks.screens));
-    report.checks.findings.extend(sources::findings(
-        &report.event_hooks,
-        &intake.skills,
-        report.claude_version.as_deref(),
-    ));
-    for message in &intake.unreadable_managed {
-        report.checks.findings.push(Finding {
-            hook: None,
-            severity: Severity::Warning,
-            code: "managed-unreadable".into(),
-            message: message.clone(),
-        });
+    // Probe.
+    for s in &mut sections {
+        s.probe(lab.as_ref(), opts).await?;
     }
-    for (agent, files) in agent_files {
-        let bin = opts.agent_bins.iter().find(|b| b.agent == agent);
-        report.agents.push(agent_audit::audit_agent(agent, files, bin, lab.as_ref(), opts).await?);
+    drop(lab);
+    // Advice.
+    for s in &mut sections {
+        s.advise(opts);
     }
-    if report.hooks.is_empty() && report.agents.iter().all(|a| a.hooks.is_empty()) {
-        report.checks.findings.push(Finding {
-            hook: None,
-            severity: Severity::Warning,
-            code: "no-hooks".into(),
-            message: "no PreToolUse hooks: nothing guards writes".into(),
-        });
-    }
-    report.checks.guards = guard_verdict::verdicts(
-        &report.hooks,
-        &report.checks.cells,
-        &report.checks.holes,
-        &report.checks.screens,
-        report.claude_version.is_some(),
-    );
-    report.checks.advice = advice::advise(
-        &report.hooks,
-        &report.checks.holes,
-        &report.checks.findings,
-        report.on_failure,
-        &opts.seal_exe,
-        report.claude_version.as_deref(),
-        &report.plugins,
-    );
-    Ok(report)
-}
-
-async fn dynamic_checks(
-    lab: &Lab,
-    opts: &AuditOptions,
-    claude: &AgentBin,
-    report: &mut AuditReport,
-) -> anyhow::Result<()> {
-    let runner = lab.runner(claude, opts.home.as_deref(), &opts.seal_exe, opts.managed.has_pretooluse_hooks());
-    report.on_failure = runner.probe_on_failure().await?;
-    // Every write tool and route for a plain write; the faults through two of them, to keep the sessions few.
-    let tools = stage::Tools { writes: &dynamic::TOOLS, faults: &dynamic::FAULT_TOOLS };
-    let found = stage::run(&runner, &report.hooks, tools, &opts.all_probes(), &opts.seal_exe).await?;
-    report.checks.cells = found.cells;
-    report.checks.screens = found.screens;
-    report.checks.holes = found.holes;
-    report.checks.sealed_recheck = found.sealed_recheck;
-    report.checks.not_covered = vec![
-        format!(
-            "probes: {} of the user's, then the catalogue: {}; each screened against the hook directly, those it \
-             refuses confirmed in sessions (3 when it refused a plain write), the faults injected under the first one refused there (unless a \
-             write through {} was refused)",
-            opts.probes.len(),
-            probe::catalogue::names().join(", "),
-            dynamic::FAULT_TOOLS.join(" or ")
-        ),
-        format!("faults are injected through {} and the probe only", dynamic::FAULT_TOOLS.join(" and ")),
-        format!(
-            "routes: {} is a general-purpose subagent's Bash write, {} a write through failopen mcp-fs's {}",
-            dynamic::SUBAGENT,
-            dynamic::MCP,
-            crate::task::MCP_WRITE_TOOL
-        ),
-        "HTTP hooks: only the unreachable-URL fault is injected".into(),
-        format!("a hang is not waited for when the hook's timeout is over {} s", faults::MAX_HANG_TIMEOUT_SECS),
-        "remote-managed settings (served to Team and Enterprise accounts by Anthropic's API) are not consulted: \
-         the sessions point ANTHROPIC_BASE_URL at failopen's stand-in"
-            .into(),
-    ];
-    if report.hooks.iter().any(|h| matches!(h.kind, HookKind::McpTool { .. })) {
-        report.checks.not_covered.push(
-            "an mcp_tool hook's server is replaced by failopen mcp-guard: as-is it refuses the write; under a fault \
-             it answers isError, does not answer in time, or cannot be started"
-                .into(),
-        );
-    }
-    if report.hooks.iter().any(|h| matches!(h.kind, HookKind::Model { .. })) {
-        report.checks.not_covered.push(
-            "a prompt or agent hook's model is failopen's stand-in: as-is it refuses the write, as the hook asks; \
-             under a model fault it answers HTTP 500, not in time, or with garbage"
-                .into(),
-        );
-    }
-    if !opts.managed.is_empty() {
-        report.checks.not_covered.push(
-            "managed hooks are checked statically and run beside the audited hook in every session; a write they \
-             refuse is invalid here, never blocked"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
-/// The census: one session with copies of the user's configuration, its
-/// hook events against the listed PreToolUse hooks that Claude Code loads by
-/// itself (a skill's or subagent's frontmatter hooks run only inside it).
-async fn census_check(
-    lab: &Lab,
-    opts: &AuditOptions,
-    claude: &AgentBin,
-    hooks: &[HookEntry],
-) -> anyhow::Result<census::Census> {
-    let loaded: Vec<&HookEntry> = hooks.iter().filter(|h| h.file.extension().is_none_or(|e| e != "md")).collect();
-    census::run(claude, &lab.standin, &lab.pool, opts.home.as_deref(), &opts.cwd, &opts.plugin_dirs, &loaded).await
-}
-
-/// An info finding per hook whose MCP route session wrote with no hook run:
-/// its matcher leaves MCP tools (`mcp__<server>__<tool>`) unguarded.
-fn mcp_uncovered(cells: &[AuditCell]) -> Vec<Finding> {
-    use judge::{CellResult, WroteHow};
-    cells
-        .iter()
-        .filter(|c| c.tool == dynamic::MCP && c.fault == Fault::None)
-        .filter(|c| c.result == CellResult::Wrote(WroteHow::GuardNotRun))
-        .map(|c| Finding {
-            hook: Some(c.hook.clone()),
-            severity: Severity::Info,
-            code: "mcp-uncovered".into(),
-            message: format!(
-                "a write through an MCP tool ({}) went through with no hook run: the matcher covers no MCP tool; \
-                 add `mcp__.*` (or `mcp__<server>__.*`; `mcp__<server>` alone matches nothing) if your MCP servers can write",
-                crate::task::MCP_WRITE_TOOL
-            ),
-        })
-        .collect()
+    let mut sections = sections.into_iter();
+    let claude = sections.next().expect("Claude Code's section is the first");
+    Ok(claude.into_report(opts, sections.map(Section::into_agent_audit).collect()))
 }
 
 /// The other agents' hook configs of `opts`, read, grouped by agent (Codex

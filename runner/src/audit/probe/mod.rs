@@ -19,6 +19,7 @@ pub mod faults;
 pub mod holes;
 pub mod judge;
 pub mod launcher;
+pub mod not_covered;
 pub mod plan;
 pub mod probes;
 pub mod screen;
