@@ -1,27 +1,22 @@
-//! The audit of another agent's hooks (Codex CLI, Gemini CLI): the same
-//! static checks where they apply, the same faults in real sessions of that
-//! agent against the stand-in, one write through each of its write tools,
-//! judged by the file on disk; the holes, and seal as the fix (neither agent
-//! has a fail-closed option), re-checked on a sealed copy.
+//! Another agent's part of the report (Codex CLI, Gemini CLI, Copilot CLI:
+//! [`AgentAudit`]), and where its lint and advice differ from Claude Code's:
+//! the static checks that apply to a hook read through its driver
+//! ([`static_findings`]), and seal as the fix, since none of these agents has
+//! a fail-closed option ([`advise`]). Its hooks go through the same stages as
+//! Claude Code's ([`super::section`]).
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::advice::{self, Advice, Hole, HoleKind};
+use super::advice::{Advice, Hole, HoleKind};
 use super::checks::Checks;
-use super::intake::agent_config::AgentFile;
 use super::intake::command;
-use super::intake::config::{self, HookEntry, HookKind};
+use super::intake::config::{HookEntry, HookKind};
 use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
-use super::probe::dynamic::{self, Runner};
-use super::probe::faults::{FaultScripts, MAX_HANG_TIMEOUT_SECS};
-use super::probe::{agent_hooks, plan};
-use super::{AuditOptions, Finding, OnFailure, Severity};
-use crate::agent::hook_config::HookConfig;
-use crate::agent::{Agent, AgentBin, AgentDriver};
-use crate::pool::Pool;
-use crate::standin::{Policy, StandIn};
+use super::probe::agent_hooks;
+use super::{Finding, OnFailure, Severity};
+use crate::agent::AgentDriver;
 
 /// One hook entry of another agent, as the report names it.
 #[derive(Debug, Clone, Serialize)]
@@ -61,137 +56,6 @@ impl AgentAudit {
     pub fn fails_open(&self) -> bool {
         self.checks.fails_open(self.version.is_some())
     }
-}
-
-/// Audit `files` of `agent`; with `bin`, run the dynamic checks on it.
-pub async fn audit_agent(
-    agent: Agent,
-    files: Vec<AgentFile>,
-    bin: Option<&AgentBin>,
-    opts: &AuditOptions,
-) -> anyhow::Result<AgentAudit> {
-    let paths: Vec<PathBuf> = files.iter().map(|f| f.file.path.clone()).collect();
-    let settings: Vec<config::SettingsFile> = files.into_iter().map(|f| f.file).collect();
-    let driver = agent.driver();
-    let Some(config) = driver.hook_config() else {
-        anyhow::bail!("audit does not read {}'s hook files", driver.display_name());
-    };
-    let prefix = config.id_prefix();
-    let mut entries = config::entries(&settings);
-    for (n, e) in entries.iter_mut().enumerate() {
-        e.id = format!("{prefix}{}", n + 1);
-    }
-    let env = Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: None };
-    let mut a = AgentAudit {
-        agent: agent.as_str(),
-        agent_name: agent.display_name(),
-        version: bin.map(|b| b.version.clone()),
-        files: paths,
-        hooks: Vec::new(),
-        checks: Checks {
-            findings: entries.iter().flat_map(|e| static_findings(driver, e, &env)).collect(),
-            ..Checks::default()
-        },
-    };
-    let runnable: Vec<HookEntry> =
-        entries.iter().filter(|e| matches!(e.kind, HookKind::Command { .. })).cloned().collect();
-    if let (Some(bin), false) = (bin, runnable.is_empty()) {
-        dynamic_checks(driver, config, bin, &runnable, opts, &mut a).await?;
-    }
-    a.checks.guards = super::guard_verdict::verdicts(
-        &entries,
-        &a.checks.cells,
-        &a.checks.holes,
-        &a.checks.screens,
-        a.version.is_some(),
-    );
-    a.checks.advice = advise(driver, &entries, &a.checks.holes, &a.checks.findings, &opts.seal_exe);
-    a.hooks = entries
-        .into_iter()
-        .map(|e| AgentHook {
-            agent: agent.as_str(),
-            agent_version: a.version.clone(),
-            location: format!("{} {}[{}].hooks[{}]", e.file.display(), driver.hook_event(), e.group, e.index),
-            entry: e,
-        })
-        .collect();
-    Ok(a)
-}
-
-async fn dynamic_checks(
-    driver: &dyn AgentDriver,
-    config: &dyn HookConfig,
-    bin: &AgentBin,
-    entries: &[HookEntry],
-    opts: &AuditOptions,
-    a: &mut AgentAudit,
-) -> anyhow::Result<()> {
-    let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
-    let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
-    let standin = StandIn::start(Policy::Scripted, None).await?;
-    let system = driver.system_hook_layers();
-    let runner = Runner {
-        claude: bin,
-        standin: &standin,
-        pool: &pool,
-        home: opts.home.as_deref(),
-        scripts: FaultScripts::create(&pool.root().join("faults"))?,
-        unreachable_url: super::unreachable_url()?,
-        failopen_exe: opts.seal_exe.clone(),
-        other_hooks_may_run: !system.is_empty(),
-    };
-    let tools = driver.write_tools();
-    let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools)).await?;
-    let (plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools);
-    let faulted = runner.run_cells(entries, &plan).await?;
-    // Probes: those this agent's tools can make, screened against the guard
-    // through its stdin contract, confirmed in its sessions, and the faults
-    // injected under the first one refused there, as on Claude Code.
-    let probes = plan::for_agent(driver, &opts.all_probes());
-    a.checks.screens = plan::screen_all(&runner, entries, &probes).await?;
-    let confirm = plan::confirm_plan(entries, &probes, &a.checks.screens, &baseline, tools);
-    let confirmed = runner.run_probe_cells(entries, &confirm).await?;
-    let under = plan::fault_plan(entries, &probes, &confirmed, &baseline, tools);
-    let probe_faulted = runner.run_probe_cells(entries, &under).await?;
-    a.checks.cells = baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
-    a.checks.holes = advice::holes(entries, &a.checks.cells);
-    a.checks.sealed_recheck = super::sealed_recheck(&runner, entries, &a.checks.holes, &opts.seal_exe, tools).await?;
-    let name = driver.display_name();
-    let probe_words = match probes.is_empty() {
-        true => format!(
-            "no probe: audit cannot put a call to {name}'s guards directly yet, so a guard that refuses no plain \
-             write is untested"
-        ),
-        false => format!(
-            "probes: {} through {name}'s own tools ({}), each screened against the hook directly, those it refuses \
-             confirmed in sessions, the faults injected under the first one refused there (unless a plain write was \
-             refused); the catalogue's calls no tool of {name} makes are not tried",
-            probes.len(),
-            probes.iter().map(|p| p.label()).collect::<Vec<_>>().join(", ")
-        ),
-    };
-    a.checks.not_covered = vec![
-        probe_words,
-        format!("faults are injected through every write tool of {name}: {}", tools.join(", ")),
-        format!(
-            "{name} reports no hook events: whether the guard ran, and how it ended, is read from a trace its shell \
-             leaves (the guard itself runs as configured)"
-        ),
-        format!("a hang is not waited for when the hook's timeout is over {MAX_HANG_TIMEOUT_SECS} s"),
-        format!(
-            "the hooks run from the user layer of a throwaway home ({}); that {name} loads them from your project \
-             (trust) is not tested",
-            config.session_layer()
-        ),
-    ];
-    if !system.is_empty() {
-        let shown: Vec<String> = system.iter().map(|p| p.display().to_string()).collect();
-        a.checks.not_covered.push(format!(
-            "system config with hooks ({}) runs beside the audited hook: a refusal it cannot tie to the hook is invalid",
-            shown.join(", ")
-        ));
-    }
-    Ok(())
 }
 
 fn finding(e: &HookEntry, severity: Severity, code: &str, message: String) -> Finding {
@@ -329,6 +193,8 @@ pub fn advise(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::Agent;
+    use crate::audit::intake::config;
     use serde_json::json;
 
     fn entry(hook: serde_json::Value, matcher: &str) -> HookEntry {

@@ -1,22 +1,32 @@
 //! `failopen audit`: does *my* guard fail closed?
 //!
-//! For the PreToolUse hooks in a user's Claude Code settings files:
-//! 1. static checks ([`static_checks`]) — script present and executable,
-//!    interpreter installed, timeout, failure policy, matcher coverage; and
-//!    ([`broken_config`]) the mistakes that make Claude Code skip a whole
-//!    settings file or ignore an entry: a non-string matcher, a hook entry
-//!    that breaks the schema, a matcher naming a tool in the wrong case, an
-//!    unknown key on a hook entry;
-//! 2. dynamic checks ([`dynamic`]) — each hook entry, exactly as configured,
-//!    in a throwaway settings file, runs real `claude -p` sessions against
-//!    the stand-in: one write through each write-capable tool, then the same
-//!    with the guard made missing, crashing, hanging, killed by a signal
-//!    ([`faults`]), judged by the file on disk ([`judge`]);
-//! 3. the holes that proves, the change that closes each ([`advice`]), and a
-//!    re-check of the hole cells on a copy wrapped by `failopen seal`.
+//! Every agent's hooks, Claude Code's and each other agent's, go through the
+//! same stages, in order ([`audit`]), as one [`section::Section`] per agent
+//! built from its driver. No stage imports a later one.
+//! 1. [`intake`]: find and read the hooks wherever the agent loads them
+//!    (Claude Code: settings scopes, managed settings, `--plugin-dir` and
+//!    installed plugins, skills: [`intake::claude_code`]; another agent: its
+//!    hook files, through its driver: [`intake::agent_config`]);
+//! 2. [`lint`]: the static checks, with no session: script present and
+//!    executable, interpreter installed, timeout, failure policy (Claude
+//!    Code's `onFailure` is measured first, in one session), matcher
+//!    coverage, and the mistakes that make Claude Code skip a settings file
+//!    or ignore an entry;
+//! 3. [`probe`]: in one [`probe::stage::Lab`] (one pool, one stand-in, one
+//!    set of fault scripts for the whole audit, the census included), each
+//!    hook entry, exactly as configured, runs real sessions of its agent: a
+//!    write through each write tool, then the injected faults (missing,
+//!    crash, hang, signal, a launcher or dependency gone, ...), and the probes
+//!    (calls guards commonly refuse) screened against the hook through its
+//!    stdin contract, confirmed in sessions, with the faults injected under
+//!    one it refuses; judged by what changed on disk, the holes that proves,
+//!    and the hole cells re-run on a copy wrapped by `failopen seal`
+//!    ([`probe::stage`]);
+//! 4. [`advice`]: the change that closes each hole, and each guard's verdict
+//!    ([`guard_verdict`]): held, open, or untested with the reason;
+//! 5. [`render`]: text, JSON and Markdown, called by the command line.
 //!
-//! The user's files are only read. [`render`] prints the report ([`markdown`] as
-//! GitHub tables).
+//! The user's files are only read.
 
 pub mod advice;
 pub mod agent_audit;
@@ -26,23 +36,22 @@ pub mod intake;
 pub mod lint;
 pub mod probe;
 pub mod render;
+pub mod section;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use crate::claude::AgentBin;
-use crate::pool::Pool;
-use crate::standin::{Policy, StandIn};
-use advice::{Hole, HoleKind};
 use checks::Checks;
-use config::{HookEntry, HookKind};
-use dynamic::{AuditCell, Runner};
-use faults::{Fault, FaultScripts};
+use config::HookEntry;
 use guard_verdict::GuardStatus;
-use intake::{agent_config, command, config, plugins, sources};
-use lint::{broken_config, static_checks};
-use probe::{census, dynamic, faults, judge};
+use intake::{agent_config, config, plugins, sources};
+use probe::census;
+use probe::stage::Lab;
+use section::Section;
+
+pub use probe::sealed::SealedRecheck;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -142,17 +151,6 @@ impl AuditOptions {
     }
 }
 
-/// The re-check of the hole cells with the hook wrapped by seal.
-#[derive(Debug, Clone, Serialize)]
-pub struct SealedRecheck {
-    /// Hook id.
-    pub hook: String,
-    /// The command as `seal --install` would write it.
-    pub command: String,
-    /// The re-run cells.
-    pub cells: Vec<AuditCell>,
-}
-
 /// The whole audit.
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditReport {
@@ -213,278 +211,45 @@ impl AuditReport {
     }
 }
 
-/// Run the audit. Errors: a settings file that cannot be read or parsed,
-/// or the dynamic checks cannot start.
+/// Run the audit: every agent's hooks through the same stages, in order.
+/// Intake (Claude Code's hooks wherever it loads them, then each other
+/// agent's hook files through its driver), lint, probe (real sessions in one
+/// [`Lab`] for the whole audit), advice; the caller renders the report
+/// ([`render`]). Errors: a settings file that cannot be read or parsed, or
+/// the sessions cannot start.
 pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
-    let mut files = Vec::new();
-    for p in &opts.files {
-        let project = config::project_dir_for(p, &opts.cwd, opts.home.as_deref());
-        files.push(config::load(p, project)?);
-    }
-    let agent_files = load_agent_files(opts)?;
-    let mut unreadable_managed = Vec::new();
-    for p in &opts.managed.files {
-        match config::load(p, opts.cwd.clone()) {
-            Ok(mut f) => {
-                f.managed = true;
-                files.push(f);
-            }
-            Err(e) => unreadable_managed.push(e.to_string()),
-        }
-    }
-    let mut other_sources = Vec::new();
-    for dir in &opts.plugin_dirs {
-        for f in plugins::plugin_dir_hooks(dir, opts.cwd.clone())? {
-            other_sources.push(f.path.clone());
-            files.push(f);
-        }
-    }
-    let plugins = if opts.read_plugins {
-        plugins::find(&scopes_in_order(&files, opts), opts.home.as_deref(), &opts.cwd)
-    } else {
-        vec![]
-    };
-    for p in plugins.iter().filter(|p| p.loaded) {
-        let root = p.install_path.clone().unwrap_or_default();
-        for hooks in &p.hooks_files {
-            let f = plugins::hooks_settings(&root, hooks, opts.cwd.clone())?;
-            other_sources.push(f.path.clone());
-            files.push(f);
-        }
-    }
-    let skills = if opts.read_skills { sources::skills_with_hooks(&opts.cwd, opts.home.as_deref()) } else { vec![] };
-    for skill in &skills {
-        other_sources.push(skill.path.clone());
-        files.extend(sources::skill_settings(skill, opts.cwd.clone()));
-    }
-    let hooks = config::entries(&files);
-    let event_hooks = sources::event_hooks(&files);
-    let claude_version = opts.claude.as_ref().map(|c| c.version.clone());
-    let env = static_checks::Env {
-        path_var: &opts.path_var,
-        home: opts.home.as_deref(),
-        claude_version: claude_version.as_deref(),
-    };
-    let mut report = AuditReport {
-        claude_version: opts.claude.as_ref().map(|c| c.version.clone()),
-        on_failure: OnFailure::Unknown,
-        files: opts.files.clone(),
-        managed_files: opts.managed.files.clone(),
-        other_sources,
-        plugins,
-        event_hooks,
-        hooks,
-        checks: Checks::default(),
-        loaded_hooks: None,
-        agents: vec![],
-    };
-    if let Some(claude) = &opts.claude {
-        if report.hooks.iter().any(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. })) {
-            dynamic_checks(opts, claude, &mut report).await?;
-        }
-        if opts.read_plugins {
-            report.loaded_hooks = Some(census_check(opts, claude, &report.hooks).await?);
-        }
-    }
-    report.checks.findings = static_checks::check_all(&report.hooks, report.on_failure, &env);
-    for f in &files {
-        report.checks.findings.extend(broken_config::check_file(f, claude_version.as_deref()));
-    }
-    report.checks.findings.extend(mcp_uncovered(&report.checks.cells));
-    report.checks.findings.extend(report.loaded_hooks.iter().flat_map(census::Census::findings));
-    report.checks.findings.extend(probe::plan::rejected_answer_findings(&report.checks.screens));
-    report.checks.findings.extend(sources::findings(&report.event_hooks, &skills, report.claude_version.as_deref()));
-    for message in unreadable_managed {
-        report.checks.findings.push(Finding {
-            hook: None,
-            severity: Severity::Warning,
-            code: "managed-unreadable".into(),
-            message,
-        });
-    }
-    for (agent, files) in agent_files {
+    // Intake.
+    let mut sections = vec![Section::settings(opts)?];
+    for (agent, files) in load_agent_files(opts)? {
         let bin = opts.agent_bins.iter().find(|b| b.agent == agent);
-        report.agents.push(agent_audit::audit_agent(agent, files, bin, opts).await?);
+        sections.push(Section::hook_files(agent, files, bin)?);
     }
-    if report.hooks.is_empty() && report.agents.iter().all(|a| a.hooks.is_empty()) {
-        report.checks.findings.push(Finding {
-            hook: None,
-            severity: Severity::Warning,
-            code: "no-hooks".into(),
-            message: "no PreToolUse hooks: nothing guards writes".into(),
-        });
-    }
-    report.checks.guards = guard_verdict::verdicts(
-        &report.hooks,
-        &report.checks.cells,
-        &report.checks.holes,
-        &report.checks.screens,
-        report.claude_version.is_some(),
-    );
-    report.checks.advice = advice::advise(
-        &report.hooks,
-        &report.checks.holes,
-        &report.checks.findings,
-        report.on_failure,
-        &opts.seal_exe,
-        report.claude_version.as_deref(),
-        &report.plugins,
-    );
-    Ok(report)
-}
-
-async fn dynamic_checks(opts: &AuditOptions, claude: &AgentBin, report: &mut AuditReport) -> anyhow::Result<()> {
-    let long_slots = opts.jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
-    let pool = Pool::new(opts.jobs, Some(long_slots), opts.interrupt.clone())?;
-    let standin = StandIn::start(Policy::Scripted, None).await?;
-    let runner = Runner {
-        claude,
-        standin: &standin,
-        pool: &pool,
-        home: opts.home.as_deref(),
-        scripts: FaultScripts::create(&pool.root().join("faults"))?,
-        unreachable_url: unreachable_url()?,
-        failopen_exe: opts.seal_exe.clone(),
-        other_hooks_may_run: opts.managed.has_pretooluse_hooks(),
+    // One lab (pool, stand-in, fault scripts) for every session of the audit, of every agent.
+    let lab = match sections.iter().any(|s| s.runs_sessions(opts)) {
+        true => Some(Lab::start(opts.jobs, opts.interrupt.clone()).await?),
+        false => None,
     };
-    report.on_failure = runner.probe_on_failure().await?;
-    let baseline = runner.run_cells(&report.hooks, &dynamic::baseline_plan(&report.hooks)).await?;
-    let (plan, skipped) = dynamic::fault_plan(&report.hooks, &baseline);
-    let faulted = runner.run_cells(&report.hooks, &plan).await?;
-    let probes = probe::plan::for_agent(claude.agent.driver(), &opts.all_probes());
-    report.checks.screens = probe::plan::screen_all(&runner, &report.hooks, &probes).await?;
-    let fault_tools = &dynamic::FAULT_TOOLS;
-    let confirm = probe::plan::confirm_plan(&report.hooks, &probes, &report.checks.screens, &baseline, fault_tools);
-    let confirmed = runner.run_probe_cells(&report.hooks, &confirm).await?;
-    let under = probe::plan::fault_plan(&report.hooks, &probes, &confirmed, &baseline, fault_tools);
-    let probe_faulted = runner.run_probe_cells(&report.hooks, &under).await?;
-    report.checks.cells =
-        baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
-    report.checks.holes = advice::holes(&report.hooks, &report.checks.cells);
-    report.checks.sealed_recheck =
-        sealed_recheck(&runner, &report.hooks, &report.checks.holes, &opts.seal_exe, &dynamic::TOOLS).await?;
-    report.checks.not_covered = vec![
-        format!(
-            "probes: {} of the user's, then the catalogue: {}; each screened against the hook directly, those it \
-             refuses confirmed in sessions (3 when it refused a plain write), the faults injected under the first one refused there (unless a \
-             write through {} was refused)",
-            opts.probes.len(),
-            probe::catalogue::names().join(", "),
-            dynamic::FAULT_TOOLS.join(" or ")
-        ),
-        format!("faults are injected through {} and the probe only", dynamic::FAULT_TOOLS.join(" and ")),
-        format!(
-            "routes: {} is a general-purpose subagent's Bash write, {} a write through failopen mcp-fs's {}",
-            dynamic::SUBAGENT,
-            dynamic::MCP,
-            crate::task::MCP_WRITE_TOOL
-        ),
-        "HTTP hooks: only the unreachable-URL fault is injected".into(),
-        format!("a hang is not waited for when the hook's timeout is over {} s", faults::MAX_HANG_TIMEOUT_SECS),
-        "remote-managed settings (served to Team and Enterprise accounts by Anthropic's API) are not consulted: \
-         the sessions point ANTHROPIC_BASE_URL at failopen's stand-in"
-            .into(),
-    ];
-    if report.hooks.iter().any(|h| matches!(h.kind, HookKind::McpTool { .. })) {
-        report.checks.not_covered.push(
-            "an mcp_tool hook's server is replaced by failopen mcp-guard: as-is it refuses the write; under a fault \
-             it answers isError, does not answer in time, or cannot be started"
-                .into(),
-        );
+    // What each agent honours, which lint reads (Claude Code's onFailure), in one session.
+    for s in &mut sections {
+        s.measure(lab.as_ref(), opts).await?;
     }
-    if report.hooks.iter().any(|h| matches!(h.kind, HookKind::Model { .. })) {
-        report.checks.not_covered.push(
-            "a prompt or agent hook's model is failopen's stand-in: as-is it refuses the write, as the hook asks; \
-             under a model fault it answers HTTP 500, not in time, or with garbage"
-                .into(),
-        );
+    // Lint.
+    let nothing_guards = sections.iter().all(|s| !s.has_hooks());
+    for s in &mut sections {
+        s.lint(opts, nothing_guards);
     }
-    if !opts.managed.is_empty() {
-        report.checks.not_covered.push(
-            "managed hooks are checked statically and run beside the audited hook in every session; a write they \
-             refuse is invalid here, never blocked"
-                .into(),
-        );
+    // Probe.
+    for s in &mut sections {
+        s.probe(lab.as_ref(), opts).await?;
     }
-    Ok(())
-}
-
-/// The census: one session with copies of the user's configuration, its
-/// hook events against the listed PreToolUse hooks that Claude Code loads by
-/// itself (a skill's or subagent's frontmatter hooks run only inside it).
-async fn census_check(opts: &AuditOptions, claude: &AgentBin, hooks: &[HookEntry]) -> anyhow::Result<census::Census> {
-    let pool = Pool::new(1, None, opts.interrupt.clone())?;
-    let standin = StandIn::start(Policy::Scripted, None).await?;
-    let loaded: Vec<&HookEntry> = hooks.iter().filter(|h| h.file.extension().is_none_or(|e| e != "md")).collect();
-    census::run(claude, &standin, &pool, opts.home.as_deref(), &opts.cwd, &opts.plugin_dirs, &loaded).await
-}
-
-/// An info finding per hook whose MCP route session wrote with no hook run:
-/// its matcher leaves MCP tools (`mcp__<server>__<tool>`) unguarded.
-fn mcp_uncovered(cells: &[AuditCell]) -> Vec<Finding> {
-    use judge::{CellResult, WroteHow};
-    cells
-        .iter()
-        .filter(|c| c.tool == dynamic::MCP && c.fault == Fault::None)
-        .filter(|c| c.result == CellResult::Wrote(WroteHow::GuardNotRun))
-        .map(|c| Finding {
-            hook: Some(c.hook.clone()),
-            severity: Severity::Info,
-            code: "mcp-uncovered".into(),
-            message: format!(
-                "a write through an MCP tool ({}) went through with no hook run: the matcher covers no MCP tool; \
-                 add `mcp__.*` (or `mcp__<server>__.*`; `mcp__<server>` alone matches nothing) if your MCP servers can write",
-                crate::task::MCP_WRITE_TOOL
-            ),
-        })
-        .collect()
-}
-
-/// Re-run each unsealed command hook's fails-open cells with the hook
-/// wrapped as `seal --install` would wrap it.
-/// `tools`: the write tools of the runner's agent.
-pub(crate) async fn sealed_recheck(
-    runner: &Runner<'_>,
-    hooks: &[HookEntry],
-    holes: &[Hole],
-    seal_exe: &str,
-    tools: &[&'static str],
-) -> anyhow::Result<Vec<SealedRecheck>> {
-    let mut out = Vec::new();
-    for (i, e) in hooks.iter().enumerate() {
-        let HookKind::Command { command } = &e.kind else { continue };
-        if e.managed || command::parse(command).sealed() {
-            continue;
-        }
-        let cells: Vec<(usize, &'static str, Fault)> = holes
-            .iter()
-            .filter(|h| h.hook == e.id && matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured))
-            .filter_map(|h| tools.iter().find(|t| **t == h.tool).map(|t| (i, *t, h.fault)))
-            .collect();
-        if cells.is_empty() {
-            continue;
-        }
-        let wrapped = crate::seal::wrap::wrap_command(
-            command,
-            seal_exe,
-            e.timeout.and_then(crate::seal::wrap::deadline_for_timeout),
-        );
-        let mut sealed = e.clone();
-        sealed.raw["command"] = serde_json::Value::String(wrapped.clone());
-        sealed.kind = HookKind::Command { command: wrapped.clone() };
-        let plan: Vec<(usize, &'static str, Fault)> = cells.iter().map(|&(_, t, f)| (0, t, f)).collect();
-        let rerun = runner.run_cells(std::slice::from_ref(&sealed), &plan).await?;
-        out.push(SealedRecheck { hook: e.id.clone(), command: wrapped, cells: rerun });
+    drop(lab);
+    // Advice.
+    for s in &mut sections {
+        s.advise(opts);
     }
-    Ok(out)
-}
-
-/// A loopback URL nothing listens on (a port bound, then released).
-pub(crate) fn unreachable_url() -> std::io::Result<String> {
-    let l = std::net::TcpListener::bind("127.0.0.1:0")?;
-    let port = l.local_addr()?.port();
-    drop(l);
-    Ok(format!("http://127.0.0.1:{port}/failopen-audit-unreachable"))
+    let mut sections = sections.into_iter();
+    let claude = sections.next().expect("Claude Code's section is the first");
+    Ok(claude.into_report(opts, sections.map(Section::into_agent_audit).collect()))
 }
 
 /// The other agents' hook configs of `opts`, read, grouped by agent (Codex
@@ -509,26 +274,6 @@ pub fn load_agent_files(
     }
     out.sort_by_key(|(a, _)| *a);
     Ok(out)
-}
-
-/// The settings scopes in the order Claude Code lets a later one override
-/// an earlier one's `enabledPlugins`: user, project, local, then managed.
-fn scopes_in_order(files: &[config::SettingsFile], opts: &AuditOptions) -> Vec<config::SettingsFile> {
-    let user = opts.home.as_ref().map(|h| h.join(".claude/settings.json"));
-    let rank = |f: &config::SettingsFile| {
-        if f.managed {
-            3
-        } else if Some(&f.path) == user.as_ref() {
-            0
-        } else if f.path.ends_with(".claude/settings.local.json") {
-            2
-        } else {
-            1
-        }
-    };
-    let mut out: Vec<config::SettingsFile> = files.to_vec();
-    out.sort_by_key(rank);
-    out
 }
 
 /// The settings files Claude Code would read from `cwd` (see [`config::default_paths`]).

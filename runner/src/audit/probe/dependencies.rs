@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::audit::command;
+use crate::audit::intake::command;
 
 /// The most files and bytes copied for one hook's root.
 const MAX_FILES: usize = 20_000;

@@ -57,7 +57,7 @@ pub struct Runner<'a> {
     /// The user's HOME: hooks run with it, so `~` and `$HOME` reach the user's files.
     pub home: Option<&'a Path>,
     /// Fault scripts.
-    pub scripts: FaultScripts,
+    pub scripts: &'a FaultScripts,
     /// A loopback URL nothing listens on.
     pub unreachable_url: String,
     /// The failopen binary (its `mcp-guard` stands in for an mcp_tool hook's server).
@@ -84,7 +84,7 @@ impl Runner<'_> {
     }
 
     fn scripts_crash(&self) -> String {
-        faults::hook_for(&probe_entry(), Fault::Crash, &self.scripts, false, "")
+        faults::hook_for(&probe_entry(), Fault::Crash, self.scripts, false, "")
             .ok()
             .and_then(|h| h["command"].as_str().map(str::to_string))
             .unwrap_or_default()
@@ -105,7 +105,7 @@ impl Runner<'_> {
                     None => CellResult::Invalid("interrupted".into()),
                     Some(_slot) => {
                         let hook =
-                            faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
+                            faults::hook_for(e, fault, self.scripts, self.home.is_some(), &self.unreachable_url)?;
                         let tag = format!("{}-{}-{}", e.id, tool, fault.as_str());
                         let decider = Decider {
                             model: matches!(e.kind, HookKind::Model { .. }).then(|| fault.model_policy()).flatten(),
@@ -139,7 +139,7 @@ impl Runner<'_> {
                     None => CellResult::Invalid("interrupted".into()),
                     Some(_slot) => {
                         let hook =
-                            faults::hook_for(e, fault, &self.scripts, self.home.is_some(), &self.unreachable_url)?;
+                            faults::hook_for(e, fault, self.scripts, self.home.is_some(), &self.unreachable_url)?;
                         let tag = format!("{}-{}-{}", e.id, probe.name, fault.as_str());
                         let decider = Decider { probe: Some(probe.clone()), ..Decider::default() };
                         let tool = probe.tool.as_str();

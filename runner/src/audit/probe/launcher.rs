@@ -15,8 +15,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::audit::command;
-use crate::audit::static_checks::shebang_interpreter;
+use crate::audit::intake::command;
+use crate::audit::lint::static_checks::shebang_interpreter;
 
 /// Shells: always on PATH, and what Claude Code runs every hook through.
 const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "fish"];

@@ -16,11 +16,15 @@ pub mod census;
 pub mod dependencies;
 pub mod dynamic;
 pub mod faults;
+pub mod holes;
 pub mod judge;
 pub mod launcher;
+pub mod not_covered;
 pub mod plan;
 pub mod probes;
 pub mod screen;
+pub mod sealed;
+pub mod stage;
 pub mod world;
 
 use std::path::Path;

@@ -37,7 +37,7 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
     for e in hooks.iter().filter(|e| !e.managed && matches!(e.kind, HookKind::Command { .. })) {
         let root = runner.pool.root().join(format!("screen-{}", e.id));
         world::seed(&root)?;
-        let hook = faults::hook_for(e, Fault::None, &runner.scripts, runner.home.is_some(), &runner.unreachable_url)?;
+        let hook = faults::hook_for(e, Fault::None, runner.scripts, runner.home.is_some(), &runner.unreachable_url)?;
         // The agent's project variables (Gemini's) set from the project, as in its sessions.
         let command = agent_hooks::project_vars(hook["command"].as_str().unwrap_or_default(), vars);
         let mut env = vec![

@@ -1,0 +1,88 @@
+//! Holes: what the sessions prove. A write that landed under an injected
+//! fault where the guard stops it as configured (fails open), a guard broken
+//! as configured, a write tool its matcher leaves to no hook. Read by the
+//! advice and the report; the sealed re-check ([`super::sealed`]) re-runs them.
+
+use serde::Serialize;
+
+use super::dynamic::{should_block, AuditCell};
+use super::faults::Fault;
+use super::judge::{CellResult, WroteHow};
+use crate::audit::intake::config::{HookEntry, HookKind};
+use crate::audit::lint::matcher;
+
+/// What kind of hole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HoleKind {
+    /// The guard blocks this write, but under an injected fault the write landed.
+    FailsOpen,
+    /// The guard as configured is broken (crashes, missing...) and the write landed.
+    BrokenAsConfigured,
+    /// The hook blocks writes, but its matcher lets this tool through and no other hook covers it.
+    UncoveredTool,
+}
+
+/// One proven hole.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hole {
+    /// Hook id.
+    pub hook: String,
+    /// Kind.
+    pub kind: HoleKind,
+    /// Tool the write landed through.
+    pub tool: String,
+    /// Fault under which it landed.
+    pub fault: Fault,
+}
+
+/// The holes the cells prove.
+pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
+    let by_hook = group_by(cells, |c| c.hook.as_str());
+    let mut tools: Vec<&str> = cells.iter().map(|c| c.tool.as_str()).collect();
+    tools.sort_unstable();
+    tools.dedup();
+    let guarding = entries.iter().filter(|e| !matches!(e.kind, HookKind::Other { .. }));
+    let coverage = matcher::Coverage::of(guarding.map(|e| e.matcher.as_deref()), &tools);
+    let mut out = Vec::new();
+    for e in entries {
+        let mine = by_hook.get(e.id.as_str()).map(Vec::as_slice).unwrap_or_default();
+        // A plain write it refuses, not a probe: a guard that refuses only `git reset --hard`
+        // has no business covering Write, and its matcher is no hole.
+        let plain_write =
+            |tool: &str| super::probes::TOOLS.contains(&tool) || super::probes::AGENT_TOOLS.contains(&tool);
+        let guards_something =
+            mine.iter().any(|c| c.fault == Fault::None && plain_write(&c.tool) && should_block(&c.result));
+        for c in mine {
+            let kind = match (&c.result, c.fault) {
+                (CellResult::Wrote(WroteHow::GuardFailed), Fault::None) => HoleKind::BrokenAsConfigured,
+                // failopen's own MCP server is not the user's: a matcher without
+                // MCP tools is a finding (`mcp-uncovered`), not a proven hole.
+                (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None)
+                    if guards_something
+                        && c.tool != super::probes::MCP
+                        && coverage.others(&c.tool, matcher::covers(e.matcher.as_deref(), &c.tool)) == 0 =>
+                {
+                    HoleKind::UncoveredTool
+                }
+                (CellResult::Wrote(_), f) if f != Fault::None => HoleKind::FailsOpen,
+                _ => continue,
+            };
+            out.push(Hole { hook: e.id.clone(), kind, tool: c.tool.clone(), fault: c.fault });
+        }
+    }
+    out
+}
+
+/// `items` grouped by the hook id `key` gives, in their order: one pass, so
+/// that the per-hook loops stay linear in the number of hooks.
+pub(crate) fn group_by<'a, T>(
+    items: &'a [T],
+    key: impl Fn(&'a T) -> &'a str,
+) -> std::collections::HashMap<&'a str, Vec<&'a T>> {
+    let mut out: std::collections::HashMap<&str, Vec<&T>> = std::collections::HashMap::new();
+    for item in items {
+        out.entry(key(item)).or_default().push(item);
+    }
+    out
+}
