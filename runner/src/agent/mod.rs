@@ -23,6 +23,7 @@ pub mod driver;
 pub mod gemini;
 pub mod hook_config;
 pub mod hook_contract;
+pub mod kilo;
 pub(crate) mod not_yet_run;
 pub mod opencode;
 pub mod wording;
@@ -54,11 +55,13 @@ pub enum Agent {
     Cline,
     /// OpenCode (`opencode run --format json`), whose guards are plugins.
     OpenCode,
+    /// Kilo CLI (`kilo run --format json`), an OpenCode fork.
+    Kilo,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 8] = [
+    pub const ALL: [(&'static str, Agent); 9] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -67,6 +70,7 @@ impl Agent {
         ("agent-sdk-py", Agent::AgentSdkPy),
         ("cline", Agent::Cline),
         ("opencode", Agent::OpenCode),
+        ("kilo", Agent::Kilo),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -80,6 +84,7 @@ impl Agent {
             Agent::AgentSdkPy => &agent_sdk_py::driver::AgentSdkPy,
             Agent::Cline => &cline::driver::Cline,
             Agent::OpenCode => &opencode::driver::OpenCode,
+            Agent::Kilo => &kilo::driver::Kilo,
         }
     }
 
@@ -161,7 +166,10 @@ mod tests {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
-        assert!(e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode"), "{e}");
+        assert!(
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, kilo"),
+            "{e}"
+        );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");
         assert_eq!(Agent::of_csv("codex"), Some(Agent::Codex));
         assert_eq!(Agent::of_csv("x"), None);
