@@ -23,6 +23,7 @@ pub mod driver;
 pub mod gemini;
 pub mod hook_config;
 pub mod hook_contract;
+pub mod kilo;
 pub(crate) mod not_yet_run;
 pub mod opencode;
 pub mod qwen;
@@ -58,6 +59,8 @@ pub enum Agent {
     /// Qwen Code (`qwen --yolo -o stream-json PROMPT`), a Gemini CLI fork
     /// with Claude Code's hook format.
     Qwen,
+    /// Kilo CLI (`kilo run --format json`), an OpenCode fork.
+    Kilo,
 }
 
 impl Agent {
@@ -72,6 +75,7 @@ impl Agent {
         ("cline", Agent::Cline),
         ("opencode", Agent::OpenCode),
         ("qwen", Agent::Qwen),
+        ("kilo", Agent::Kilo),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -86,6 +90,7 @@ impl Agent {
             Agent::Cline => &cline::driver::Cline,
             Agent::OpenCode => &opencode::driver::OpenCode,
             Agent::Qwen => &qwen::driver::Qwen,
+            Agent::Kilo => &kilo::driver::Kilo,
         }
     }
 
@@ -168,7 +173,7 @@ mod tests {
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen"),
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo"),
             "{e}"
         );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");

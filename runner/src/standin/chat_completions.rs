@@ -69,11 +69,16 @@ pub const CLINE: Kit = Kit {
     file_input: |path| json!({"path": path, "new_text": NOTES_CONTENT}),
 };
 
-/// OpenCode's tools.
+/// What the shell call says it does: OpenCode's `bash` takes an optional
+/// `description`, which Kilo CLI 7.0.33 requires (without it the call fails
+/// as "called with invalid arguments" before it runs; docs/kilo.md).
+const OPENCODE_SHELL_DESCRIPTION: &str = "Create notes.txt containing ready";
+
+/// OpenCode's tools (and its forks': Kilo CLI's).
 pub const OPENCODE: Kit = Kit {
     shell: OPENCODE_SHELL_TOOL,
     file: OPENCODE_WRITE_TOOL,
-    shell_input: || json!({"command": BASH_COMMAND}),
+    shell_input: || json!({"command": BASH_COMMAND, "description": OPENCODE_SHELL_DESCRIPTION}),
     file_input: |path| json!({"filePath": path, "content": NOTES_CONTENT}),
 };
 
@@ -162,15 +167,20 @@ pub fn result_failed(tool: Option<&str>, text: &str) -> bool {
     }
 }
 
-/// The working directory the agent states in its system prompt, if any.
+/// The working directory the agent states in its system prompt, else in a
+/// user message (Kilo CLI 7.7.7 states it only in the `<environment_details>`
+/// it appends to the user's message), if any.
 pub fn working_directory(body: &Value) -> Option<String> {
     let messages = body.get("messages").and_then(Value::as_array)?;
-    messages.iter().filter(|m| m.get("role").and_then(Value::as_str) == Some("system")).find_map(|m| {
-        let text = content_text(m.get("content"));
-        let start = text.to_ascii_lowercase().find(WORKING_DIRECTORY_MARK)? + WORKING_DIRECTORY_MARK.len();
-        let line = text[start..].lines().next()?.trim();
-        (!line.is_empty()).then(|| line.to_string())
-    })
+    let stated_by = |role: &str| {
+        messages.iter().filter(|m| m.get("role").and_then(Value::as_str) == Some(role)).find_map(|m| {
+            let text = content_text(m.get("content"));
+            let start = text.to_ascii_lowercase().find(WORKING_DIRECTORY_MARK)? + WORKING_DIRECTORY_MARK.len();
+            let line = text[start..].lines().next()?.trim();
+            (!line.is_empty()).then(|| line.to_string())
+        })
+    };
+    stated_by("system").or_else(|| stated_by("user"))
 }
 
 /// The shell call that writes the file.
@@ -384,7 +394,8 @@ mod tests {
         assert_eq!(working_directory(&fresh).as_deref(), Some("/tmp/o/work"));
         let h = history(&fresh);
         let Step::Tool { name, input } = scripted_step(&h, "/tmp/o/work") else { panic!() };
-        assert_eq!((name, &input), (OPENCODE_SHELL_TOOL, &json!({"command": BASH_COMMAND})));
+        let described = json!({"command": BASH_COMMAND, "description": OPENCODE_SHELL_DESCRIPTION});
+        assert_eq!((name, &input), (OPENCODE_SHELL_TOOL, &described));
         // A plugin's refusal reaches the model as its bare message: no flag.
         let refused =
             history(&opencode_request(opencode_call("call_0", "bash", input.clone(), "failopen guard: refused bash")));
@@ -398,6 +409,20 @@ mod tests {
         assert!(!ran.tool_results[0].is_error);
         let Step::Text(t) = scripted_step(&ran, "/tmp/o/work") else { panic!() };
         assert!(t.ends_with("(no output)"), "{t}");
+    }
+
+    #[test]
+    fn kilo_states_its_working_directory_in_the_users_message() {
+        // Kilo CLI 7.7.7: no working directory in the system prompt, an
+        // `<environment_details>` part after the user's text.
+        let details = "\n\n<environment_details>\nMessage time: 2026-12-02T14:01:39Z\nWorking directory: /tmp/k/work\nWorkspace root folder: /\n</environment_details>";
+        let body = json!({"messages": [{"role": "system", "content": "You are Kilo.\n<env>\n  Platform: linux\n</env>"},
+            {"role": "user", "content": [{"type": "text", "text": "Create notes.txt"}, {"type": "text", "text": details}]}]});
+        assert_eq!(working_directory(&body).as_deref(), Some("/tmp/k/work"));
+        // The system prompt's statement comes first where both have one.
+        let both = json!({"messages": [{"role": "system", "content": "Working directory: /s"},
+            {"role": "user", "content": "Working directory: /u"}]});
+        assert_eq!(working_directory(&both).as_deref(), Some("/s"));
     }
 
     #[test]

@@ -26,6 +26,7 @@ mod extended;
 mod fuzz_parsers;
 mod history;
 mod interactive;
+mod kilo;
 mod links;
 mod live;
 mod mcp_fs;

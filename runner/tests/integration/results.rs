@@ -505,6 +505,52 @@ fn cline_reference_csvs_hold_every_arms_expectation() {
     }
 }
 
+/// The Kilo CLI reference runs (`failopen run --agent kilo --arms opencode`):
+/// on the older release every arm of arms/opencode.json has one row, and
+/// that row is what the arm's Kilo expectation says, reason included; every
+/// `blocked` row shows both calls refused with the plugin's trace of each.
+/// The pinned release's grid was run on the shared machine under a load of
+/// 15 to 18 (docs/kilo.md): a row there is the arm's expectation, or a
+/// session the 300 s session timeout ended with no file and nothing refused
+/// (`invalid session-timeout`, never a verdict), and at least the contract's
+/// arms (a refusal and a plugin dropped at load) have their verdict.
+#[test]
+fn kilo_reference_csvs_hold_every_arms_expectation() {
+    use failopen::verdict::VerdictKind;
+    let arms = failopen::arms::load("opencode").unwrap();
+    for version in [failopen::agent::kilo::OLDER_VERSION, failopen::agent::kilo::PINNED_VERSION] {
+        let file = format!("kilo-{version}.csv");
+        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
+        let complete = version == failopen::agent::kilo::OLDER_VERSION;
+        if complete {
+            assert_eq!(rows.len(), arms.len(), "{file}");
+        }
+        let mut timed_out = Vec::new();
+        for arm in &arms {
+            let Some(row) = rows.iter().find(|r| r.arm == arm.name) else {
+                assert!(!complete, "{file}: no row for {}", arm.name);
+                continue;
+            };
+            let want = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Kilo)).unwrap().on(version);
+            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Kilo, version), "{file}: {row:?}");
+            let got = (row.verdict, row.reason.as_str());
+            if got != (want.verdict, want.reason.unwrap_or_default()) {
+                assert!(!complete, "{file}: {}: {got:?}: {}", arm.name, want.source);
+                assert_eq!(got, (VerdictKind::Invalid, "session-timeout"), "{file}: {}: {}", arm.name, want.source);
+                assert!(row.file_bytes.is_none() && !row.attempts.contains("refused"), "{file}: {row:?}");
+                timed_out.push(arm.name.clone());
+            }
+            if row.verdict == VerdictKind::Blocked {
+                assert_eq!(row.attempts, "bash:refused;write:refused", "{file}: {row:?}");
+                assert!(row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {row:?}");
+            }
+        }
+        for arm in ["opencode-deny/bare", "opencode-syntax-error/bare"] {
+            assert!(rows.iter().any(|r| r.arm == arm) && !timed_out.iter().any(|t| t == arm), "{file}: {arm}");
+        }
+    }
+}
+
 /// `failopen history --agent copilot` over every Copilot CLI release from
 /// 1.0.55 that has a linux-x64 build (30 of them), five arms each: every
 /// version has every arm, and the rows change exactly at the releases

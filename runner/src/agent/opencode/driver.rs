@@ -8,30 +8,19 @@
 //! session's tag and is reaped with it.
 
 use crate::hook_type::HookType;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::{config, plugin, stream, wording};
+use super::{config, session, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{
     package_files, AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace,
 };
-use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
-use crate::task::PROMPT;
 
 /// OpenCode.
 pub struct OpenCode;
-
-/// What OpenCode sessions do not run yet, in OpenCode's words.
-const NOT_YET_RUN: NotYetRun = NotYetRun {
-    live_model: "opencode-live-model",
-    interactive: "opencode-interactive",
-    hook_source: "opencode-hook-source",
-    route: "opencode-route",
-};
 
 /// Who it is ([`Identity`]).
 const IDENTITY: Identity = Identity {
@@ -42,8 +31,8 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
-/// How its hooks are spelt. A plugin has no matcher: its hook runs before every tool, and OpenCode awaits it with no timeout at all.
-const VOCABULARY: HookVocabulary = HookVocabulary {
+/// How its hooks are spelt (and its forks'). A plugin has no matcher: its hook runs before every tool, and OpenCode awaits it with no timeout at all.
+pub const VOCABULARY: HookVocabulary = HookVocabulary {
     event: config::EVENT,
     write_tools: &config::WRITE_TOOLS,
     full_matcher: config::WRITE_MATCHER,
@@ -82,7 +71,7 @@ impl AgentDriver for OpenCode {
 
     /// Only a print-mode session of one guard plugin against the stand-in.
     fn unsupported(&self, ask: &SessionAsk<'_>, _caps: Option<&Capabilities>) -> Option<&'static str> {
-        NOT_YET_RUN.asked_by(ask).or_else(|| plugin::read(ask.settings).err())
+        session::unsupported(&config::FLAVOUR, ask)
     }
 
     fn prepare(
@@ -91,23 +80,7 @@ impl AgentDriver for OpenCode {
         at: &SessionPlace<'_>,
         _caps: Option<&Capabilities>,
     ) -> std::io::Result<SessionLaunch> {
-        let base_url = at.standin_url.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::Unsupported, "OpenCode runs against the stand-in only")
-        })?;
-        let guard = plugin::read(ask.settings)
-            .map_err(|what| std::io::Error::new(std::io::ErrorKind::InvalidInput, what.to_string()))?;
-        let opencode_json = serde_json::to_vec_pretty(&config::opencode_json(base_url))?;
-        std::fs::write(at.work.join("opencode.json"), &opencode_json)?;
-        std::fs::write(at.evidence.join("opencode.json"), &opencode_json)?;
-        for dir in config::config_dirs(at.home, at.work) {
-            config::seed_config_dir(&dir)?;
-        }
-        plugin::place(&guard, at.work, at.evidence)?;
-        Ok(SessionLaunch {
-            args: config::args(PROMPT).into_iter().map(OsString::from).collect(),
-            env: config::env(at.home),
-            ..SessionLaunch::default()
-        })
+        session::prepare(&config::FLAVOUR, ask, at)
     }
 
     fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {

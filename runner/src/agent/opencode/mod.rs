@@ -10,7 +10,9 @@
 
 pub mod config;
 pub mod driver;
+pub mod flavour;
 pub mod plugin;
+pub mod session;
 pub mod stream;
 pub mod wording;
 
