@@ -65,7 +65,7 @@ pub enum Agent {
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 9] = [
+    pub const ALL: [(&'static str, Agent); 10] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
