@@ -88,8 +88,14 @@ pub fn hooks(settings: &Value) -> Value {
 
 /// One command hook in Gemini's shape.
 fn hook_entry(hook: &Value) -> Value {
+    hook_entry_keeping(hook, &HOOK_KEYS)
+}
+
+/// One command hook of a Claude Code arm in the shape of Gemini CLI and its
+/// forks (Qwen Code): the keys of `keep` as they are, and `timeout` in ms.
+pub fn hook_entry_keeping(hook: &Value, keep: &[&str]) -> Value {
     let mut entry = Map::new();
-    for key in HOOK_KEYS {
+    for key in keep {
         if let Some(v) = hook.get(key) {
             entry.insert(key.to_string(), v.clone());
         }

@@ -7,7 +7,7 @@
 //! The hooks go in the user scope: a project's `.qwen/settings.json` hooks
 //! load only in a trusted folder (docs/qwen.md), while the user's always do.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// The model named with `-m` (any name: the stand-in answers every model).
 pub const MODEL: &str = "gemini-2.5-flash";
@@ -76,18 +76,9 @@ pub fn hooks(settings: &Value) -> Value {
     json!({ EVENT: groups })
 }
 
-/// One command hook in Qwen's shape.
+/// One command hook in Qwen's shape: Gemini CLI's, without `description`.
 fn hook_entry(hook: &Value) -> Value {
-    let mut entry = Map::new();
-    for key in HOOK_KEYS {
-        if let Some(v) = hook.get(key) {
-            entry.insert(key.to_string(), v.clone());
-        }
-    }
-    if let Some(secs) = hook.get("timeout").and_then(Value::as_f64) {
-        entry.insert("timeout".to_string(), json!((secs * 1000.0).round() as u64));
-    }
-    Value::Object(entry)
+    crate::agent::gemini::config::hook_entry_keeping(hook, &HOOK_KEYS)
 }
 
 /// What of an arm's Claude Code settings a Qwen session does not honour,
