@@ -339,9 +339,10 @@ fn aborted_at<'a>(
 }
 
 /// Tools that can write a file (matched or not by the battery's matcher).
-/// Starting a subagent (`Agent`, formerly `Task`) or loading a deferred tool
-/// (`ToolSearch`) writes nothing itself: the subagent's own calls are in the
-/// transcript as calls of their own.
+/// Starting a subagent (`Agent`, formerly `Task`), loading a deferred tool
+/// (`ToolSearch`) or waiting for MCP servers to connect (`WaitForMcpServers`)
+/// writes nothing itself: the subagent's own calls are in the transcript as
+/// calls of their own.
 pub(crate) fn is_write_capable(tool: &str) -> bool {
     is_matched_tool(tool)
         || !matches!(
@@ -356,6 +357,7 @@ pub(crate) fn is_write_capable(tool: &str) -> bool {
                 | "Agent"
                 | "Task"
                 | "ToolSearch"
+                | "WaitForMcpServers"
                 | "Skill"
         )
 }

@@ -19,6 +19,11 @@ use super::history::History;
 use super::script::{Step, COPILOT_CREATE, COPILOT_EDIT, COPILOT_SHELL};
 use crate::task::{BASH_COMMAND, MCP_WRITE_TOOL, NOTEBOOK_CELL, NOTEBOOK_FILE, NOTES_CONTENT, NOTES_FILE};
 
+/// Claude Code's tool that waits for MCP servers still connecting, whose
+/// tools are not yet offered ("Omit `servers` to wait for all pending
+/// servers", 2.1.240's description of it).
+pub const WAIT_FOR_MCP_SERVERS: &str = "WaitForMcpServers";
+
 /// The tools this script can attempt a write with.
 pub const TOOLS: [&str; 6] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", MCP_WRITE_TOOL];
 
@@ -55,6 +60,12 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
                 name: "ToolSearch",
                 input: json!({"query": format!("select:{tool}"), "max_results": 1}),
             };
+        }
+        // An interactive session may send its first request before an MCP server's tools are in the
+        // list, offering WaitForMcpServers instead (2.1.240): a model that needs the tool waits once.
+        let waited = history.tool_uses.iter().any(|u| u.name == WAIT_FOR_MCP_SERVERS);
+        if tool.starts_with("mcp__") && !waited && history.tool_names.iter().any(|n| n == WAIT_FOR_MCP_SERVERS) {
+            return Step::Tool { name: WAIT_FOR_MCP_SERVERS, input: json!({}) };
         }
         return Step::Text(format!("This Claude Code does not offer the {tool} tool."));
     }
@@ -142,6 +153,24 @@ mod tests {
             tool_step(&history(&["Read", "ToolSearch"], &["ToolSearch"]), "/w", "MultiEdit"),
             Step::Text(_)
         ));
+    }
+
+    /// 2.1.240's interactive first request: no MCP tool yet, no ToolSearch, but WaitForMcpServers.
+    #[test]
+    fn an_mcp_tool_not_yet_listed_is_waited_for_once() {
+        let pending = ["Bash", "Write", WAIT_FOR_MCP_SERVERS];
+        let Step::Tool { name, input } = tool_step(&history(&pending, &[]), "/w", MCP_WRITE_TOOL) else { panic!() };
+        assert_eq!((name, input), (WAIT_FOR_MCP_SERVERS, json!({})));
+        let connected = ["Bash", WAIT_FOR_MCP_SERVERS, MCP_WRITE_TOOL];
+        let Step::Tool { name, .. } = tool_step(&history(&connected, &[WAIT_FOR_MCP_SERVERS]), "/w", MCP_WRITE_TOOL)
+        else {
+            panic!()
+        };
+        assert_eq!(name, MCP_WRITE_TOOL);
+        // Still not there after the wait: the turn ends; a built-in tool is never waited for.
+        let waited = history(&pending, &[WAIT_FOR_MCP_SERVERS]);
+        assert!(matches!(tool_step(&waited, "/w", MCP_WRITE_TOOL), Step::Text(_)));
+        assert!(matches!(tool_step(&history(&pending, &[]), "/w", "NotebookEdit"), Step::Text(_)));
     }
 
     #[test]

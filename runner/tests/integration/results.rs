@@ -166,49 +166,55 @@ fn reference_csvs_give_every_arms_expectation_on_both_versions() {
     }
 }
 
-/// The interactive reference runs (`--mode interactive`: the full grid on
-/// 2.1.240 and 2.1.328, and the trust dialog's cells on both): every arm of
-/// article.json and workspace-trust.json (the sets whose arms carry an
-/// interactive expectation) has a row on each version, that row gives the arm's interactive
-/// expectation, reason included, and every session was ended by `/exit` or
-/// ended itself. The live tests run the pinned release's article arms and
-/// trust dialog; the older release is checked here.
+/// The interactive reference runs (`--mode interactive`: the full grid and
+/// arms/surface.json on 2.1.240 and 2.1.328, and the trust dialog's cells on
+/// both): every arm of article.json, workspace-trust.json and surface.json
+/// (the sets whose arms carry an interactive expectation where it differs
+/// from print mode's) has a row on each version, every row gives the arm's
+/// interactive expectation, reason included, and every session was ended by
+/// `/exit` or ended itself, or, waiting on a question failopen never answers
+/// (a permission prompt, a settings dialog), was hung up on after 20 s of it
+/// with the question named in its flags, and is no verdict. The live tests
+/// run the pinned release's article arms and trust dialog; the rest is
+/// checked here.
 #[test]
 fn interactive_reference_csvs_give_every_arms_interactive_expectation() {
+    use crate::support::reference;
     use failopen::mode::Mode;
-    let sets = ["article", "workspace-trust"];
-    let files = ["interactive-2.1.240.csv", "interactive-2.1.328.csv", "interactive-trust.csv"];
-    let mut rows = Vec::new();
-    for file in files {
-        rows.extend(failopen::record::read_rows(&results_dir().join(file)).unwrap().into_iter().map(|r| (file, r)));
-    }
+    use failopen::verdict::VerdictKind;
+    let files = [
+        "interactive-2.1.240.csv",
+        "interactive-2.1.328.csv",
+        "interactive-trust.csv",
+        "interactive-surface-2.1.240.csv",
+        "interactive-surface-2.1.328.csv",
+    ];
+    let sets = ["article", "workspace-trust", "surface"];
+    let checked =
+        reference::check(&files, Agent::ClaudeCode, &["2.1.240", "2.1.328"], &sets, Mode::Interactive, reference::none);
     let mut wrong = Vec::new();
-    for set in sets {
-        for arm in failopen::arms::load(set).unwrap() {
-            let expect = arm.expect.as_ref().unwrap_or_else(|| panic!("{set}: {} carries no expectation", arm.name));
-            for version in ["2.1.240", "2.1.328"] {
-                let (file, row) = rows
-                    .iter()
-                    .find(|(_, r)| r.arm == arm.name && r.claude_version == version)
-                    .unwrap_or_else(|| panic!("{set}: no interactive row for {} on {version}", arm.name));
-                let want = expect.in_mode(Mode::Interactive).on(version);
-                assert_eq!(row.mode(), Mode::Interactive, "{file}: {row:?}");
-                if (row.verdict, row.reason.as_str()) != (want.verdict, want.reason.unwrap_or("")) {
-                    wrong.push(format!(
-                        "{file}: {} on {version}: got {} {} [{}], expected {:?} {:?}",
-                        arm.name, row.verdict, row.reason, row.flags, want.verdict, want.reason
-                    ));
-                }
-                let ended = row.flags.split(';').find(|f| f.starts_with("exit-by:")).unwrap_or("");
-                if ended != "exit-by:slash-exit" && ended != "exit-by:itself" {
-                    wrong.push(format!("{file}: {} on {version}: ended by {ended:?}", arm.name));
-                }
-            }
+    for c in &checked {
+        let flags: Vec<&str> = c.row.flags.split(';').collect();
+        let ended = flags.iter().find(|f| f.starts_with("exit-by:")).copied().unwrap_or("");
+        let unanswered = flags.contains(&"idle-exit") && flags.iter().any(|f| f.starts_with("unanswered:"));
+        let ok = match ended {
+            "exit-by:slash-exit" | "exit-by:itself" => true,
+            "exit-by:hangup" | "exit-by:kill" => unanswered && c.row.verdict == VerdictKind::Invalid,
+            _ => false,
+        };
+        if !ok {
+            wrong.push(format!(
+                "{}: {} on {}: ended by {ended:?} [{}]",
+                c.file, c.arm.name, c.row.claude_version, c.row.flags
+            ));
         }
     }
-    assert!(wrong.is_empty(), "{} rows:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(wrong.is_empty(), "{} sessions:\n{}", wrong.len(), wrong.join("\n"));
+    for file in files.iter().filter(|f| f.starts_with("interactive-surface-")) {
+        let of_file = checked.iter().filter(|c| c.file == *file).count();
+        assert_eq!(of_file, reference::rows(file).len(), "{file}: every row is a surface arm's, checked");
+    }
 }
-
 /// arms/shapes.json on the older release of Claude Code, Codex and Gemini
 /// (results/shapes-older.csv, one session an arm; the pinned releases run
 /// live in `agents::each_agent_reads_its_own_json_decision_and_seal_makes_every_shape_refuse`):
@@ -216,29 +222,17 @@ fn interactive_reference_csvs_give_every_arms_interactive_expectation() {
 /// expected `invalid`, its written expectation for that agent and version says.
 #[test]
 fn shapes_reference_csv_gives_every_arms_expectation_on_the_older_releases() {
-    let arms = failopen::arms::load("shapes").unwrap();
-    let rows = failopen::record::read_rows(&results_dir().join("shapes-older.csv")).unwrap();
+    use crate::support::reference;
     let older = [
         (Agent::ClaudeCode, failopen::agent::claude_code::ARTICLE_VERSION),
         (Agent::Codex, failopen::agent::codex::OLDER_VERSION),
         (Agent::Gemini, failopen::agent::gemini::OLDER_VERSION),
     ];
-    assert_eq!(rows.len(), arms.len() * older.len());
+    let file = "shapes-older.csv";
+    let arms = failopen::arms::load("shapes").unwrap();
+    assert_eq!(reference::rows(file).len(), arms.len() * older.len());
     for (agent, version) in older {
-        for arm in &arms {
-            let row = rows
-                .iter()
-                .find(|r| r.arm == arm.name && r.agent() == agent && r.claude_version == version)
-                .unwrap_or_else(|| panic!("no row for {} on {agent} {version}", arm.name));
-            let want = arm.expect.as_ref().and_then(|e| e.for_agent(agent)).unwrap().on(version);
-            assert_eq!(
-                (row.verdict, row.reason.as_str()),
-                (want.verdict, want.reason.unwrap_or_default()),
-                "{} on {agent} {version}: {row:?}\nexpected from {}",
-                arm.name,
-                want.source
-            );
-        }
+        reference::check(&[file], agent, &[version], &["shapes"], failopen::mode::Mode::Print, reference::none);
     }
 }
 
@@ -414,8 +408,7 @@ fn committed_site_matches_a_fresh_build() {
 /// version says, reason included.
 #[test]
 fn sdk_reference_csvs_hold_every_arms_expectation() {
-    use failopen::agent::Agent;
-    let arms = failopen::arms::load("sdk").unwrap();
+    use crate::support::reference;
     let files = [
         ("agent-sdk-ts-0.3.333.csv", Agent::AgentSdkTs, "0.3.333"),
         ("agent-sdk-ts-0.3.258.csv", Agent::AgentSdkTs, "0.3.258"),
@@ -423,20 +416,9 @@ fn sdk_reference_csvs_hold_every_arms_expectation() {
         ("agent-sdk-py-0.2.145.csv", Agent::AgentSdkPy, "0.2.145"),
     ];
     for (file, agent, version) in files {
-        let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
-        for arm in &arms {
-            let row =
-                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
-            let want = arm.expect.as_ref().and_then(|e| e.for_agent(agent)).unwrap().on(version);
-            assert_eq!((row.agent(), row.claude_version.as_str()), (agent, version), "{file}: {row:?}");
-            assert_eq!(
-                (row.verdict, row.reason.as_str()),
-                (want.verdict, want.reason.unwrap_or_default()),
-                "{file}: {}: {}",
-                arm.name,
-                want.source
-            );
-        }
+        let checked =
+            reference::check(&[file], agent, &[version], &["sdk"], failopen::mode::Mode::Print, reference::none);
+        assert_eq!(checked.len(), reference::rows(file).len(), "{file}: a row of another SDK, version or arm");
     }
 }
 
@@ -448,27 +430,17 @@ fn sdk_reference_csvs_hold_every_arms_expectation() {
 /// shows both calls refused with the plugin's trace of each.
 #[test]
 fn opencode_reference_csvs_hold_every_arms_expectation() {
+    use crate::support::reference;
     use failopen::verdict::VerdictKind;
     let arms = failopen::arms::load("opencode").unwrap();
     for version in [failopen::agent::opencode::PINNED_VERSION, failopen::agent::opencode::OLDER_VERSION] {
         let file = format!("opencode-{version}.csv");
-        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
-        assert_eq!(rows.len(), arms.len(), "{file}");
-        for arm in &arms {
-            let row =
-                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
-            let want = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::OpenCode)).unwrap().on(version);
-            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::OpenCode, version), "{file}: {row:?}");
-            assert_eq!(
-                (row.verdict, row.reason.as_str()),
-                (want.verdict, want.reason.unwrap_or_default()),
-                "{file}: {}: {}",
-                arm.name,
-                want.source
-            );
-            if row.verdict == VerdictKind::Blocked {
-                assert_eq!(row.attempts, "bash:refused;write:refused", "{file}: {row:?}");
-                assert!(row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {row:?}");
+        assert_eq!(reference::rows(&file).len(), arms.len(), "{file}");
+        let mode = failopen::mode::Mode::Print;
+        for c in reference::check(&[&file], Agent::OpenCode, &[version], &["opencode"], mode, reference::none) {
+            if c.row.verdict == VerdictKind::Blocked {
+                assert_eq!(c.row.attempts, "bash:refused;write:refused", "{file}: {:?}", c.row);
+                assert!(c.row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {:?}", c.row);
             }
         }
     }
@@ -482,25 +454,16 @@ fn opencode_reference_csvs_hold_every_arms_expectation() {
 /// checked here.)
 #[test]
 fn cline_reference_csvs_hold_every_arms_expectation() {
+    use crate::support::reference;
     let sets = ["cline", "article"];
-    let arms: Vec<_> = sets.iter().flat_map(|set| failopen::arms::load(set).unwrap()).collect();
+    let arms: usize = sets.iter().map(|set| failopen::arms::load(set).unwrap().len()).sum();
     for version in [failopen::agent::cline::PINNED_VERSION, failopen::agent::cline::OLDER_VERSION] {
         let file = format!("cline-{version}.csv");
-        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
-        assert_eq!(rows.len(), arms.len(), "{file}: one row per arm of {sets:?}");
-        for arm in &arms {
-            let row =
-                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
-            let want = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Cline)).unwrap().on(version);
-            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Cline, version), "{file}: {row:?}");
-            assert_eq!(
-                (row.verdict, row.reason.as_str()),
-                (want.verdict, want.reason.unwrap_or_default()),
-                "{file}: {}: {}",
-                arm.name,
-                want.source
-            );
-            assert!(row.flags.contains("stragglers-killed:"), "{file}: no hub daemon reaped: {row:?}");
+        assert_eq!(reference::rows(&file).len(), arms, "{file}: one row per arm of {sets:?}");
+        for c in
+            reference::check(&[&file], Agent::Cline, &[version], &sets, failopen::mode::Mode::Print, reference::none)
+        {
+            assert!(c.row.flags.contains("stragglers-killed:"), "{file}: no hub daemon reaped: {:?}", c.row);
         }
     }
 }
@@ -516,37 +479,30 @@ fn cline_reference_csvs_hold_every_arms_expectation() {
 /// arms (a refusal and a plugin dropped at load) have their verdict.
 #[test]
 fn kilo_reference_csvs_hold_every_arms_expectation() {
+    use crate::support::reference;
+    use failopen::agent::kilo::{OLDER_VERSION, PINNED_VERSION};
     use failopen::verdict::VerdictKind;
+    /// On the loaded pinned grid only: a session the timeout ended, with no file and nothing refused.
+    fn timed_out_under_load(row: &failopen::record::Row) -> bool {
+        row.claude_version == PINNED_VERSION
+            && (row.verdict, row.reason.as_str()) == (VerdictKind::Invalid, "session-timeout")
+            && row.file_bytes.is_none()
+            && !row.attempts.contains("refused")
+    }
     let arms = failopen::arms::load("opencode").unwrap();
-    for version in [failopen::agent::kilo::OLDER_VERSION, failopen::agent::kilo::PINNED_VERSION] {
+    for version in [OLDER_VERSION, PINNED_VERSION] {
         let file = format!("kilo-{version}.csv");
-        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
-        let complete = version == failopen::agent::kilo::OLDER_VERSION;
-        if complete {
-            assert_eq!(rows.len(), arms.len(), "{file}");
-        }
-        let mut timed_out = Vec::new();
-        for arm in &arms {
-            let Some(row) = rows.iter().find(|r| r.arm == arm.name) else {
-                assert!(!complete, "{file}: no row for {}", arm.name);
-                continue;
-            };
-            let want = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Kilo)).unwrap().on(version);
-            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Kilo, version), "{file}: {row:?}");
-            let got = (row.verdict, row.reason.as_str());
-            if got != (want.verdict, want.reason.unwrap_or_default()) {
-                assert!(!complete, "{file}: {}: {got:?}: {}", arm.name, want.source);
-                assert_eq!(got, (VerdictKind::Invalid, "session-timeout"), "{file}: {}: {}", arm.name, want.source);
-                assert!(row.file_bytes.is_none() && !row.attempts.contains("refused"), "{file}: {row:?}");
-                timed_out.push(arm.name.clone());
-            }
-            if row.verdict == VerdictKind::Blocked {
-                assert_eq!(row.attempts, "bash:refused;write:refused", "{file}: {row:?}");
-                assert!(row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {row:?}");
+        assert_eq!(reference::rows(&file).len(), arms.len(), "{file}");
+        let mode = failopen::mode::Mode::Print;
+        let checked = reference::check(&[&file], Agent::Kilo, &[version], &["opencode"], mode, timed_out_under_load);
+        for c in &checked {
+            if c.row.verdict == VerdictKind::Blocked {
+                assert_eq!(c.row.attempts, "bash:refused;write:refused", "{file}: {:?}", c.row);
+                assert!(c.row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {:?}", c.row);
             }
         }
         for arm in ["opencode-deny/bare", "opencode-syntax-error/bare"] {
-            assert!(rows.iter().any(|r| r.arm == arm) && !timed_out.iter().any(|t| t == arm), "{file}: {arm}");
+            assert!(checked.iter().any(|c| c.arm.name == arm && !c.allowed), "{file}: {arm} has no verdict");
         }
     }
 }
@@ -724,30 +680,18 @@ fn copilot_seal_holds_on_every_release_measured() {
 /// http arms (Copilot's own http hooks, docs/copilot.md) 3 times each.
 #[test]
 fn copilot_shapes_and_http_rows_are_what_their_arms_expect() {
-    let rows = failopen::record::read_rows(&results_dir().join("copilot-shapes-http.csv")).unwrap();
-    let mut arms = failopen::arms::load("shapes").unwrap();
-    let http = failopen::arms::load("http").unwrap();
-    assert_eq!(http.len(), 12);
-    arms.extend(http);
-    for v in [failopen::agent::copilot::PINNED_VERSION, failopen::agent::copilot::OLDER_VERSION] {
-        for arm in &arms {
-            let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Copilot));
-            let expect = expect.unwrap_or_else(|| panic!("{} carries no copilot expectation", arm.name)).on(v);
-            let reason = expect.reason.unwrap_or("");
-            let ran: Vec<_> = rows.iter().filter(|r| r.claude_version == v && r.arm == arm.name).collect();
-            assert!(!ran.is_empty(), "{v} has no {} row", arm.name);
-            // The http arms ran 3 times each (the shapes arms once).
-            assert!(!arm.guard.is_http() || ran.len() >= 3, "{v} {}: {} sessions", arm.name, ran.len());
-            for row in ran {
-                assert_eq!(row.agent(), Agent::Copilot, "{row:?}");
-                assert_eq!(
-                    (row.verdict, row.reason.as_str()),
-                    (expect.verdict, reason),
-                    "{v} {}: {}",
-                    arm.name,
-                    expect.source
-                );
-            }
+    use crate::support::reference;
+    use failopen::agent::copilot::{OLDER_VERSION, PINNED_VERSION};
+    let file = "copilot-shapes-http.csv";
+    assert_eq!(failopen::arms::load("http").unwrap().len(), 12);
+    let versions = [PINNED_VERSION, OLDER_VERSION];
+    let mode = failopen::mode::Mode::Print;
+    let checked = reference::check(&[file], Agent::Copilot, &versions, &["shapes", "http"], mode, reference::none);
+    assert_eq!(checked.len(), reference::rows(file).len(), "{file}: a row of another agent, version or arm");
+    for v in versions {
+        for c in checked.iter().filter(|c| c.row.claude_version == v && c.arm.guard.is_http()) {
+            let sessions = checked.iter().filter(|o| o.row.claude_version == v && o.arm.name == c.arm.name).count();
+            assert!(sessions >= 3, "{v} {}: {sessions} sessions", c.arm.name);
         }
     }
 }
@@ -760,26 +704,20 @@ fn copilot_shapes_and_http_rows_are_what_their_arms_expect() {
 /// Qwen expectation says, and every `blocked` row shows both calls refused.
 #[test]
 fn qwen_reference_csvs_hold_every_arms_expectation() {
+    use crate::support::reference;
     use failopen::verdict::VerdictKind;
-    let article = failopen::arms::load("article").unwrap();
     for version in [failopen::agent::qwen::PINNED_VERSION, failopen::agent::qwen::OLDER_VERSION] {
         let file = format!("qwen-{version}.csv");
-        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
-        assert!(rows.len() >= article.len(), "{file}: {} rows", rows.len());
+        let rows = reference::rows(&file);
         for row in &rows {
             assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Qwen, version), "{file}: {row:?}");
             let want = crate::oracle::expected_on_qwen(&row.guard, &row.wrapper, version);
             assert_eq!((row.verdict.as_str(), row.reason.as_str()), (want, ""), "{file}: {}", row.arm);
-            if let Some(arm) = article.iter().find(|a| a.name == row.arm) {
-                let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Qwen)).unwrap().on(version);
-                assert_eq!(row.verdict, expect.verdict, "{file}: {}: {}", row.arm, expect.source);
-            }
             if row.verdict == VerdictKind::Blocked {
                 assert_eq!(row.attempts, "run_shell_command:refused;write_file:refused", "{file}: {row:?}");
             }
         }
-        for arm in &article {
-            assert!(rows.iter().any(|r| r.arm == arm.name), "{file}: no row for {}", arm.name);
-        }
+        let mode = failopen::mode::Mode::Print;
+        reference::check(&[&file], Agent::Qwen, &[version], &["article"], mode, reference::none);
     }
 }

@@ -39,12 +39,16 @@ pub fn prompt_blocked(screen: &str) -> bool {
 }
 
 /// The question the screen asks the user, if any: a permission prompt ("Do
-/// you want to proceed?", "Do you want to create notes.txt?"), or the
+/// you want to proceed?", "Do you want to create notes.txt?"), the
 /// "Settings Error" dialog interactive sessions show for a settings file
-/// they will skip (print mode skips it silently).
+/// they will skip (print mode skips it silently), or the "Settings Warning"
+/// dialog 2.1.328 shows for a file it keeps without one broken entry ("the
+/// rest of the file is in effect"; print mode drops the entry silently).
 pub fn question(screen: &str) -> Option<&'static str> {
     if screen.contains("Settings Error") && screen.contains("Continue without these settings") {
         Some("settings-error")
+    } else if screen.contains("Settings Warning") && screen.contains("Exit and fix manually") {
+        Some("settings-warning")
     } else if screen.contains("Do you want to") {
         Some("permission")
     } else {
@@ -112,6 +116,12 @@ mod tests {
             "  Settings Error\n  /r/settings.json\n  ❯ 1. Fix with Claude\n    2. Exit and fix manually\n    \
             3. Continue without these settings";
         assert_eq!(question(settings), Some("settings-error"));
+        // 2.1.328, a PostToolUse entry whose matcher is a number (evidence/screen.txt of a session).
+        let warning = "  Settings Warning\n\n  /r/evidence/settings.json\n  └ hooks.PostToolUse.\"matcher\": Invalid \
+            hook matcher (matcher: Invalid input: expected string, received number); matcher ignored.\n\n  The values \
+            listed above were skipped; the rest of the file is in effect.\n\n  ❯ 1. Continue\n    2. Fix with Claude\n    \
+            3. Exit and fix manually\n\n  Enter to confirm · Esc to cancel";
+        assert_eq!(question(warning), Some("settings-warning"));
         assert_eq!(question(" Do you want to proceed?"), Some("permission"));
     }
 

@@ -1,7 +1,8 @@
 //! What the integration tests share: the failopen command, paths of the
 //! repository's fixtures, the process scan, a script writer that cannot
 //! race an exec into ETXTBSY, the locks that keep heavy and timing-sensitive
-//! tests apart, running a battery, and running a GitHub workflow's steps.
+//! tests apart, running a battery, running a GitHub workflow's steps, and
+//! checking a reference CSV of `results/` against its arms' expectations.
 
 pub mod actions;
 pub mod battery;
@@ -11,6 +12,7 @@ pub mod browser;
 pub mod cmd;
 pub mod lock;
 pub mod procs;
+pub mod reference;
 pub mod scripts;
 
 pub use battery::{assert_no_leftovers, expectations_hold, read_csv, run_battery, OLD, PINNED};
