@@ -40,6 +40,17 @@ pub const OPENCODE_SHELL_TOOL: &str = "bash";
 /// OpenCode's file tool (`filePath`, `content`).
 pub const OPENCODE_WRITE_TOOL: &str = "write";
 
+/// Continue CLI's shell tool (`command`): Claude Code's name.
+pub const CONTINUE_SHELL_TOOL: &str = "Bash";
+
+/// Continue CLI's file tool (`filepath`, `content`): Claude Code's name,
+/// another argument name.
+pub const CONTINUE_WRITE_TOOL: &str = "Write";
+
+/// How Continue's `Write` begins its answer when it wrote (`Successfully
+/// created file: <path>`, or `Successfully wrote to file: ...` over an old one).
+const CONTINUE_WROTE: &str = "Successfully ";
+
 /// What OpenCode's `bash` answers for a command that printed nothing, as
 /// the stand-in's does when it runs: any other answer is a failure (a
 /// plugin's refusal comes back as its bare message, with no error flag).
@@ -82,10 +93,18 @@ pub const OPENCODE: Kit = Kit {
     file_input: |path| json!({"filePath": path, "content": NOTES_CONTENT}),
 };
 
+/// Continue CLI's tools (docs/continue.md).
+pub const CONTINUE: Kit = Kit {
+    shell: CONTINUE_SHELL_TOOL,
+    file: CONTINUE_WRITE_TOOL,
+    shell_input: || json!({"command": BASH_COMMAND}),
+    file_input: |path| json!({"filepath": path, "content": NOTES_CONTENT}),
+};
+
 /// The kit whose shell or file tool the request offers, if any.
 pub fn kit(history: &History) -> Option<&'static Kit> {
     let offers = |name: &str| history.tool_names.iter().any(|n| n == name);
-    [&CLINE, &OPENCODE].into_iter().find(|k| offers(k.shell) || offers(k.file))
+    [&CLINE, &OPENCODE, &CONTINUE].into_iter().find(|k| offers(k.shell) || offers(k.file))
 }
 
 /// The names of the functions a request offers (`tools[].function.name`).
@@ -157,12 +176,15 @@ pub fn reads_as_failure(text: &str) -> bool {
 }
 
 /// Whether the result of a call to `tool` tells of a failure: OpenCode's
-/// `bash` and `write` by their words (their results are plain text), any
-/// other by Cline's result objects.
+/// and Continue's shell and file tools by their words (their results are
+/// plain text: Continue's `Bash` answers nothing at all for the battery's
+/// silent command), any other by Cline's result objects.
 pub fn result_failed(tool: Option<&str>, text: &str) -> bool {
     match tool {
         Some(OPENCODE_SHELL_TOOL) => text.trim() != OPENCODE_NO_OUTPUT,
         Some(OPENCODE_WRITE_TOOL) => !text.trim_start().starts_with(OPENCODE_WROTE),
+        Some(CONTINUE_SHELL_TOOL) => !text.trim().is_empty(),
+        Some(CONTINUE_WRITE_TOOL) => !text.trim_start().starts_with(CONTINUE_WROTE),
         _ => reads_as_failure(text),
     }
 }
