@@ -371,6 +371,30 @@ mod tests {
     }
 
     #[test]
+    fn continues_bash_comes_first_and_a_refused_one_leads_to_write_with_its_filepath() {
+        let tools = json!([{"type": "function", "function": {"name": "Read", "parameters": {}}},
+            {"type": "function", "function": {"name": "Bash", "parameters": {}}},
+            {"type": "function", "function": {"name": "Write", "parameters": {}}}]);
+        let first = history(&json!({"tools": tools, "messages": [{"role": "user", "content": "go"}]}));
+        let Step::Tool { name, input } = scripted_step(&first, "/w") else { panic!() };
+        assert_eq!((name, &input), (CONTINUE_SHELL_TOOL, &json!({"command": BASH_COMMAND})));
+        let after = |result: &str| {
+            history(&json!({"tools": tools, "messages": [{"role": "user", "content": "go"},
+                {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+                    "function": {"name": "Bash", "arguments": json!({"command": BASH_COMMAND}).to_string()}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": result}]}))
+        };
+        // Continue's Bash answers the battery's silent command with nothing at all.
+        let Step::Text(_) = scripted_step(&after(""), "/w") else { panic!("a run Bash ends the script") };
+        let refused = after("this session may not write files (failopen deny guard)");
+        assert!(refused.tool_results[0].is_error);
+        let Step::Tool { name, input } = scripted_step(&refused, "/w") else { panic!() };
+        assert_eq!((name, &input), (CONTINUE_WRITE_TOOL, &json!({"filepath": "/w/notes.txt", "content": NOTES_CONTENT})));
+        assert!(!result_failed(Some(CONTINUE_WRITE_TOOL), "Successfully created file: /w/notes.txt"));
+        assert!(result_failed(Some(CONTINUE_WRITE_TOOL), "Permission denied by user"));
+    }
+
+    #[test]
     fn failures_are_read_from_clines_result_objects() {
         assert!(reads_as_failure(r#"{"success":false}"#));
         assert!(reads_as_failure(r#"[{"success":true},{"error":"no such file"}]"#));
