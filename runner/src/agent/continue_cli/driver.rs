@@ -96,9 +96,7 @@ impl AgentDriver for ContinueCli {
         at: &SessionPlace<'_>,
         _caps: Option<&Capabilities>,
     ) -> std::io::Result<SessionLaunch> {
-        let base_url = at.standin_url.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::Unsupported, "Continue CLI runs against the stand-in only")
-        })?;
+        let base_url = at.standin_url_for(self.display_name())?;
         let continue_dir = at.home.join(".continue");
         std::fs::create_dir_all(&continue_dir)?;
         let config_path = at.home.join(config::CONFIG_FILE);
