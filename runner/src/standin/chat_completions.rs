@@ -389,7 +389,10 @@ mod tests {
         let refused = after("this session may not write files (failopen deny guard)");
         assert!(refused.tool_results[0].is_error);
         let Step::Tool { name, input } = scripted_step(&refused, "/w") else { panic!() };
-        assert_eq!((name, &input), (CONTINUE_WRITE_TOOL, &json!({"filepath": "/w/notes.txt", "content": NOTES_CONTENT})));
+        assert_eq!(
+            (name, &input),
+            (CONTINUE_WRITE_TOOL, &json!({"filepath": "/w/notes.txt", "content": NOTES_CONTENT}))
+        );
         assert!(!result_failed(Some(CONTINUE_WRITE_TOOL), "Successfully created file: /w/notes.txt"));
         assert!(result_failed(Some(CONTINUE_WRITE_TOOL), "Permission denied by user"));
     }

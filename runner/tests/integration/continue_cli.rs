@@ -5,7 +5,7 @@
 //! pinned release. The contract, such as it is: Continue loads the hook
 //! from its own `~/.continue/settings.json` and from Claude Code's project
 //! `.claude/settings.json`, and never runs it, so a guard that refuses
-//! (`deny/bare`) and one that allows (`allow/bare`, which would leave a
+//! (`deny/bare`) and one that allows (`allow/bare@continue-user`, which would leave a
 //! trace line) both leave `notes.txt` written by `Bash` with no sign of the
 //! hook: `invalid hook-not-run`, never `blocked` nor a plain `wrote`. The
 //! article's arms and Continue's own on both reference versions are in
@@ -17,7 +17,7 @@ use crate::support::run_battery;
 
 /// The arms this test runs, by set: each ends in seconds (no hang).
 const CONTRACT: [(&str, &str); 3] =
-    [("article", "deny/bare"), ("continue", "allow/bare"), ("continue", "deny/bare@claude-project")];
+    [("article", "deny/bare"), ("continue", "allow/bare@continue-user"), ("continue", "deny/bare@claude-project")];
 
 #[test]
 fn continue_pinned_keeps_its_contract() {
@@ -38,7 +38,10 @@ fn continue_pinned_keeps_its_contract() {
         let expect = expect.unwrap_or_else(|| panic!("{name} carries no continue expectation")).on(version);
         assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("continue", version), "{row:?}");
         if (row.verdict, row.reason.as_str()) != (expect.verdict, expect.reason.unwrap_or("")) {
-            wrong.push(format!("{name}: got {} {} ({}), expected from {}", row.verdict, row.reason, row.attempts, expect.source));
+            wrong.push(format!(
+                "{name}: got {} {} ({}), expected from {}",
+                row.verdict, row.reason, row.attempts, expect.source
+            ));
         }
         // The write went through Continue's Bash, and no guard ever ran.
         assert_eq!(row.attempts, "Bash:allowed", "{row:?}");

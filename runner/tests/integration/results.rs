@@ -799,7 +799,8 @@ fn continue_reference_csvs_hold_every_arms_expectation() {
         for arm in &arms {
             let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Continue));
             let expect = expect.unwrap_or_else(|| panic!("{} carries no continue expectation", arm.name)).on(version);
-            let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
+            let row =
+                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
             assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Continue, version), "{file}: {row:?}");
             assert_eq!(
                 (row.verdict, row.reason.as_str()),
