@@ -36,6 +36,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("cline", include_str!("../arms/cline.json")),
     ("opencode", include_str!("../arms/opencode.json")),
     ("copilot", include_str!("../arms/copilot.json")),
+    ("continue", include_str!("../arms/continue.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 

@@ -72,6 +72,17 @@ pub struct SessionPlace<'a> {
     pub binary: &'a Path,
 }
 
+impl<'a> SessionPlace<'a> {
+    /// The stand-in's base URL for this session; for a live model, an
+    /// `Unsupported` error saying that `agent` (its display name) runs
+    /// against the stand-in only.
+    pub fn standin_url_for(&self, agent: &str) -> std::io::Result<&'a str> {
+        self.standin_url.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::Unsupported, format!("{agent} runs against the stand-in only"))
+        })
+    }
+}
+
 /// What a driver made of a session: the agent's command line after the
 /// binary, and the environment it adds to what every session gets.
 #[derive(Debug, Clone, Default)]

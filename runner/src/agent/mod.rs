@@ -18,6 +18,7 @@ pub mod ask;
 pub mod claude_code;
 pub mod cline;
 pub mod codex;
+pub mod continue_cli;
 pub mod copilot;
 pub mod driver;
 pub mod gemini;
@@ -61,11 +62,13 @@ pub enum Agent {
     Qwen,
     /// Kilo CLI (`kilo run --format json`), an OpenCode fork.
     Kilo,
+    /// Continue CLI (`cn -p --auto --config <yaml>`), with Claude Code's hook files.
+    Continue,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 10] = [
+    pub const ALL: [(&'static str, Agent); 11] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -76,6 +79,7 @@ impl Agent {
         ("opencode", Agent::OpenCode),
         ("qwen", Agent::Qwen),
         ("kilo", Agent::Kilo),
+        ("continue", Agent::Continue),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -91,6 +95,7 @@ impl Agent {
             Agent::OpenCode => &opencode::driver::OpenCode,
             Agent::Qwen => &qwen::driver::Qwen,
             Agent::Kilo => &kilo::driver::Kilo,
+            Agent::Continue => &continue_cli::driver::ContinueCli,
         }
     }
 
@@ -173,7 +178,7 @@ mod tests {
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo"),
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue"),
             "{e}"
         );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");

@@ -40,6 +40,17 @@ pub const OPENCODE_SHELL_TOOL: &str = "bash";
 /// OpenCode's file tool (`filePath`, `content`).
 pub const OPENCODE_WRITE_TOOL: &str = "write";
 
+/// Continue CLI's shell tool (`command`): Claude Code's name.
+pub const CONTINUE_SHELL_TOOL: &str = "Bash";
+
+/// Continue CLI's file tool (`filepath`, `content`): Claude Code's name,
+/// another argument name.
+pub const CONTINUE_WRITE_TOOL: &str = "Write";
+
+/// How Continue's `Write` begins its answer when it wrote (`Successfully
+/// created file: <path>`, or `Successfully wrote to file: ...` over an old one).
+const CONTINUE_WROTE: &str = "Successfully ";
+
 /// What OpenCode's `bash` answers for a command that printed nothing, as
 /// the stand-in's does when it runs: any other answer is a failure (a
 /// plugin's refusal comes back as its bare message, with no error flag).
@@ -82,10 +93,18 @@ pub const OPENCODE: Kit = Kit {
     file_input: |path| json!({"filePath": path, "content": NOTES_CONTENT}),
 };
 
+/// Continue CLI's tools (docs/continue.md).
+pub const CONTINUE: Kit = Kit {
+    shell: CONTINUE_SHELL_TOOL,
+    file: CONTINUE_WRITE_TOOL,
+    shell_input: || json!({"command": BASH_COMMAND}),
+    file_input: |path| json!({"filepath": path, "content": NOTES_CONTENT}),
+};
+
 /// The kit whose shell or file tool the request offers, if any.
 pub fn kit(history: &History) -> Option<&'static Kit> {
     let offers = |name: &str| history.tool_names.iter().any(|n| n == name);
-    [&CLINE, &OPENCODE].into_iter().find(|k| offers(k.shell) || offers(k.file))
+    [&CLINE, &OPENCODE, &CONTINUE].into_iter().find(|k| offers(k.shell) || offers(k.file))
 }
 
 /// The names of the functions a request offers (`tools[].function.name`).
@@ -157,12 +176,15 @@ pub fn reads_as_failure(text: &str) -> bool {
 }
 
 /// Whether the result of a call to `tool` tells of a failure: OpenCode's
-/// `bash` and `write` by their words (their results are plain text), any
-/// other by Cline's result objects.
+/// and Continue's shell and file tools by their words (their results are
+/// plain text: Continue's `Bash` answers nothing at all for the battery's
+/// silent command), any other by Cline's result objects.
 pub fn result_failed(tool: Option<&str>, text: &str) -> bool {
     match tool {
         Some(OPENCODE_SHELL_TOOL) => text.trim() != OPENCODE_NO_OUTPUT,
         Some(OPENCODE_WRITE_TOOL) => !text.trim_start().starts_with(OPENCODE_WROTE),
+        Some(CONTINUE_SHELL_TOOL) => !text.trim().is_empty(),
+        Some(CONTINUE_WRITE_TOOL) => !text.trim_start().starts_with(CONTINUE_WROTE),
         _ => reads_as_failure(text),
     }
 }
@@ -346,6 +368,33 @@ mod tests {
         assert!(!ok.tool_results[0].is_error);
         let Step::Text(t) = scripted_step(&ok, "/w") else { panic!() };
         assert!(t.ends_with(ran), "{t}");
+    }
+
+    #[test]
+    fn continues_bash_comes_first_and_a_refused_one_leads_to_write_with_its_filepath() {
+        let tools = json!([{"type": "function", "function": {"name": "Read", "parameters": {}}},
+            {"type": "function", "function": {"name": "Bash", "parameters": {}}},
+            {"type": "function", "function": {"name": "Write", "parameters": {}}}]);
+        let first = history(&json!({"tools": tools, "messages": [{"role": "user", "content": "go"}]}));
+        let Step::Tool { name, input } = scripted_step(&first, "/w") else { panic!() };
+        assert_eq!((name, &input), (CONTINUE_SHELL_TOOL, &json!({"command": BASH_COMMAND})));
+        let after = |result: &str| {
+            history(&json!({"tools": tools, "messages": [{"role": "user", "content": "go"},
+                {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+                    "function": {"name": "Bash", "arguments": json!({"command": BASH_COMMAND}).to_string()}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": result}]}))
+        };
+        // Continue's Bash answers the battery's silent command with nothing at all.
+        let Step::Text(_) = scripted_step(&after(""), "/w") else { panic!("a run Bash ends the script") };
+        let refused = after("this session may not write files (failopen deny guard)");
+        assert!(refused.tool_results[0].is_error);
+        let Step::Tool { name, input } = scripted_step(&refused, "/w") else { panic!() };
+        assert_eq!(
+            (name, &input),
+            (CONTINUE_WRITE_TOOL, &json!({"filepath": "/w/notes.txt", "content": NOTES_CONTENT}))
+        );
+        assert!(!result_failed(Some(CONTINUE_WRITE_TOOL), "Successfully created file: /w/notes.txt"));
+        assert!(result_failed(Some(CONTINUE_WRITE_TOOL), "Permission denied by user"));
     }
 
     #[test]

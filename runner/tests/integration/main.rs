@@ -21,6 +21,7 @@ mod audit_sources;
 mod battery;
 mod claude_install;
 mod cline;
+mod continue_cli;
 mod copilot;
 mod extended;
 mod fuzz_parsers;

@@ -721,3 +721,34 @@ fn qwen_reference_csvs_hold_every_arms_expectation() {
         reference::check(&[&file], Agent::Qwen, &[version], &["article"], mode, reference::none);
     }
 }
+
+/// The Continue CLI reference runs (`failopen run --agent continue --arms
+/// article --arms continue`, on the pinned and the older release,
+/// docs/continue.md): every arm of both sets has a row on both releases,
+/// and every row is what its arm's `expect.agents.continue` says (verdict
+/// and reason): Continue loads the hook and never runs it, so each row is
+/// `invalid hook-not-run` with the file written and no trace line.
+#[test]
+fn continue_reference_csvs_hold_every_arms_expectation() {
+    let arms: Vec<_> = ["article", "continue"].iter().flat_map(|s| failopen::arms::load(s).unwrap()).collect();
+    for version in [failopen::agent::continue_cli::PINNED_VERSION, failopen::agent::continue_cli::OLDER_VERSION] {
+        let file = format!("continue-{version}.csv");
+        let rows = failopen::record::read_rows(&results_dir().join(&file)).unwrap();
+        for arm in &arms {
+            let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Continue));
+            let expect = expect.unwrap_or_else(|| panic!("{} carries no continue expectation", arm.name)).on(version);
+            let row =
+                rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
+            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Continue, version), "{file}: {row:?}");
+            assert_eq!(
+                (row.verdict, row.reason.as_str()),
+                (expect.verdict, expect.reason.unwrap_or("")),
+                "{file}: {}: {}",
+                arm.name,
+                expect.source
+            );
+            assert_eq!(row.hook_invocations, 0, "{file}: {row:?}");
+        }
+        assert_eq!(rows.len(), arms.len(), "{file}: one row per arm");
+    }
+}

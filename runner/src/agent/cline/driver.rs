@@ -94,9 +94,7 @@ impl AgentDriver for Cline {
         at: &SessionPlace<'_>,
         _caps: Option<&Capabilities>,
     ) -> std::io::Result<SessionLaunch> {
-        let base_url = at.standin_url.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::Unsupported, "Cline CLI runs against the stand-in only")
-        })?;
+        let base_url = at.standin_url_for(self.display_name())?;
         let command = config::sole_command(ask.settings).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::InvalidInput, "a Cline session runs exactly one command hook")
         })?;

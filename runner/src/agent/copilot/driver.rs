@@ -169,9 +169,7 @@ impl AgentDriver for Copilot {
             std::fs::write(&file, &hooks)?;
             std::fs::write(at.evidence.join("copilot-hooks.json"), &hooks)?;
         }
-        let base_url = at.standin_url.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::Unsupported, "Copilot CLI runs against the stand-in only")
-        })?;
+        let base_url = at.standin_url_for(self.display_name())?;
         let cache = config::package_cache(&at.bin.path);
         let mut args: Vec<OsString> = config::args(PROMPT).into_iter().map(OsString::from).collect();
         let mut flags = Vec::new();

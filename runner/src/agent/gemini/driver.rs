@@ -110,9 +110,7 @@ impl AgentDriver for Gemini {
         let settings = serde_json::to_vec_pretty(&config::settings_json(ask.settings))?;
         std::fs::write(gemini_dir.join("settings.json"), &settings)?;
         std::fs::write(at.evidence.join("gemini-settings.json"), &settings)?;
-        let base_url = at.standin_url.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::Unsupported, "Gemini CLI runs against the stand-in only")
-        })?;
+        let base_url = at.standin_url_for(self.display_name())?;
         let mut args: Vec<OsString> = config::args().into_iter().map(OsString::from).collect();
         args.extend(["-p", PROMPT].map(OsString::from));
         Ok(SessionLaunch { args, env: config::env(base_url), ..SessionLaunch::default() })

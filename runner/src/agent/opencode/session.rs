@@ -22,10 +22,7 @@ pub fn unsupported(flavour: &Flavour, ask: &SessionAsk<'_>) -> Option<&'static s
 /// Write the session's files (copies in the evidence) and return its
 /// command line and environment.
 pub fn prepare(flavour: &Flavour, ask: &SessionAsk<'_>, at: &SessionPlace<'_>) -> std::io::Result<SessionLaunch> {
-    let base_url = at.standin_url.ok_or_else(|| {
-        let message = format!("{} runs against the stand-in only", flavour.display_name);
-        std::io::Error::new(std::io::ErrorKind::Unsupported, message)
-    })?;
+    let base_url = at.standin_url_for(flavour.display_name)?;
     let guard = plugin::read(flavour, ask.settings)
         .map_err(|what| std::io::Error::new(std::io::ErrorKind::InvalidInput, what.to_string()))?;
     let config_json = serde_json::to_vec_pretty(&config::config_json(flavour, base_url))?;

@@ -83,9 +83,7 @@ impl AgentDriver for Qwen {
         at: &SessionPlace<'_>,
         _caps: Option<&Capabilities>,
     ) -> std::io::Result<SessionLaunch> {
-        let base_url = at.standin_url.ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::Unsupported, "Qwen Code runs against the stand-in only")
-        })?;
+        let base_url = at.standin_url_for(self.display_name())?;
         let qwen_dir = at.home.join(".qwen");
         std::fs::create_dir_all(&qwen_dir)?;
         let settings = serde_json::to_vec_pretty(&config::settings_json(ask.settings))?;
