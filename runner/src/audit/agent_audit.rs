@@ -5,7 +5,7 @@
 //! a fail-closed option ([`advise`]). Its hooks go through the same stages as
 //! Claude Code's ([`super::section`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -16,6 +16,7 @@ use super::intake::config::{HookEntry, HookKind};
 use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
 use super::probe::agent_hooks;
 use super::{Finding, OnFailure, Severity};
+use crate::agent::hook_config::{ConfigNote, NoteLevel};
 use crate::agent::AgentDriver;
 
 /// One hook entry of another agent, as the report names it.
@@ -62,11 +63,30 @@ fn finding(e: &HookEntry, severity: Severity, code: &str, message: String) -> Fi
     Finding { hook: Some(e.id.clone()), severity, code: code.into(), message }
 }
 
+/// A finding of what the agent does with the file `path` that its hooks as
+/// read do not show ([`ConfigNote`]), about the entry it names, if any.
+pub fn note_finding(entries: &[HookEntry], path: &Path, note: &ConfigNote) -> Finding {
+    let hook = note.hook.and_then(|(group, index)| {
+        entries.iter().find(|e| e.file == path && e.group == group && e.index == index).map(|e| e.id.clone())
+    });
+    let severity = match note.level {
+        NoteLevel::Info => Severity::Info,
+        NoteLevel::Warning => Severity::Warning,
+    };
+    Finding { hook, severity, code: note.code.into(), message: note.message.clone() }
+}
+
 /// The static findings of one entry on the agent of `driver`.
 pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Vec<Finding> {
     let name = driver.display_name();
     let config = driver.hook_config();
     let mut out = Vec::new();
+    if let HookKind::Other { kind } = &e.kind {
+        // A type the agent runs that audit does not (OpenCode's plugins): its file's notes say what is seen.
+        if config.is_some_and(|c| c.hook_types().contains(&kind.as_str())) {
+            return Vec::new();
+        }
+    }
     let HookKind::Command { command } = &e.kind else {
         let kind = super::render::words::kind_words(&e.kind);
         let message = format!("{name} runs command hooks only: this hook ({kind}) is not run, so it guards nothing");
@@ -179,7 +199,10 @@ pub fn advise(
                          script, a hang or a signal into a refusal it honours)",
                         driver.display_name()
                     ),
-                    Some(format!("\"command\": {}", serde_json::Value::String(wrapped))),
+                    Some(driver.hook_config().map_or_else(
+                        || format!("\"command\": {}", serde_json::Value::String(wrapped.clone())),
+                        |c| c.sealed_snippet(&command, &wrapped),
+                    )),
                 );
             }
         }
