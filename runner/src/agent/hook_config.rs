@@ -90,6 +90,22 @@ pub struct ConfigNote {
 /// The hook types Codex CLI and Gemini CLI run: command hooks only.
 pub const COMMAND_ONLY: [&str; 1] = ["command"];
 
+/// Whether `path` is a `settings.json` in a directory named `dir` (`.gemini`, `.qwen`).
+pub fn is_settings_in(path: &Path, dir: &str) -> bool {
+    let parent = path.parent().and_then(Path::file_name);
+    parent.is_some_and(|p| p == dir) && path.file_name().is_some_and(|n| n == "settings.json")
+}
+
+/// `<cwd>/<dir>/settings.json`, if it is a file.
+pub fn settings_file_in(cwd: &Path, dir: &str) -> Vec<PathBuf> {
+    let settings = cwd.join(dir).join("settings.json");
+    if settings.is_file() {
+        vec![settings]
+    } else {
+        Vec::new()
+    }
+}
+
 /// JSON `text`, parsed; an error gives its line and column.
 pub fn parse_json(text: &str) -> Result<Value, HookConfigError> {
     serde_json::from_str(text).map_err(|e| HookConfigError::Parse {

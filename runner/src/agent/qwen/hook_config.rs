@@ -30,17 +30,11 @@ const MILLISECONDS_FROM: f64 = 1000.0;
 impl HookConfig for QwenHookConfig {
     /// `settings.json` in a `.qwen` directory.
     fn owns_path(&self, path: &Path) -> bool {
-        let parent = path.parent().and_then(Path::file_name);
-        parent.is_some_and(|p| p == ".qwen") && path.file_name().is_some_and(|n| n == "settings.json")
+        hook_config::is_settings_in(path, ".qwen")
     }
 
     fn default_paths(&self, cwd: &Path, _read: &dyn Fn(&Path) -> Option<String>) -> Vec<PathBuf> {
-        let settings = cwd.join(".qwen/settings.json");
-        if settings.is_file() {
-            vec![settings]
-        } else {
-            Vec::new()
-        }
+        hook_config::settings_file_in(cwd, ".qwen")
     }
 
     /// PreToolUse groups as they are, each `timeout` in seconds as 0.24.4

@@ -15,32 +15,27 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::config::EVENT;
+use crate::agent::gemini::hook_contract::GeminiContract;
 use crate::agent::hook_contract::{first_line, HookContract};
 use crate::seal::answer;
-use crate::standin::gemini::SHELL_TOOL;
 
 /// Qwen Code's contract.
 #[derive(Debug)]
 pub struct QwenContract;
 
 impl HookContract for QwenContract {
-    /// Its shell takes a probe's `command` as Claude Code's `Bash` does.
+    /// Its shell is Gemini CLI's.
     fn probe_tool(&self, tool: &str) -> Option<&'static str> {
-        (tool == "Bash").then_some(SHELL_TOOL)
+        GeminiContract.probe_tool(tool)
     }
 
+    /// Gemini CLI's payload under Claude Code's event, with the keys Qwen adds.
     fn payload(&self, tool: &str, input: &Value, cwd: &Path, transcript: &Path) -> Value {
-        json!({
-            "session_id": "failopen-screen",
-            "transcript_path": transcript,
-            "cwd": cwd,
-            "hook_event_name": EVENT,
-            "timestamp": "1970-01-01T00:00:00.000Z",
-            "permission_mode": "yolo",
-            "tool_name": tool,
-            "tool_input": input,
-            "tool_use_id": "toolu_failopen_screen",
-        })
+        let mut payload = GeminiContract.payload(tool, input, cwd, transcript);
+        payload["hook_event_name"] = json!(EVENT);
+        payload["permission_mode"] = json!("yolo");
+        payload["tool_use_id"] = json!("toolu_failopen_screen");
+        payload
     }
 
     fn read(&self, code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> (bool, String) {
