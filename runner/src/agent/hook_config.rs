@@ -44,6 +44,11 @@ pub trait HookConfig: Sync {
     fn timeout_must_be_whole_seconds(&self) -> bool {
         false
     }
+    /// Where the hook `(group, index)` of `path` is, in words after the
+    /// file's path; `None`: `<event>[group].hooks[index]`.
+    fn entry_location(&self, _path: &Path, _group: usize, _index: usize) -> Option<String> {
+        None
+    }
     /// The hook types of its configs that it runs (a hook of another type
     /// is one it never runs: a finding): command hooks by default.
     fn hook_types(&self) -> &'static [&'static str] {

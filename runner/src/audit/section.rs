@@ -303,7 +303,14 @@ impl<'a> Section<'a> {
             .map(|e| AgentHook {
                 agent: self.agent.as_str(),
                 agent_version: version.clone(),
-                location: format!("{} {}[{}].hooks[{}]", e.file.display(), driver.hook_event(), e.group, e.index),
+                location: format!(
+                    "{} {}",
+                    e.file.display(),
+                    driver
+                        .hook_config()
+                        .and_then(|c| c.entry_location(&e.file, e.group, e.index))
+                        .unwrap_or_else(|| format!("{}[{}].hooks[{}]", driver.hook_event(), e.group, e.index))
+                ),
                 entry: e,
             })
             .collect();

@@ -132,6 +132,17 @@ fn opencode_and_kilo_plugins_are_listed_linted_and_untested_never_held() {
     std::fs::create_dir_all(root.join(".kilo/plugins")).unwrap();
     std::fs::write(root.join(".kilo/plugins/guard.ts"), returns).unwrap();
 
+    // The text report, its paths redacted.
+    let text = crate::support::failopen()
+        .current_dir(&root)
+        .args(["audit", "--format", "text"])
+        .env("HOME", &home)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let root_text = std::fs::canonicalize(&root).unwrap().display().to_string();
+    insta::assert_snapshot!(String::from_utf8_lossy(&text.stdout).replace(&root_text, "[PROJECT]"));
+
     let out = audit(&root, &home, &[]);
     let v = json(&out);
     assert_eq!(out.status.code(), Some(3), "static warnings: exit 3; {v:#}");

@@ -128,6 +128,14 @@ impl HookConfig for PluginHookConfig {
         self.version_flag
     }
 
+    /// A config file's `plugin[N]`; a plugin module is the hook itself.
+    fn entry_location(&self, path: &Path, group: usize, _index: usize) -> Option<String> {
+        Some(match self.is_config_file(path) {
+            true => format!("plugin[{group}]"),
+            false => "(plugin module)".into(),
+        })
+    }
+
     fn hook_types(&self) -> &'static [&'static str] {
         &PLUGIN_ONLY
     }
