@@ -44,6 +44,11 @@ pub trait HookConfig: Sync {
     fn timeout_must_be_whole_seconds(&self) -> bool {
         false
     }
+    /// Whether a hook's timeout can be set (Cline CLI's is fixed): when it
+    /// cannot, a hook without one is no finding.
+    fn timeout_is_settable(&self) -> bool {
+        true
+    }
     /// Where the hook `(group, index)` of `path` is, in words after the
     /// file's path; `None`: `<event>[group].hooks[index]`.
     fn entry_location(&self, _path: &Path, _group: usize, _index: usize) -> Option<String> {

@@ -115,6 +115,7 @@ pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Ve
     }
     let default = driver.default_hook_timeout_secs();
     match e.timeout {
+        None if !config.is_none_or(|c| c.timeout_is_settable()) => {}
         None => out.push(finding(
             e,
             Severity::Warning,
@@ -263,6 +264,10 @@ mod tests {
         let float = entry(json!({"type": "command", "command": "/bin/true", "timeout": 5.0}), "Bash|apply_patch");
         assert_eq!(static_findings(Agent::Codex.driver(), &float, &env)[0].code, "codex-timeout-not-integer");
         assert!(static_findings(Agent::Gemini.driver(), &float, &env).iter().all(|f| f.severity < Severity::Error));
+        let cline_file = entry(json!({"type": "command", "command": "/bin/true"}), "");
+        let codes: Vec<String> =
+            static_findings(Agent::Cline.driver(), &cline_file, &env).into_iter().map(|f| f.code).collect();
+        assert!(!codes.contains(&"no-timeout".to_string()), "Cline's timeout is fixed: {codes:?}");
         let http = entry(json!({"type": "http", "url": "http://x"}), "Bash");
         assert_eq!(static_findings(Agent::Codex.driver(), &http, &env)[0].code, "not-run-by-agent");
     }

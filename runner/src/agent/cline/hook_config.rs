@@ -66,6 +66,11 @@ impl HookConfig for ClineHookConfig {
         "L"
     }
 
+    /// Cline waits 120 s for a hook file, fixed: nothing to set.
+    fn timeout_is_settable(&self) -> bool {
+        false
+    }
+
     fn session_layer(&self) -> &'static str {
         "~/.cline/hooks/PreToolUse"
     }
