@@ -44,10 +44,77 @@ pub trait HookConfig: Sync {
     fn timeout_must_be_whole_seconds(&self) -> bool {
         false
     }
+    /// Whether a hook's timeout can be set (Cline CLI's is fixed): when it
+    /// cannot, a hook without one is no finding.
+    fn timeout_is_settable(&self) -> bool {
+        true
+    }
+    /// Where the hook `(group, index)` of `path` is, in words after the
+    /// file's path; `None`: `<event>[group].hooks[index]`.
+    fn entry_location(&self, _path: &Path, _group: usize, _index: usize) -> Option<String> {
+        None
+    }
+    /// The hook types of its configs that it runs (a hook of another type
+    /// is one it never runs: a finding): command hooks by default.
+    fn hook_types(&self) -> &'static [&'static str] {
+        &COMMAND_ONLY
+    }
+    /// The advice's snippet that puts `wrapped` (the hook's `command`
+    /// wrapped by seal) in place of the hook: a `"command"` value by default.
+    fn sealed_snippet(&self, _command: &str, wrapped: &str) -> String {
+        format!("\"command\": {}", Value::String(wrapped.to_string()))
+    }
+    /// What the agent does with the config `text` read from `path` that its
+    /// hooks as read do not show (a project file it loads only in a trusted
+    /// folder, a timeout one release reads in other units): audit's lint
+    /// reports each. None by default.
+    fn notes(&self, _path: &Path, _text: &str) -> Vec<ConfigNote> {
+        Vec::new()
+    }
+}
+
+/// How much a [`ConfigNote`] matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteLevel {
+    /// Worth knowing: no guard is weaker for it here.
+    Info,
+    /// A likely hole: on some release, or in some folder, the guard does not hold.
+    Warning,
+}
+
+/// One thing an agent does with a hook config that its hooks as read do
+/// not show ([`HookConfig::notes`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigNote {
+    /// The hook it is about, by `(group, index)` in the file's PreToolUse
+    /// groups as read; `None`: the whole file.
+    pub hook: Option<(usize, usize)>,
+    /// How much it matters.
+    pub level: NoteLevel,
+    /// A stable kebab-case code.
+    pub code: &'static str,
+    /// What it means, in words.
+    pub message: String,
 }
 
 /// The hook types Codex CLI and Gemini CLI run: command hooks only.
 pub const COMMAND_ONLY: [&str; 1] = ["command"];
+
+/// Whether `path` is a `settings.json` in a directory named `dir` (`.gemini`, `.qwen`).
+pub fn is_settings_in(path: &Path, dir: &str) -> bool {
+    let parent = path.parent().and_then(Path::file_name);
+    parent.is_some_and(|p| p == dir) && path.file_name().is_some_and(|n| n == "settings.json")
+}
+
+/// `<cwd>/<dir>/settings.json`, if it is a file.
+pub fn settings_file_in(cwd: &Path, dir: &str) -> Vec<PathBuf> {
+    let settings = cwd.join(dir).join("settings.json");
+    if settings.is_file() {
+        vec![settings]
+    } else {
+        Vec::new()
+    }
+}
 
 /// JSON `text`, parsed; an error gives its line and column.
 pub fn parse_json(text: &str) -> Result<Value, HookConfigError> {

@@ -7,6 +7,12 @@ use std::path::Path;
 
 use serde_json::Value;
 
+/// The start of a screen's answer when the guard meant to refuse in a way
+/// this agent does not read (an exit 2 or Claude Code's JSON deny to Cline
+/// CLI), so the call runs; the rest says what it answered. Audit confirms
+/// such a probe in a session and reports it (`refusal-not-read`).
+pub const UNREAD_REFUSAL: &str = "a refusal this agent does not read: ";
+
 /// How an agent hands a tool call to its guard and reads the answer.
 pub trait HookContract: Sync {
     /// The tool this agent makes a probe's call with, by the name its hooks

@@ -5,7 +5,7 @@
 //! a fail-closed option ([`advise`]). Its hooks go through the same stages as
 //! Claude Code's ([`super::section`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -16,6 +16,7 @@ use super::intake::config::{HookEntry, HookKind};
 use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
 use super::probe::agent_hooks;
 use super::{Finding, OnFailure, Severity};
+use crate::agent::hook_config::{ConfigNote, NoteLevel};
 use crate::agent::AgentDriver;
 
 /// One hook entry of another agent, as the report names it.
@@ -62,11 +63,30 @@ fn finding(e: &HookEntry, severity: Severity, code: &str, message: String) -> Fi
     Finding { hook: Some(e.id.clone()), severity, code: code.into(), message }
 }
 
+/// A finding of what the agent does with the file `path` that its hooks as
+/// read do not show ([`ConfigNote`]), about the entry it names, if any.
+pub fn note_finding(entries: &[HookEntry], path: &Path, note: &ConfigNote) -> Finding {
+    let hook = note.hook.and_then(|(group, index)| {
+        entries.iter().find(|e| e.file == path && e.group == group && e.index == index).map(|e| e.id.clone())
+    });
+    let severity = match note.level {
+        NoteLevel::Info => Severity::Info,
+        NoteLevel::Warning => Severity::Warning,
+    };
+    Finding { hook, severity, code: note.code.into(), message: note.message.clone() }
+}
+
 /// The static findings of one entry on the agent of `driver`.
 pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Vec<Finding> {
     let name = driver.display_name();
     let config = driver.hook_config();
     let mut out = Vec::new();
+    if let HookKind::Other { kind } = &e.kind {
+        // A type the agent runs that audit does not (OpenCode's plugins): its file's notes say what is seen.
+        if config.is_some_and(|c| c.hook_types().contains(&kind.as_str())) {
+            return Vec::new();
+        }
+    }
     let HookKind::Command { command } = &e.kind else {
         let kind = super::render::words::kind_words(&e.kind);
         let message = format!("{name} runs command hooks only: this hook ({kind}) is not run, so it guards nothing");
@@ -95,6 +115,7 @@ pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Ve
     }
     let default = driver.default_hook_timeout_secs();
     match e.timeout {
+        None if !config.is_none_or(|c| c.timeout_is_settable()) => {}
         None => out.push(finding(
             e,
             Severity::Warning,
@@ -179,7 +200,10 @@ pub fn advise(
                          script, a hang or a signal into a refusal it honours)",
                         driver.display_name()
                     ),
-                    Some(format!("\"command\": {}", serde_json::Value::String(wrapped))),
+                    Some(driver.hook_config().map_or_else(
+                        || format!("\"command\": {}", serde_json::Value::String(wrapped.clone())),
+                        |c| c.sealed_snippet(&command, &wrapped),
+                    )),
                 );
             }
         }
@@ -240,6 +264,10 @@ mod tests {
         let float = entry(json!({"type": "command", "command": "/bin/true", "timeout": 5.0}), "Bash|apply_patch");
         assert_eq!(static_findings(Agent::Codex.driver(), &float, &env)[0].code, "codex-timeout-not-integer");
         assert!(static_findings(Agent::Gemini.driver(), &float, &env).iter().all(|f| f.severity < Severity::Error));
+        let cline_file = entry(json!({"type": "command", "command": "/bin/true"}), "");
+        let codes: Vec<String> =
+            static_findings(Agent::Cline.driver(), &cline_file, &env).into_iter().map(|f| f.code).collect();
+        assert!(!codes.contains(&"no-timeout".to_string()), "Cline's timeout is fixed: {codes:?}");
         let http = entry(json!({"type": "http", "url": "http://x"}), "Bash");
         assert_eq!(static_findings(Agent::Codex.driver(), &http, &env)[0].code, "not-run-by-agent");
     }

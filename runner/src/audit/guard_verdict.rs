@@ -75,6 +75,11 @@ fn judge(
 ) -> (GuardStatus, String) {
     use GuardStatus::{Held, Open, Untested};
     if let HookKind::Other { kind } = &e.kind {
+        if kind == "plugin" {
+            let why = "a plugin (JS in the agent's process) is listed and checked statically; its faults (throw, \
+                       reject, hang, fail to load, missing dependency) are not run in sessions yet";
+            return (Untested, why.into());
+        }
         return (Untested, format!("hook type {kind} is not audited"));
     }
     if e.managed {

@@ -261,7 +261,8 @@ pub fn load_agent_files(
     let mut out: Vec<(crate::agent::Agent, Vec<agent_config::AgentFile>)> = Vec::new();
     for (agent, path) in &opts.agent_files {
         let abs = if path.is_absolute() { path.clone() } else { opts.cwd.join(path) };
-        let in_dot_dir = abs.parent().and_then(Path::file_name).is_some_and(|n| n == ".codex" || n == ".gemini");
+        let in_dot_dir =
+            abs.parent().and_then(Path::file_name).is_some_and(|n| n == ".codex" || n == ".gemini" || n == ".qwen");
         let project = match abs.parent().and_then(Path::parent) {
             Some(p) if in_dot_dir => p.to_path_buf(),
             _ => opts.cwd.clone(),

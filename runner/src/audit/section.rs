@@ -21,7 +21,7 @@ use super::probe::judge::{CellResult, WroteHow};
 use super::probe::stage::{self, Found, Lab};
 use super::probe::{not_covered, plan};
 use super::{advice, guard_verdict, AuditOptions, AuditReport, Finding, OnFailure, Severity};
-use crate::agent::hook_config::HookConfig;
+use crate::agent::hook_config::{ConfigNote, HookConfig};
 use crate::agent::{Agent, AgentBin, AgentDriver};
 
 /// Where a section's hooks were read.
@@ -35,6 +35,9 @@ pub enum Source {
         paths: Vec<PathBuf>,
         /// How its driver reads them.
         config: &'static dyn HookConfig,
+        /// What the agent does with each file that its hooks as read do not
+        /// show ([`HookConfig::notes`]), by the file's path.
+        notes: Vec<(PathBuf, ConfigNote)>,
     },
 }
 
@@ -86,12 +89,14 @@ impl<'a> Section<'a> {
             anyhow::bail!("audit does not read {}'s hook files", driver.display_name());
         };
         let paths: Vec<PathBuf> = files.iter().map(|f| f.file.path.clone()).collect();
+        let notes: Vec<(PathBuf, ConfigNote)> =
+            files.iter().flat_map(|f| f.notes.iter().map(|n| (f.file.path.clone(), n.clone()))).collect();
         let settings: Vec<config::SettingsFile> = files.into_iter().map(|f| f.file).collect();
         let mut entries = config::entries(&settings);
         for (n, e) in entries.iter_mut().enumerate() {
             e.id = format!("{}{}", config.id_prefix(), n + 1);
         }
-        Ok(Section::new(agent, bin, Source::HookFiles { paths, config }, entries))
+        Ok(Section::new(agent, bin, Source::HookFiles { paths, config, notes }, entries))
     }
 
     fn new(agent: Agent, bin: Option<&'a AgentBin>, source: Source, entries: Vec<HookEntry>) -> Self {
@@ -193,11 +198,14 @@ impl<'a> Section<'a> {
                     });
                 }
             }
-            Source::HookFiles { .. } => {
+            Source::HookFiles { notes, .. } => {
                 let env =
                     static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: None };
                 self.checks.findings =
                     self.entries.iter().flat_map(|e| agent_audit::static_findings(self.driver, e, &env)).collect();
+                self.checks
+                    .findings
+                    .extend(notes.iter().map(|(path, note)| agent_audit::note_finding(&self.entries, path, note)));
             }
         }
     }
@@ -235,9 +243,12 @@ impl<'a> Section<'a> {
             self.probe_findings.extend(c.findings());
             self.census = Some(c);
         }
-        if let Source::Settings(_) = &self.source {
+        match &self.source {
             // After the census's, as the report has listed them.
-            self.probe_findings.extend(plan::rejected_answer_findings(&self.checks.screens));
+            Source::Settings(_) => self.probe_findings.extend(plan::rejected_answer_findings(&self.checks.screens)),
+            Source::HookFiles { .. } => self
+                .probe_findings
+                .extend(plan::unread_refusal_findings(&self.checks.screens, self.driver.display_name())),
         }
         Ok(())
     }
@@ -292,7 +303,14 @@ impl<'a> Section<'a> {
             .map(|e| AgentHook {
                 agent: self.agent.as_str(),
                 agent_version: version.clone(),
-                location: format!("{} {}[{}].hooks[{}]", e.file.display(), driver.hook_event(), e.group, e.index),
+                location: format!(
+                    "{} {}",
+                    e.file.display(),
+                    driver
+                        .hook_config()
+                        .and_then(|c| c.entry_location(&e.file, e.group, e.index))
+                        .unwrap_or_else(|| format!("{}[{}].hooks[{}]", driver.hook_event(), e.group, e.index))
+                ),
                 entry: e,
             })
             .collect();

@@ -167,8 +167,9 @@ pub enum AuditFormat {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Settings files (default: the project and user settings Claude Code would read here, and
-    /// the project's `.codex/hooks.json`, `.codex/config.toml` `[hooks]`, `.gemini/settings.json` and
-    /// `.github/hooks/*.json`).
+    /// the project's `.codex/hooks.json`, `.codex/config.toml` `[hooks]`, `.gemini/settings.json`,
+    /// `.github/hooks/*.json`, `.qwen/settings.json`, `.clinerules/hooks/PreToolUse*`, and the plugins
+    /// in `.opencode/plugins/` and `.kilo/plugins/` and the `plugin` entries of `opencode.json` and `kilo.json`).
     #[arg(value_name = "SETTINGS.json")]
     pub settings: Vec<PathBuf>,
     /// Claude Code to run the dynamic checks on.
@@ -183,9 +184,24 @@ pub struct AuditArgs {
     /// Copilot CLI to run the dynamic checks of Copilot hooks on (default: the pinned version).
     #[arg(long = "copilot", value_name = "SPEC")]
     pub copilot: Option<String>,
-    /// Whose hook configs the named files are: claude-code, codex, gemini or copilot (default: by
-    /// path: a file in `.codex/` or named hooks.json is Codex CLI's, `.gemini/settings.json` Gemini
-    /// CLI's, a `*.json` in `.github/hooks/` or `.copilot/hooks/` Copilot CLI's).
+    /// Qwen Code to run the dynamic checks of Qwen hooks on (default: the pinned version).
+    #[arg(long = "qwen", value_name = "SPEC")]
+    pub qwen: Option<String>,
+    /// Cline CLI to run the dynamic checks of Cline hook files on (default: the pinned version).
+    #[arg(long = "cline", value_name = "SPEC")]
+    pub cline: Option<String>,
+    /// OpenCode whose plugins are listed (plugins are checked statically only, for now).
+    #[arg(long = "opencode", value_name = "SPEC")]
+    pub opencode: Option<String>,
+    /// Kilo CLI whose plugins are listed (plugins are checked statically only, for now).
+    #[arg(long = "kilo", value_name = "SPEC")]
+    pub kilo: Option<String>,
+    /// Whose hook configs the named files are: claude-code, codex, gemini, copilot, qwen, cline, opencode or kilo
+    /// (default: by path: a file in `.codex/` or named hooks.json is Codex CLI's,
+    /// `.gemini/settings.json` Gemini CLI's, a `*.json` in `.github/hooks/` or `.copilot/hooks/`
+    /// Copilot CLI's, `.qwen/settings.json` Qwen Code's, `PreToolUse[.ext]` in `.clinerules/hooks/` or
+    /// `.cline/hooks/` Cline CLI's, a plugin in `.opencode/plugins/` or `opencode.json` OpenCode's, in
+    /// `.kilo/plugins/` or `kilo.json` Kilo CLI's).
     #[arg(long = "agent", value_name = "AGENT")]
     pub agent: Option<String>,
     #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
@@ -209,7 +225,15 @@ pub struct AuditArgs {
 impl AuditArgs {
     /// The version an agent's flag (its driver's `version_flag`, `--codex`) names, if given.
     pub fn version_named_by(&self, flag: &str) -> Option<&str> {
-        let flags = [("--codex", &self.codex), ("--gemini", &self.gemini), ("--copilot", &self.copilot)];
+        let flags = [
+            ("--codex", &self.codex),
+            ("--gemini", &self.gemini),
+            ("--copilot", &self.copilot),
+            ("--qwen", &self.qwen),
+            ("--cline", &self.cline),
+            ("--opencode", &self.opencode),
+            ("--kilo", &self.kilo),
+        ];
         flags.iter().find(|(f, _)| *f == flag).and_then(|(_, v)| v.as_deref())
     }
 }

@@ -52,7 +52,7 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         let agents = audit::intake::agent_config::default_paths(&cwd);
         if found.is_empty() && agents.is_empty() && args.plugin_dirs.is_empty() {
             anyhow::bail!(
-                "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, .codex/hooks.json, .codex/config.toml, .gemini/settings.json, .github/hooks/*.json exists here; pass SETTINGS.json files"
+                "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, .codex/hooks.json, .codex/config.toml, .gemini/settings.json, .github/hooks/*.json, .qwen/settings.json, .clinerules/hooks/PreToolUse, .opencode/plugins/, .kilo/plugins/ exists here; pass SETTINGS.json files"
             );
         }
         (found, agents)
@@ -134,7 +134,11 @@ fn split_by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<Spli
 async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec<failopen::agent::AgentBin>> {
     let mut out = Vec::new();
     for (agent, files) in audit::load_agent_files(opts)? {
-        let has_hooks = files.iter().any(|f| !audit::intake::config::entries(std::slice::from_ref(&f.file)).is_empty());
+        // Hooks audit only lists (OpenCode's plugins) need no binary.
+        let has_hooks = files.iter().any(|f| {
+            let entries = audit::intake::config::entries(std::slice::from_ref(&f.file));
+            entries.iter().any(|e| !matches!(e.kind, audit::intake::config::HookKind::Other { .. }))
+        });
         if !has_hooks {
             continue;
         }

@@ -257,6 +257,19 @@ pub fn first_tool_step(history: &History, cwd: &str, tool: &str) -> Step {
     }
 }
 
+/// The next step of an audit probe's session ([`super::probe_call`]) on
+/// Cline: the probe's one shell call, its `command` as Cline's
+/// `run_commands` takes it (`{"commands": [command]}`, with `{work}`,
+/// `{root}` and `{home}` filled in for `cwd`), then a text quoting the
+/// output. A probe through another tool is not made on this face.
+pub fn probe_step(history: &History, cwd: &str, tool: &str, input: &Value) -> Step {
+    if tool != SHELL_TOOL {
+        return Step::Text(format!("The stand-in cannot make a {tool} probe call over Chat Completions."));
+    }
+    let input = json!({"commands": [input.get("command").unwrap_or(&Value::Null)]});
+    super::probe_call::probe_step(history, cwd, SHELL_TOOL, &input)
+}
+
 /// The assistant message of a step: a text, or `tool_calls` whose
 /// `arguments` are JSON strings, with ids `<call_id>` (`<call_id>_<i>` for
 /// several).
@@ -334,6 +347,16 @@ mod tests {
 
     fn system() -> Value {
         json!({"role": "system", "content": "You are Cline.\n4. Working Directory: /tmp/s/work\n5. Other"})
+    }
+
+    #[test]
+    fn a_probe_session_makes_its_one_call_through_clines_shell_then_quotes_it() {
+        let probe = json!({"command": "git -C {work} reset --hard", "description": "d"});
+        let fresh = history(&json!({"tools": [{"type": "function", "function": {"name": SHELL_TOOL}}],
+            "messages": [{"role": "user", "content": "go"}]}));
+        let Step::Tool { name, input } = probe_step(&fresh, "/r/work", SHELL_TOOL, &probe) else { panic!("a call") };
+        assert_eq!((name, input), (SHELL_TOOL, json!({"commands": ["git -C /r/work reset --hard"]})));
+        assert!(matches!(probe_step(&fresh, "/r/work", EDIT_TOOL, &probe), Step::Text(_)), "only the shell");
     }
 
     #[test]

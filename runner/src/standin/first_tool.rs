@@ -30,8 +30,9 @@ pub const TOOLS: [&str; 6] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdi
 /// The other agents' write tools, by the names their hooks see, that the
 /// stand-in's other faces can attempt one write with: Codex's `apply_patch`
 /// (its shell is `Bash`, as above) in [`super::responses::first_tool_step`],
-/// and Gemini CLI's tools in [`super::gemini::first_tool_step`].
-pub const AGENT_TOOLS: [&str; 7] = [
+/// Gemini CLI's (and Qwen Code's `edit`) in [`super::gemini::first_tool_step`],
+/// and Cline CLI's in [`super::chat_completions::first_tool_step`].
+pub const AGENT_TOOLS: [&str; 9] = [
     super::responses::PATCH_TOOL,
     super::gemini::SHELL_TOOL,
     super::gemini::WRITE_TOOL,
@@ -39,6 +40,8 @@ pub const AGENT_TOOLS: [&str; 7] = [
     super::script::COPILOT_SHELL,
     super::script::COPILOT_CREATE,
     super::script::COPILOT_EDIT,
+    super::chat_completions::SHELL_TOOL,
+    super::chat_completions::EDIT_TOOL,
 ];
 
 /// The tool name as a static string, if it is one this script (or the

@@ -37,6 +37,11 @@ pub const WRITE_TOOL: &str = "write_file";
 /// `edit.ts`: `isNewFile`), so a write through it needs no seeded file.
 pub const REPLACE_TOOL: &str = "replace";
 
+/// Qwen Code's edit tool (its name for Gemini CLI's `replace`), which also
+/// creates a file from an empty `old_string` (0.24.4's `applyReplacement`,
+/// `isNewFile`).
+pub const QWEN_EDIT_TOOL: &str = "edit";
+
 /// Read a Gemini API request body into a [`History`].
 pub fn history(body: &Value) -> History {
     let tool_names: Vec<String> = body
@@ -135,14 +140,14 @@ pub fn scripted_step(history: &History, cwd: &str) -> Step {
 }
 
 /// The next step of a session that attempts one write through `tool`
-/// (`run_shell_command`, `write_file` or `replace`, which creates
-/// `<cwd>/notes.txt` from an empty `old_string`), and then ends with a text
+/// (`run_shell_command`, `write_file`, or `replace` or Qwen Code's `edit`,
+/// which create `<cwd>/notes.txt` from an empty `old_string`), and then ends with a text
 /// quoting the response: `failopen audit`'s one-tool session.
 pub fn first_tool_step(history: &History, cwd: &str, tool: &str) -> Step {
     if !history.has_tools {
         return Step::Text("failopen stand-in".to_string());
     }
-    let Some(name) = [SHELL_TOOL, WRITE_TOOL, REPLACE_TOOL].into_iter().find(|t| *t == tool) else {
+    let Some(name) = [SHELL_TOOL, WRITE_TOOL, REPLACE_TOOL, QWEN_EDIT_TOOL].into_iter().find(|t| *t == tool) else {
         return Step::Text(format!("The stand-in cannot write with {tool} on Gemini CLI."));
     };
     if !history.tool_names.iter().any(|n| n == name) {
@@ -153,6 +158,7 @@ pub fn first_tool_step(history: &History, cwd: &str, tool: &str) -> Step {
         let input = match name {
             SHELL_TOOL => json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"}),
             WRITE_TOOL => json!({"file_path": path, "content": NOTES_CONTENT}),
+            QWEN_EDIT_TOOL => json!({"file_path": path, "old_string": "", "new_string": NOTES_CONTENT}),
             _ => json!({"file_path": path, "instruction": "Create notes.txt containing ready",
                 "old_string": "", "new_string": NOTES_CONTENT}),
         };

@@ -16,8 +16,11 @@ use super::script::Step;
 pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "Read", "WebFetch"];
 
 /// The other agents' tools a probe may call, by the names their hooks see
-/// (and the wire carries): Gemini CLI's shell and Copilot CLI's shell.
-pub const AGENT_TOOLS: [&str; 2] = [super::gemini::SHELL_TOOL, super::script::COPILOT_SHELL];
+/// (and the wire carries): Gemini CLI's shell, Copilot CLI's shell and
+/// Cline CLI's (`run_commands`, whose input the Chat Completions face
+/// shapes: [`super::chat_completions::probe_step`]).
+pub const AGENT_TOOLS: [&str; 3] =
+    [super::gemini::SHELL_TOOL, super::script::COPILOT_SHELL, super::chat_completions::SHELL_TOOL];
 
 /// The tool as a static string, if a probe may call it ([`TOOLS`], [`AGENT_TOOLS`]).
 pub fn known_tool(name: &str) -> Option<&'static str> {

@@ -129,9 +129,10 @@ async fn chat_completions_in_session(
         },
         |state| {
             let cwd = state.cwd.as_deref().unwrap_or(".");
-            match state.first_tool {
-                Some(tool) => chat::first_tool_step(&history, cwd, tool),
-                None => chat::scripted_step(&history, cwd),
+            match (&state.probe_call, state.first_tool) {
+                (Some((tool, input)), _) => chat::probe_step(&history, cwd, tool, input),
+                (None, Some(tool)) => chat::first_tool_step(&history, cwd, tool),
+                (None, None) => chat::scripted_step(&history, cwd),
             }
         },
         |step| {

@@ -18,7 +18,7 @@ use crate::support::{self, failopen};
 
 /// A project in a temp dir with `config` at `rel` and a crashing guard at
 /// `<dir>/hooks/guard.sh` (`dir`: `.codex` or `.gemini`), and an empty HOME.
-fn project(dir: &str, rel: &str, config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+pub(crate) fn project(dir: &str, rel: &str, config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     use std::os::unix::fs::PermissionsExt;
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("project");
@@ -34,7 +34,7 @@ fn project(dir: &str, rel: &str, config: &str) -> (tempfile::TempDir, PathBuf, P
 
 /// `failopen audit ARGS --format json -j 2` in `cwd` with HOME `home`,
 /// against failopen's real cache (where the agents are installed).
-fn audit(cwd: &Path, home: &Path, args: &[&str]) -> Output {
+pub(crate) fn audit(cwd: &Path, home: &Path, args: &[&str]) -> Output {
     let _lock = support::lock::sessions();
     let cache = std::env::var_os("FAILOPEN_CACHE")
         .map(PathBuf::from)
@@ -45,7 +45,7 @@ fn audit(cwd: &Path, home: &Path, args: &[&str]) -> Output {
     cmd.timeout(std::time::Duration::from_secs(900)).output().unwrap()
 }
 
-fn json(out: &Output) -> Value {
+pub(crate) fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "not JSON ({e}): stdout {} stderr {}",
@@ -56,7 +56,7 @@ fn json(out: &Output) -> Value {
 }
 
 /// The one agent section's (hook, kind, tool, fault) holes, its sealed re-check's results.
-fn holes_and_recheck(a: &Value) -> (Vec<(String, String, String)>, Vec<String>) {
+pub(crate) fn holes_and_recheck(a: &Value) -> (Vec<(String, String, String)>, Vec<String>) {
     let s = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
     let holes = a["holes"].as_array().unwrap().iter().map(|h| (s(h, "kind"), s(h, "tool"), s(h, "fault"))).collect();
     let recheck = a["sealed_recheck"].as_array().unwrap().iter().flat_map(|r| r["cells"].as_array().unwrap().clone());
@@ -309,7 +309,7 @@ fn a_codex_guard_that_refuses_only_git_reset_hard_is_exercised_with_the_probe_on
 
 /// A git repository at `root` with `tracked.txt` committed and then changed;
 /// returns the change.
-fn uncommitted_change(root: &Path) -> String {
+pub(crate) fn uncommitted_change(root: &Path) -> String {
     let git = |args: &[&str]| {
         let st = std::process::Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false"])
@@ -330,13 +330,13 @@ fn uncommitted_change(root: &Path) -> String {
 }
 
 /// The probes an agent section's screens found refused.
-fn refused_probes(a: &Value) -> Vec<&str> {
+pub(crate) fn refused_probes(a: &Value) -> Vec<&str> {
     let screens = a["screens"].as_array().unwrap().iter();
     screens.filter(|s| s["refused"] == true).map(|s| s["probe"].as_str().unwrap()).collect()
 }
 
 /// The result of the agent section's cell (hook, tool, fault), or why none.
-fn cell(a: &Value, hook: &str, tool: &str, fault: &str) -> String {
+pub(crate) fn cell(a: &Value, hook: &str, tool: &str, fault: &str) -> String {
     a["cells"]
         .as_array()
         .unwrap()

@@ -17,6 +17,7 @@ mod audit_launchers;
 mod audit_models;
 mod audit_probes;
 mod audit_public_guards;
+mod audit_qwen_cline_plugins;
 mod audit_sources;
 mod battery;
 mod claude_install;

@@ -76,6 +76,14 @@ impl AgentDriver for Cline {
         &ClineWording
     }
 
+    fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
+        Some(&super::hook_config::ClineHookConfig)
+    }
+
+    fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
+        Some(&super::hook_contract::ClineContract)
+    }
+
     /// Only a print-mode session of one command hook in the settings, with
     /// the battery's matcher, against the stand-in.
     fn unsupported(&self, ask: &SessionAsk<'_>, _caps: Option<&Capabilities>) -> Option<&'static str> {

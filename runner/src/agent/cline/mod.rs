@@ -9,6 +9,8 @@
 
 pub mod config;
 pub mod driver;
+pub mod hook_config;
+pub mod hook_contract;
 pub mod stream;
 pub mod wording;
 

@@ -18,17 +18,11 @@ pub const PROJECT_VARS: [&str; 3] = ["GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE
 impl HookConfig for GeminiHookConfig {
     /// `settings.json` in a `.gemini` directory.
     fn owns_path(&self, path: &Path) -> bool {
-        let parent = path.parent().and_then(Path::file_name);
-        parent.is_some_and(|p| p == ".gemini") && path.file_name().is_some_and(|n| n == "settings.json")
+        hook_config::is_settings_in(path, ".gemini")
     }
 
     fn default_paths(&self, cwd: &Path, _read: &dyn Fn(&Path) -> Option<String>) -> Vec<PathBuf> {
-        let settings = cwd.join(".gemini/settings.json");
-        if settings.is_file() {
-            vec![settings]
-        } else {
-            Vec::new()
-        }
+        hook_config::settings_file_in(cwd, ".gemini")
     }
 
     /// BeforeTool groups as PreToolUse groups: timeout from milliseconds to

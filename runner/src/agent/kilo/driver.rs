@@ -28,6 +28,10 @@ const IDENTITY: Identity = Identity {
     older_version: super::OLDER_VERSION,
 };
 
+/// How audit reads its plugins: OpenCode's reader under Kilo's names.
+const HOOK_CONFIG: crate::agent::opencode::hook_config::PluginHookConfig =
+    crate::agent::opencode::hook_config::PluginHookConfig { flavour: &FLAVOUR, id_prefix: "K", version_flag: "--kilo" };
+
 impl AgentDriver for Kilo {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
@@ -50,6 +54,10 @@ impl AgentDriver for Kilo {
     }
 
     /// A refusal reaches the model as the bare thrown message, as in OpenCode.
+    fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
+        Some(&HOOK_CONFIG)
+    }
+
     fn wording(&self) -> &'static dyn RefusalWording {
         &wording::OpenCodeWording
     }

@@ -40,6 +40,10 @@ pub const VOCABULARY: HookVocabulary = HookVocabulary {
     default_timeout_secs: f64::INFINITY,
 };
 
+/// How audit reads its plugins ([`super::hook_config`]).
+const HOOK_CONFIG: super::hook_config::PluginHookConfig =
+    super::hook_config::PluginHookConfig { flavour: &config::FLAVOUR, id_prefix: "O", version_flag: "--opencode" };
+
 impl AgentDriver for OpenCode {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
@@ -63,6 +67,10 @@ impl AgentDriver for OpenCode {
     /// whose binary is the build.
     fn build_files(&self, version_dir: &Path) -> Vec<PathBuf> {
         package_files(version_dir, "opencode")
+    }
+
+    fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
+        Some(&HOOK_CONFIG)
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -11,6 +11,7 @@
 pub mod config;
 pub mod driver;
 pub mod flavour;
+pub mod hook_config;
 pub mod plugin;
 pub mod session;
 pub mod stream;

@@ -59,6 +59,14 @@ impl AgentDriver for Qwen {
         config::system_settings_with_hooks()
     }
 
+    fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
+        Some(&super::hook_config::QwenHookConfig)
+    }
+
+    fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
+        Some(&super::hook_contract::QwenContract)
+    }
+
     fn wording(&self) -> &'static dyn RefusalWording {
         &wording::QwenWording
     }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::config::{ConfigError, SettingsFile};
-use crate::agent::hook_config::{HookConfig, HookConfigError};
+use crate::agent::hook_config::{ConfigNote, HookConfig, HookConfigError};
 use crate::agent::Agent;
 
 /// A hook config of another agent, read.
@@ -31,6 +31,9 @@ pub struct AgentFile {
     /// The file, Claude-shaped: its PreToolUse (Gemini: BeforeTool) groups
     /// under `hooks.PreToolUse`, timeouts in seconds.
     pub file: SettingsFile,
+    /// What the agent does with the file that its hooks as read do not show
+    /// ([`HookConfig::notes`]), for lint.
+    pub notes: Vec<ConfigNote>,
 }
 
 /// The agent a hook config belongs to, by its path, as each agent's
@@ -77,13 +80,14 @@ pub fn load(agent: Agent, path: &Path, project_dir: PathBuf) -> Result<AgentFile
         }
         HookConfigError::Shape(message) => ConfigError::Shape { path: shown.clone(), message },
     })?;
+    let notes = reader.notes(path, &text);
     let file = SettingsFile {
         path: path.to_path_buf(),
         project_dir,
         value: json!({"hooks": {"PreToolUse": hooks}}),
         managed: false,
     };
-    Ok(AgentFile { agent, file })
+    Ok(AgentFile { agent, file, notes })
 }
 
 #[cfg(test)]

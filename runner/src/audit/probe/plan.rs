@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::agent_hooks;
 use super::screen::{self, HookScreen, Screen};
 use super::{world, Probe};
+use crate::agent::hook_contract::UNREAD_REFUSAL;
 use crate::agent::AgentDriver;
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::probe::dynamic::{should_block, AuditCell, Runner};
@@ -102,9 +103,15 @@ pub fn confirm_plan<'p>(
 ) -> Vec<(usize, &'p Probe, Fault)> {
     let mut plan = Vec::new();
     for (i, e) in hooks.iter().enumerate() {
+        // A refusal the agent does not read (Cline's, answered as Claude Code's) is confirmed too: the
+        // session shows the call running as configured.
         let refused = probes.iter().filter(|p| {
             let label = p.label();
-            screens.iter().any(|s| s.hook == e.id && s.screen.probe == label && s.screen.refused)
+            screens.iter().any(|s| {
+                s.hook == e.id
+                    && s.screen.probe == label
+                    && (s.screen.refused || s.screen.answer.starts_with(UNREAD_REFUSAL))
+            })
         });
         let max = if write_refused(e, baseline, fault_tools) { MAX_CONFIRMED_BESIDE_A_WRITE } else { usize::MAX };
         plan.extend(refused.take(max).map(|p| (i, p, Fault::None)));
@@ -163,6 +170,32 @@ pub fn rejected_answer_findings(screens: &[HookScreen]) -> Vec<crate::audit::Fin
                 "its JSON deny (to {}) is one Claude Code rejects as malformed: {why}; the call runs. Answer \
                  {{\"hookSpecificOutput\": {{\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \
                  \"permissionDecisionReason\": \"<a string>\"}}}}, or exit 2 with the reason on stderr",
+                s.screen.probe
+            ),
+        });
+    }
+    out
+}
+
+/// One `refusal-not-read` finding per hook whose screen showed it meaning
+/// to refuse in a way its agent (`agent`, by name) does not read (an exit 2
+/// or Claude Code's JSON deny to Cline CLI): it refuses nothing even as
+/// configured, whatever fault it meets.
+pub fn unread_refusal_findings(screens: &[HookScreen], agent: &str) -> Vec<crate::audit::Finding> {
+    let mut out: Vec<crate::audit::Finding> = Vec::new();
+    for s in screens {
+        let Some(what) = s.screen.answer.strip_prefix(UNREAD_REFUSAL) else { continue };
+        if out.iter().any(|f| f.hook.as_deref() == Some(s.hook.as_str())) {
+            continue;
+        }
+        out.push(crate::audit::Finding {
+            hook: Some(s.hook.clone()),
+            severity: crate::audit::Severity::Error,
+            code: "refusal-not-read".into(),
+            message: format!(
+                "it means to refuse {} but answers in a way {agent} does not read ({what}): the guard refuses \
+                 nothing even as configured. Answer as {agent} reads a refusal, or wrap it with failopen seal, \
+                 which answers in each agent's own terms",
                 s.screen.probe
             ),
         });
