@@ -77,7 +77,7 @@ command -v /usr/bin/time >/dev/null || { echo "battery.sh: needs /usr/bin/time (
 
 sel=(--arms "$arms")
 for g in "${only[@]}"; do sel+=(--only "$g"); done
-[[ -n "$claude" ]] && sel+=(--claude "$claude")
+[[ -n "$claude" ]] && sel+=(--agent-version "$claude")
 tck=$(getconf CLK_TCK)
 
 bench="$(mktemp -d /tmp/failopen-bench-XXXXXX)"

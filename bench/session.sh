@@ -58,7 +58,7 @@ if [[ -z "$url" ]]; then
 fi
 
 sel=(--arms full --only "$arm")
-[[ -n "$claude" ]] && sel+=(--claude "$claude")
+[[ -n "$claude" ]] && sel+=(--agent-version "$claude")
 "$FAILOPEN" run "${sel[@]}" -j 1 --session-timeout 0.001 --keep --out "$bench/prep.csv" >"$bench/prep.log" 2>&1 || true
 kept="$(grep -o 'kept:[^;,"]*' "$bench/prep.csv" | head -n1 | cut -c6-)"
 [[ -n "$kept" ]] || { echo "session.sh: no settings for arm $arm:" >&2; cat "$bench/prep.log" >&2; exit 1; }

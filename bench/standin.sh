@@ -33,10 +33,10 @@ if [[ -z "${FAILOPEN:-}" ]]; then
     FAILOPEN="${CARGO_TARGET_DIR:-$here/target}/release/failopen"
 fi
 if [[ -z "$version" ]]; then
-    version="$("$FAILOPEN" claude list 2>/dev/null | grep -o '[0-9]\+\.[0-9]\+\.[0-9]\+' | tail -n1)"
+    version="$("$FAILOPEN" agents list 2>/dev/null | grep -o '[0-9]\+\.[0-9]\+\.[0-9]\+' | tail -n1)"
 fi
 cbin="${FAILOPEN_CACHE:-$HOME/.cache/failopen}/claude-code/$version/node_modules/.bin/claude"
-[[ -x "$cbin" ]] || { echo "standin.sh: no claude $version at $cbin (failopen claude install $version)" >&2; exit 1; }
+[[ -x "$cbin" ]] || { echo "standin.sh: no claude $version at $cbin (failopen agents install $version)" >&2; exit 1; }
 
 bench="$(mktemp -d /tmp/failopen-standin-bench-XXXXXX)"
 pids=()

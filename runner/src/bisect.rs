@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use crate::install::ClaudeSpec;
+use crate::install::VersionSpec;
 use crate::record::Row;
 use crate::tally::Tally;
 use crate::version::{self, Version};
@@ -176,13 +176,13 @@ fn decisive(verdict: &str) -> bool {
 
 /// Resolve a version spec of `agent` to the exact published version (`latest` allowed).
 pub async fn exact_version(spec: &str, agent: crate::agent::Agent) -> anyhow::Result<String> {
-    match ClaudeSpec::parse(spec)? {
-        ClaudeSpec::Version(v) => Ok(v),
-        ClaudeSpec::Latest => Ok(crate::install::npm::latest_version(agent).await?),
-        ClaudeSpec::Path(p) => {
+    match VersionSpec::parse(spec)? {
+        VersionSpec::Version(v) => Ok(v),
+        VersionSpec::Latest => Ok(crate::install::npm::latest_version(agent).await?),
+        VersionSpec::Path(p) => {
             anyhow::bail!("bisect works on published versions, not a path: {}", Path::new(&p).display())
         }
-        ClaudeSpec::Range(r) => anyhow::bail!("bisect takes one version at each end, not a range: {r}"),
+        VersionSpec::Range(r) => anyhow::bail!("bisect takes one version at each end, not a range: {r}"),
     }
 }
 

@@ -11,7 +11,7 @@
 //! joins results files row by row. Under all of them, [`task`] holds what
 //! the experiment asks of every session: the prompt, the judged file and
 //! the write tools a hook must cover; version numbers are parsed and
-//! ordered by [`version`] alone ([`claude`] resolves and installs them).
+//! ordered by [`version`] alone ([`install`] resolves and installs them).
 
 pub mod agent;
 pub mod arms;
@@ -55,7 +55,3 @@ pub mod test_helpers;
 pub mod verdict;
 pub mod version;
 pub mod wrappers;
-
-/// The installer's old name, kept only for `audit/` and `cli/audit.rs`, which
-/// another branch is rebuilding; they move to [`install`] when it lands.
-pub use install as claude;

@@ -42,7 +42,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::claude::AgentBin;
+use crate::install::AgentBin;
 use checks::Checks;
 use config::HookEntry;
 use guard_verdict::GuardStatus;

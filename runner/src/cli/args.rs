@@ -16,13 +16,17 @@ pub struct Cli {
 pub enum Command {
     /// Run experiment arms as real agent sessions (`claude -p` by default) and record one CSV row per session.
     Run(RunArgs),
-    /// Manage the agent versions in failopen's cache (Claude Code's unless `--agent` names another).
-    Claude {
-        /// Whose versions: claude-code, codex, gemini, copilot, agent-sdk-ts or agent-sdk-py.
-        #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+    /// Install, list and prune the agent releases in failopen's cache (Claude Code's unless `--agent` names another).
+    ///
+    /// `failopen agents install --agent codex 0.171.0`. (`failopen claude`
+    /// is the old name, still accepted.)
+    #[command(alias = "claude")]
+    Agents {
+        /// Whose releases.
+        #[arg(long, global = true, value_name = "AGENT", default_value = "claude-code", value_parser = agent_parser())]
         agent: failopen::agent::Agent,
         #[command(subcommand)]
-        command: ClaudeCommand,
+        command: AgentsCommand,
     },
     /// Run a guard so that every failure to decide becomes a refusal (exit 2).
     ///
@@ -117,9 +121,8 @@ pub struct McpGuardArgs {
 
 #[derive(Debug, Args)]
 pub struct BisectArgs {
-    /// The agent whose releases to bisect: claude-code (default), codex, gemini, copilot, cline,
-    /// agent-sdk-ts or agent-sdk-py.
-    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+    /// The agent whose releases to bisect.
+    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = agent_parser())]
     pub agent: failopen::agent::Agent,
     /// The arm to run, e.g. crash/native.
     #[arg(long)]
@@ -289,16 +292,16 @@ pub struct RunArgs {
     /// Keep only arms whose name matches this glob (e.g. '*/timed'). Repeatable.
     #[arg(long = "only", value_name = "GLOB")]
     pub only: Vec<String>,
-    /// The agent under test: claude-code (default), codex (`codex exec`) or gemini.
-    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+    /// The agent under test.
+    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = agent_parser())]
     pub agent: failopen::agent::Agent,
     /// The agent's version to run: a version, `latest`, a range of published
     /// versions (`2.1.240..latest`, both ends included), or a path to the
     /// binary. Comma-separated for several. Default: the agent's pinned
     /// version (Claude Code 2.1.328, Codex 0.171.0).
-    #[arg(long = "claude", visible_alias = "agent-version", value_name = "SPEC")]
-    pub claude: Option<String>,
-    /// Keep pre-releases that fall inside a `--claude` range.
+    #[arg(long = "agent-version", alias = "claude", value_name = "SPEC")]
+    pub agent_version: Option<String>,
+    /// Keep pre-releases that fall inside an `--agent-version` range.
     #[arg(long = "pre-releases")]
     pub pre_releases: bool,
     /// The model behind the sessions.
@@ -342,7 +345,7 @@ pub struct RunArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ClaudeCommand {
+pub enum AgentsCommand {
     /// List the versions installed in the cache: size, last use, pinned.
     List,
     /// Install versions, `latest` or ranges into the cache.
@@ -365,7 +368,7 @@ pub enum ClaudeCommand {
         #[arg(long = "pre-releases")]
         pre_releases: bool,
     },
-    /// Remove every cached version that is not pinned (2.1.328 and 2.1.240) or kept.
+    /// Remove every cached version that is not pinned (the agent's pinned and older reference releases) or kept.
     Prune {
         /// Also keep these (versions, ranges, `latest`; comma-separated).
         #[arg(long, value_name = "SPEC")]
@@ -378,15 +381,14 @@ pub enum ClaudeCommand {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// The agent whose releases to run: claude-code (default), codex, gemini, copilot, agent-sdk-ts or
-    /// agent-sdk-py.
-    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = parse_agent)]
+    /// The agent whose releases to run.
+    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = agent_parser())]
     pub agent: failopen::agent::Agent,
     /// The versions: a range of published versions (both ends included),
     /// versions, `latest`, comma-separated. Default: from the agent's older
     /// reference version to the latest (`2.1.240..latest` for Claude Code).
-    #[arg(long = "claude", visible_alias = "agent-version", value_name = "SPEC")]
-    pub claude: Option<String>,
+    #[arg(long = "agent-version", alias = "claude", value_name = "SPEC")]
+    pub agent_version: Option<String>,
     /// Keep pre-releases inside a range.
     #[arg(long = "pre-releases")]
     pub pre_releases: bool,
@@ -511,7 +513,74 @@ pub struct MergeArgs {
     pub out: PathBuf,
 }
 
-/// `--agent NAME`, with the valid names in the error.
-pub fn parse_agent(s: &str) -> Result<failopen::agent::Agent, String> {
-    s.parse()
+/// `--agent NAME`: one of [`failopen::agent::Agent::ALL`]'s names, which
+/// `--help` and the error for any other name list.
+pub fn agent_parser() -> impl clap::builder::TypedValueParser<Value = failopen::agent::Agent> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(failopen::agent::Agent::ALL.map(|(name, _)| name))
+        .try_map(|name| name.parse::<failopen::agent::Agent>())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use failopen::agent::Agent;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("failopen").chain(args.iter().copied()))
+    }
+
+    /// `failopen agents` installs any agent's releases, `--agent` before or
+    /// after its subcommand; `failopen claude`, its old name, still parses
+    /// to the same command, so existing CI scripts keep working.
+    #[test]
+    fn agents_is_the_installer_and_claude_its_old_name() {
+        for args in [
+            &["agents", "install", "--agent", "codex", "0.171.0"][..],
+            &["agents", "--agent", "codex", "install", "0.171.0"],
+            &["claude", "--agent", "codex", "install", "0.171.0"],
+        ] {
+            match parse(args).unwrap_or_else(|e| panic!("{args:?}: {e}")).command {
+                Command::Agents { agent, command: AgentsCommand::Install { versions, .. } } => {
+                    assert_eq!(agent, Agent::Codex, "{args:?}");
+                    assert_eq!(versions, ["0.171.0"], "{args:?}");
+                }
+                other => panic!("{args:?} parsed to {other:?}"),
+            }
+        }
+        match parse(&["agents", "list"]).unwrap().command {
+            Command::Agents { agent, .. } => assert_eq!(agent, Agent::ClaudeCode),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// `--agent-version` names the release to run; `--claude`, its old
+    /// name, is still accepted by run and history.
+    #[test]
+    fn agent_version_and_its_old_name_claude() {
+        for flag in ["--agent-version", "--claude"] {
+            let Command::Run(run) = parse(&["run", "--agent", "qwen", flag, "0.24.4"]).unwrap().command else {
+                panic!("{flag}: not run")
+            };
+            assert_eq!((run.agent, run.agent_version.as_deref()), (Agent::Qwen, Some("0.24.4")), "{flag}");
+            let Command::History(history) = parse(&["history", flag, "2.1.240..latest"]).unwrap().command else {
+                panic!("{flag}: not history")
+            };
+            assert_eq!(history.agent_version.as_deref(), Some("2.1.240..latest"), "{flag}");
+        }
+    }
+
+    /// An unknown agent is refused with every valid name listed, and `--help`
+    /// lists them too: the list is `Agent::ALL`, so a new agent is in both.
+    #[test]
+    fn an_unknown_agent_lists_every_valid_one() {
+        let err = parse(&["run", "--agent", "claude"]).unwrap_err().to_string();
+        for (name, _) in Agent::ALL {
+            assert!(err.contains(name), "{name} missing from: {err}");
+        }
+        let help = parse(&["agents", "--help"]).unwrap_err().to_string();
+        assert!(help.contains("possible values") && help.contains("continue"), "{help}");
+    }
 }

@@ -8,7 +8,7 @@ use failopen::audit::{self, AuditOptions};
 use std::path::PathBuf;
 
 use failopen::agent::Agent;
-use failopen::claude::{cache::Cache, ClaudeSpec, PINNED_VERSION};
+use failopen::install::{cache::Cache, VersionSpec, PINNED_VERSION};
 use failopen::pool::Interrupt;
 
 use super::args::{AuditArgs, AuditFormat};
@@ -65,13 +65,13 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         None
     } else {
         let arg = args.claude.as_deref().unwrap_or(PINNED_VERSION);
-        let spec = ClaudeSpec::parse(arg).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
-        if let ClaudeSpec::Range(r) = &spec {
+        let spec = VersionSpec::parse(arg).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
+        if let VersionSpec::Range(r) = &spec {
             anyhow::bail!(
                 "--claude: audit runs on one Claude Code, and {r} is a range; name one version, `latest` or a path"
             );
         }
-        Some(failopen::claude::spec::resolve(&spec, &Cache::from_env()).await?)
+        Some(failopen::install::spec::resolve(&spec, &Cache::from_env()).await?)
     };
     // Advice and the sealed re-check name the same failopen that `seal --install` would write.
     let facts = failopen::seal::exe_path::ExeFacts::from_env().context("cannot locate the failopen executable")?;
@@ -146,12 +146,12 @@ async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec
         let flag = driver.hook_config().map_or("--agent", |c| c.version_flag());
         let given = args.version_named_by(flag);
         let spec =
-            ClaudeSpec::parse(given.unwrap_or(driver.pinned_version())).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
-        if let ClaudeSpec::Range(r) = &spec {
+            VersionSpec::parse(given.unwrap_or(driver.pinned_version())).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+        if let VersionSpec::Range(r) = &spec {
             anyhow::bail!("{flag}: audit runs on one {}, and {r} is a range; name one version", agent.display_name());
         }
         let cache = Cache::from_env().for_agent(agent);
-        out.push(failopen::claude::spec::resolve(&spec, &cache).await?);
+        out.push(failopen::install::spec::resolve(&spec, &cache).await?);
     }
     Ok(out)
 }

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use failopen::bisect;
-use failopen::install::ClaudeSpec;
+use failopen::install::VersionSpec;
 use failopen::pool::Interrupt;
 use failopen::run::RunOptions;
 
@@ -47,7 +47,7 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
         step += 1;
         let n = step;
         let opts = RunOptions {
-            claude: vec![ClaudeSpec::Version(version.clone())],
+            claude: vec![VersionSpec::Version(version.clone())],
             out: work.path().join(format!("{version}.csv")),
             ..base.clone()
         };

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use failopen::agent::Agent;
 use failopen::history::{CachePolicy, Entry, HistoryOptions, HistorySummary};
-use failopen::install::{spec, ClaudeSpec};
+use failopen::install::{spec, VersionSpec};
 use failopen::pool::Interrupt;
 use failopen::run::{Model, RunOptions};
 
@@ -56,23 +56,25 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
     };
     let agent = args.agent;
     let default_range = format!("{}..latest", agent.driver().older_version());
-    let range = args.claude.as_deref().unwrap_or(&default_range);
-    let specs = ClaudeSpec::parse_list(range).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
+    let range = args.agent_version.as_deref().unwrap_or(&default_range);
+    let specs = VersionSpec::parse_list(range).map_err(|e| anyhow::anyhow!("--agent-version: {e}"))?;
     let mut versions = Vec::new();
-    for s in spec::expand(&specs, agent, args.pre_releases).await.map_err(|e| anyhow::anyhow!("--claude: {e}"))? {
+    for s in
+        spec::expand(&specs, agent, args.pre_releases).await.map_err(|e| anyhow::anyhow!("--agent-version: {e}"))?
+    {
         match s {
-            ClaudeSpec::Version(v) => versions.push(v),
-            ClaudeSpec::Latest => versions.push(failopen::install::npm::latest_version(agent).await?),
-            ClaudeSpec::Path(p) => {
-                anyhow::bail!("--claude: history runs published versions, not a path: {}", p.display())
+            VersionSpec::Version(v) => versions.push(v),
+            VersionSpec::Latest => versions.push(failopen::install::npm::latest_version(agent).await?),
+            VersionSpec::Path(p) => {
+                anyhow::bail!("--agent-version: history runs published versions, not a path: {}", p.display())
             }
-            ClaudeSpec::Range(r) => anyhow::bail!("--claude: {r} was not expanded"),
+            VersionSpec::Range(r) => anyhow::bail!("--agent-version: {r} was not expanded"),
         }
     }
     versions.sort_by(|a, b| failopen::version::compare(a, b));
     versions.dedup();
     if versions.is_empty() {
-        anyhow::bail!("--claude {range} names no {} version", agent.display_name());
+        anyhow::bail!("--agent-version {range} names no {} version", agent.display_name());
     }
     let out = args.out.clone().unwrap_or_else(|| default_out(agent));
     check_out(&out, out.parent().is_some_and(|p| p == std::path::Path::new("results")))?;

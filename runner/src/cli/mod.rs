@@ -7,10 +7,10 @@
 //! `mcp-guard` runs on a runtime of its own (dropped without waiting on a
 //! read of stdin); every other subcommand runs on tokio.
 
+mod agents;
 mod args;
 mod audit;
 mod bisect;
-mod claude;
 mod diff;
 mod exit;
 mod history;
@@ -126,7 +126,7 @@ async fn run_async(command: Command, env: Env) -> anyhow::Result<ExitCode> {
         Command::Seal(_) => unreachable!("seal is dispatched without a runtime"),
         Command::McpGuard(_) | Command::McpFs(_) => unreachable!("MCP servers run on their own runtime"),
         Command::Run(args) => run::main(args, &env).await,
-        Command::Claude { agent, command } => claude::main(agent, command).await,
+        Command::Agents { agent, command } => agents::main(agent, command).await,
         Command::Report(args) => report::main(args),
         Command::Diff(args) => diff::main(args),
         Command::Merge(args) => merge::main(args),

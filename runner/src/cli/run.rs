@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use failopen::agent::Agent;
 use failopen::arms::ArmsError;
-use failopen::install::ClaudeSpec;
+use failopen::install::VersionSpec;
 use failopen::mode::Mode;
 use failopen::pool::Interrupt;
 use failopen::report::Exporter;
@@ -95,10 +95,10 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
     let arm_specs = if args.arms.is_empty() { vec!["article".to_string()] } else { args.arms.clone() };
     let arms = load_arms(&arm_specs, &args.only)?;
     let agent = args.agent;
-    let claude_arg = args.claude.as_deref().unwrap_or(pinned_version(agent));
-    let claude = ClaudeSpec::parse_list(claude_arg).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
+    let claude_arg = args.agent_version.as_deref().unwrap_or(pinned_version(agent));
+    let claude = VersionSpec::parse_list(claude_arg).map_err(|e| anyhow::anyhow!("--agent-version: {e}"))?;
     if claude.is_empty() {
-        anyhow::bail!("--claude is empty");
+        anyhow::bail!("--agent-version is empty");
     }
     let model = match args.model {
         ModelArg::Scripted => Model::Scripted,
@@ -189,7 +189,7 @@ pub fn parse_shard(shard: Option<&str>) -> anyhow::Result<Option<failopen::cells
     shard.map(failopen::cells::Shard::parse).transpose().map_err(|e| anyhow::anyhow!("--shard: {e}"))
 }
 
-/// The version run when `--claude` names none.
+/// The version run when `--agent-version` names none.
 fn pinned_version(agent: Agent) -> &'static str {
     agent.driver().pinned_version()
 }

@@ -25,7 +25,7 @@ use anyhow::Context;
 
 use crate::cells::{self, CellKey};
 use crate::install::prune::{self, CacheLimit};
-use crate::install::{cache::Cache, npm, AgentBin, ClaudeSpec};
+use crate::install::{cache::Cache, npm, AgentBin, VersionSpec};
 use crate::pool::Interrupt;
 use crate::record::{self, RowWriter};
 use crate::run::RunOptions;
@@ -197,7 +197,7 @@ pub async fn run(
             }
             None => {
                 let run_opts = RunOptions {
-                    claude: vec![ClaudeSpec::Path(fetched.bin.path.clone())],
+                    claude: vec![VersionSpec::Path(fetched.bin.path.clone())],
                     resume: true,
                     ..opts.run.clone()
                 };

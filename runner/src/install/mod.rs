@@ -15,13 +15,13 @@ pub mod range;
 pub mod spec;
 
 pub use crate::agent::AgentBin;
-pub use spec::ClaudeSpec;
+pub use spec::VersionSpec;
 
 /// Claude Code's pinned and article versions, named here for the callers
 /// that speak of `--claude`'s default.
 pub use crate::agent::claude_code::{ARTICLE_VERSION, PINNED_VERSION};
 
-/// Versions `failopen claude prune` and `history --cache-max` never remove:
+/// Versions `failopen agents prune` and `history --cache-max` never remove:
 /// the ones the reference results and the test suite run.
 pub const PINNED_VERSIONS: [&str; 2] = [PINNED_VERSION, ARTICLE_VERSION];
 

@@ -11,7 +11,7 @@ use crate::version::Version;
 
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ClaudeSpec {
+pub enum VersionSpec {
     /// A published version, e.g. `2.1.240` (it parses as a [`Version`]).
     Version(String),
     /// The registry's `latest` tag.
@@ -22,36 +22,36 @@ pub enum ClaudeSpec {
     Range(VersionRange),
 }
 
-impl ClaudeSpec {
+impl VersionSpec {
     /// Parse one spec: `latest`, a path (it holds a `/` or exists), a range
     /// (`FROM..TO`), or a [`Version`]; anything else is
     /// [`InstallError::BadSpec`] (or [`InstallError::Range`] for a malformed range).
-    pub fn parse(s: &str) -> Result<ClaudeSpec, InstallError> {
+    pub fn parse(s: &str) -> Result<VersionSpec, InstallError> {
         let s = s.trim();
         if s == "latest" {
-            Ok(ClaudeSpec::Latest)
+            Ok(VersionSpec::Latest)
         } else if s.contains('/') || Path::new(s).exists() {
-            Ok(ClaudeSpec::Path(PathBuf::from(s)))
+            Ok(VersionSpec::Path(PathBuf::from(s)))
         } else if let Some(range) = VersionRange::parse(s) {
-            Ok(ClaudeSpec::Range(range?))
+            Ok(VersionSpec::Range(range?))
         } else if s.parse::<Version>().is_ok() {
-            Ok(ClaudeSpec::Version(s.to_string()))
+            Ok(VersionSpec::Version(s.to_string()))
         } else {
             Err(InstallError::BadSpec(s.to_string()))
         }
     }
 
     /// Parse a comma-separated list of specs.
-    pub fn parse_list(s: &str) -> Result<Vec<ClaudeSpec>, InstallError> {
-        s.split(',').filter(|p| !p.trim().is_empty()).map(ClaudeSpec::parse).collect()
+    pub fn parse_list(s: &str) -> Result<Vec<VersionSpec>, InstallError> {
+        s.split(',').filter(|p| !p.trim().is_empty()).map(VersionSpec::parse).collect()
     }
 }
 
 /// Replace every range by the published versions it holds (oldest first)
 /// and drop repeated versions, keeping the first place each appears. The
 /// registry is asked only when there is a range to expand.
-pub async fn expand(specs: &[ClaudeSpec], agent: Agent, include_pre: bool) -> Result<Vec<ClaudeSpec>, InstallError> {
-    if !specs.iter().any(|s| matches!(s, ClaudeSpec::Range(_))) {
+pub async fn expand(specs: &[VersionSpec], agent: Agent, include_pre: bool) -> Result<Vec<VersionSpec>, InstallError> {
+    if !specs.iter().any(|s| matches!(s, VersionSpec::Range(_))) {
         return Ok(dedup(specs.to_vec()));
     }
     let published = npm::published_versions(agent).await?;
@@ -61,16 +61,16 @@ pub async fn expand(specs: &[ClaudeSpec], agent: Agent, include_pre: bool) -> Re
 
 /// [`expand`] against a given registry listing (no network).
 pub fn expand_with(
-    specs: &[ClaudeSpec],
+    specs: &[VersionSpec],
     published: &[String],
     latest: &str,
     include_pre: bool,
-) -> Result<Vec<ClaudeSpec>, InstallError> {
+) -> Result<Vec<VersionSpec>, InstallError> {
     let mut out = Vec::new();
     for spec in specs {
         match spec {
-            ClaudeSpec::Range(r) => {
-                out.extend(r.resolve(published, latest, include_pre)?.into_iter().map(ClaudeSpec::Version))
+            VersionSpec::Range(r) => {
+                out.extend(r.resolve(published, latest, include_pre)?.into_iter().map(VersionSpec::Version))
             }
             other => out.push(other.clone()),
         }
@@ -78,8 +78,8 @@ pub fn expand_with(
     Ok(dedup(out))
 }
 
-fn dedup(specs: Vec<ClaudeSpec>) -> Vec<ClaudeSpec> {
-    let mut out: Vec<ClaudeSpec> = Vec::with_capacity(specs.len());
+fn dedup(specs: Vec<VersionSpec>) -> Vec<VersionSpec> {
+    let mut out: Vec<VersionSpec> = Vec::with_capacity(specs.len());
     for s in specs {
         if !out.contains(&s) {
             out.push(s);
@@ -90,9 +90,9 @@ fn dedup(specs: Vec<ClaudeSpec>) -> Vec<ClaudeSpec> {
 
 /// Resolve a spec to a runnable binary of the cache's agent, installing
 /// into the cache if needed.
-pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<AgentBin, InstallError> {
+pub async fn resolve(spec: &VersionSpec, cache: &Cache) -> Result<AgentBin, InstallError> {
     match spec {
-        ClaudeSpec::Path(p) => {
+        VersionSpec::Path(p) => {
             let not_runnable = |e: std::io::Error| InstallError::NotRunnable {
                 agent: cache.agent().display_name(),
                 path: p.display().to_string(),
@@ -113,12 +113,12 @@ pub async fn resolve(spec: &ClaudeSpec, cache: &Cache) -> Result<AgentBin, Insta
             let version = npm::read_version(cache.agent(), &path).await?;
             Ok(AgentBin { agent: cache.agent(), path, version })
         }
-        ClaudeSpec::Version(v) => npm::ensure(cache, v).await,
-        ClaudeSpec::Latest => {
+        VersionSpec::Version(v) => npm::ensure(cache, v).await,
+        VersionSpec::Latest => {
             let v = npm::latest_version(cache.agent()).await?;
             npm::ensure(cache, &v).await
         }
-        ClaudeSpec::Range(r) => {
+        VersionSpec::Range(r) => {
             Err(InstallError::BadSpec(format!("{r} (a range names several versions; expand it first)")))
         }
     }
@@ -130,25 +130,25 @@ mod tests {
 
     #[test]
     fn parses_versions_latest_and_paths() {
-        assert_eq!(ClaudeSpec::parse("2.1.240").unwrap(), ClaudeSpec::Version("2.1.240".into()));
-        assert_eq!(ClaudeSpec::parse("latest").unwrap(), ClaudeSpec::Latest);
-        assert_eq!(ClaudeSpec::parse("./bin/claude").unwrap(), ClaudeSpec::Path("./bin/claude".into()));
-        assert!(matches!(ClaudeSpec::parse("2.1"), Err(InstallError::BadSpec(_))));
-        assert!(matches!(ClaudeSpec::parse("newest"), Err(InstallError::BadSpec(_))));
-        assert_eq!(ClaudeSpec::parse_list("2.1.240, latest").unwrap().len(), 2);
-        assert!(matches!(ClaudeSpec::parse("2.1.240..latest").unwrap(), ClaudeSpec::Range(_)));
-        assert!(matches!(ClaudeSpec::parse("2.1.240..soon"), Err(InstallError::Range(_))));
-        assert!(matches!(ClaudeSpec::parse("../bin/claude").unwrap(), ClaudeSpec::Path(_)), "a path, not a range");
+        assert_eq!(VersionSpec::parse("2.1.240").unwrap(), VersionSpec::Version("2.1.240".into()));
+        assert_eq!(VersionSpec::parse("latest").unwrap(), VersionSpec::Latest);
+        assert_eq!(VersionSpec::parse("./bin/claude").unwrap(), VersionSpec::Path("./bin/claude".into()));
+        assert!(matches!(VersionSpec::parse("2.1"), Err(InstallError::BadSpec(_))));
+        assert!(matches!(VersionSpec::parse("newest"), Err(InstallError::BadSpec(_))));
+        assert_eq!(VersionSpec::parse_list("2.1.240, latest").unwrap().len(), 2);
+        assert!(matches!(VersionSpec::parse("2.1.240..latest").unwrap(), VersionSpec::Range(_)));
+        assert!(matches!(VersionSpec::parse("2.1.240..soon"), Err(InstallError::Range(_))));
+        assert!(matches!(VersionSpec::parse("../bin/claude").unwrap(), VersionSpec::Path(_)), "a path, not a range");
     }
 
     #[test]
     fn lists_mix_ranges_and_versions_and_say_each_version_once() {
         let published: Vec<String> = ["2.1.1", "2.1.2", "2.1.3", "2.1.4"].map(String::from).to_vec();
-        let specs = ClaudeSpec::parse_list("2.1.3,2.1.1..2.1.3,latest").unwrap();
+        let specs = VersionSpec::parse_list("2.1.3,2.1.1..2.1.3,latest").unwrap();
         let expanded = expand_with(&specs, &published, "2.1.4", false).unwrap();
-        let v = |s: &str| ClaudeSpec::Version(s.into());
-        assert_eq!(expanded, vec![v("2.1.3"), v("2.1.1"), v("2.1.2"), ClaudeSpec::Latest]);
-        assert!(expand_with(&ClaudeSpec::parse_list("2.1.1..2.1.9").unwrap(), &published, "2.1.4", false).is_err());
+        let v = |s: &str| VersionSpec::Version(s.into());
+        assert_eq!(expanded, vec![v("2.1.3"), v("2.1.1"), v("2.1.2"), VersionSpec::Latest]);
+        assert!(expand_with(&VersionSpec::parse_list("2.1.1..2.1.9").unwrap(), &published, "2.1.4", false).is_err());
     }
 
     /// A venv's python given as a path (what `failopen history` runs each
@@ -167,7 +167,7 @@ mod tests {
         std::fs::write(&interpreter, "").unwrap();
         std::os::unix::fs::symlink(&interpreter, venv.join("bin/python")).unwrap();
         let cache = Cache::at(dir.path()).for_agent(Agent::AgentSdkPy);
-        let bin = resolve(&ClaudeSpec::Path(venv.join("bin/python")), &cache).await.unwrap();
+        let bin = resolve(&VersionSpec::Path(venv.join("bin/python")), &cache).await.unwrap();
         assert_eq!((bin.version.as_str(), bin.path), ("0.2.150", venv.join("bin/python")));
     }
 }

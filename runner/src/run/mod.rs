@@ -18,7 +18,7 @@ use crate::agent::Agent;
 use crate::arms::Arm;
 use crate::cells::{self, Shard};
 use crate::guard_server::GuardServer;
-use crate::install::{cache::Cache, spec, AgentBin, ClaudeSpec, PINNED_VERSION};
+use crate::install::{cache::Cache, spec, AgentBin, VersionSpec, PINNED_VERSION};
 use crate::mode::Mode;
 use crate::pool::{Interrupt, Pool, LONG_SLOTS_PER_JOB};
 use crate::progress::Progress;
@@ -58,8 +58,8 @@ pub struct RunOptions {
     /// The agent under test.
     pub agent: Agent,
     /// The agent's versions (ranges are expanded against the npm registry).
-    pub claude: Vec<ClaudeSpec>,
-    /// Keep pre-releases that fall inside a `--claude` range.
+    pub claude: Vec<VersionSpec>,
+    /// Keep pre-releases that fall inside an `--agent-version` range.
     pub include_pre: bool,
     /// Model.
     pub model: Model,
@@ -98,7 +98,7 @@ impl Default for RunOptions {
         RunOptions {
             arms: crate::arms::load("article").unwrap_or_default(),
             agent: Agent::default(),
-            claude: vec![ClaudeSpec::Version(PINNED_VERSION.to_string())],
+            claude: vec![VersionSpec::Version(PINNED_VERSION.to_string())],
             include_pre: false,
             model: Model::Scripted,
             mode: Mode::Print,
@@ -136,7 +136,11 @@ pub struct RunSummary {
 
 /// Resolve every version spec of the cache's agent (ranges expanded),
 /// installing versions as needed.
-pub async fn resolve_versions(specs: &[ClaudeSpec], include_pre: bool, cache: &Cache) -> anyhow::Result<Vec<AgentBin>> {
+pub async fn resolve_versions(
+    specs: &[VersionSpec],
+    include_pre: bool,
+    cache: &Cache,
+) -> anyhow::Result<Vec<AgentBin>> {
     let mut bins: Vec<AgentBin> = Vec::new();
     for s in &spec::expand(specs, cache.agent(), include_pre).await? {
         let bin = spec::resolve(s, cache).await?;

@@ -1,5 +1,5 @@
 //! The Claude Agent SDK for TypeScript and Python on real releases
-//! (installed by `.ci/run` with `failopen claude --agent agent-sdk-ts
+//! (installed by `.ci/run` with `failopen agents --agent agent-sdk-ts
 //! install` and `--agent agent-sdk-py install`): every arm of arms/sdk.json
 //! gives the verdict, and the reason of an expected `invalid`, written next
 //! to it for `agent-sdk-ts` and `agent-sdk-py` (reasoning there and in
@@ -19,7 +19,8 @@ use crate::support::run_battery;
 /// model turns, up to 50 s for a Python session on a loaded machine) room to
 /// be refused; canUseTool's hang and a callback with no timeout wait it out.
 fn sdk_arms_hold(agent: Agent, version: &str, bundled_cli: &str, only: &[&str]) {
-    let mut args = vec!["--agent", agent.as_str(), "--claude", version, "--arms", "sdk", "--session-timeout", "75"];
+    let mut args =
+        vec!["--agent", agent.as_str(), "--agent-version", version, "--arms", "sdk", "--session-timeout", "75"];
     args.extend(["-j", "2"]);
     for glob in only {
         args.extend(["--only", glob]);
@@ -88,7 +89,7 @@ fn sdk_flags_the_callback_failed_warning_from_its_release() {
     use crate::oracle::{sdk_at_least, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE};
     let notice = "sdk-notice:hook_callback_failed";
     for version in [agent_sdk_ts::OLDER_VERSION, agent_sdk_ts::PINNED_VERSION] {
-        let args = ["--agent", "agent-sdk-ts", "--claude", version, "--arms", "sdk", "-j", "2"];
+        let args = ["--agent", "agent-sdk-ts", "--agent-version", version, "--arms", "sdk", "-j", "2"];
         let (rows, _dir) =
             run_battery(&[&args[..], &["--only", "callback-throw/bare", "--only", "callback-deny/bare"]].concat());
         let flagged = |arm: &str| {

@@ -1,5 +1,5 @@
 //! Codex CLI and Gemini CLI on real binaries (installed by `.ci/run` with
-//! `failopen claude --agent A install`): the article's arms give the
+//! `failopen agents --agent A install`): the article's arms give the
 //! expectation each carries for the agent (`expect.codex`, `expect.gemini`
 //! in arms/article.json), and every arm run gives [`expected_on_agent`]'s
 //! verdict, whose reasoning is in oracle.rs, on the pinned release of each.
@@ -23,7 +23,7 @@ use crate::support::run_battery;
 /// reference runs results/<agent>-<version>.csv, checked against the same
 /// oracle by `results::agent_reference_csvs_match_the_oracle_and_their_versions_agree`.
 fn contract_holds(agent: Agent, version: &str, extra: &[&str]) -> Vec<Row> {
-    let mut args = vec!["--agent", agent.as_str(), "--claude", version, "--arms", "article", "-j", "3"];
+    let mut args = vec!["--agent", agent.as_str(), "--agent-version", version, "--arms", "article", "-j", "3"];
     let (mut rows, _dir) = run_battery(&args);
     assert_eq!(rows.len(), 9, "the article's nine arms");
     if !extra.is_empty() {
@@ -99,7 +99,8 @@ fn an_agent_that_cannot_run_an_arm_says_so_without_a_session() {
 /// arms/shapes.json on each agent at `version`: which JSON decision each reads,
 /// with and without the article's plain wrapper and seal.
 fn shapes_hold(agent: Agent, version: &str) {
-    let (rows, _dir) = run_battery(&["--agent", agent.as_str(), "--claude", version, "--arms", "shapes", "-j", "3"]);
+    let (rows, _dir) =
+        run_battery(&["--agent", agent.as_str(), "--agent-version", version, "--arms", "shapes", "-j", "3"]);
     assert_eq!(rows.len(), failopen::arms::load("shapes").unwrap().len(), "{agent} {version}");
     set_expectations_hold("shapes", agent, &rows);
 }

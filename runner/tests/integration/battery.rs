@@ -3,7 +3,7 @@
 //! Expected verdicts come from the article's published table (carried as
 //! `expect` in arms/article.json) or from the reasoning written next to each
 //! expectation below. Claude Code is installed by the tool itself
-//! (`failopen claude install`, run by .ci/run).
+//! (`failopen agents install`, run by .ci/run).
 
 use crate::oracle;
 use crate::support::{self, arms_file, expectations_hold, run_battery, OLD, PINNED};
@@ -64,7 +64,7 @@ fn managed_settings_are_named_and_flag_every_row() {
 /// Every full.json cell (the article's 7 guards under all 5 wrappers) gives
 /// the verdict [`oracle::expected`] reasons out for this version.
 fn full_matches_reasoning(version: &str) {
-    let (rows, _dir) = run_battery(&["--arms", &arms_file("full.json"), "--claude", version]);
+    let (rows, _dir) = run_battery(&["--arms", &arms_file("full.json"), "--agent-version", version]);
     assert_eq!(rows.len(), 35, "7 guards x 5 wrappers");
     let mut wrong = Vec::new();
     for r in &rows {
@@ -90,7 +90,7 @@ fn crashing_claude_is_invalid_never_blocked() {
         &dir.path().join("claude"),
         "#!/bin/sh\n[ \"$1\" = --version ] && { echo '9.9.9 (Claude Code)'; exit 0; }\necho boom >&2\nexit 1\n",
     );
-    let (rows, _d) = run_battery(&["--arms", &arms_file("article.json"), "--claude", fake.to_str().unwrap()]);
+    let (rows, _d) = run_battery(&["--arms", &arms_file("article.json"), "--agent-version", fake.to_str().unwrap()]);
     assert_eq!(rows.len(), 9);
     for r in &rows {
         assert_eq!(r.claude_version, "9.9.9");

@@ -1,4 +1,4 @@
-//! Cline CLI on real binaries (installed by `.ci/run` with `failopen claude
+//! Cline CLI on real binaries (installed by `.ci/run` with `failopen agents
 //! --agent cline install`): the arms that prove its contract give the
 //! expectation each carries for Cline (`expect.agents.cline`, with its
 //! reasoning), on the pinned release (the older one, and every arm on both,
@@ -24,7 +24,8 @@ const ARTICLE_FAST: [&str; 6] =
 
 /// The rows of `arms` (a set name) on Cline `version`, with `only` globs.
 fn rows(version: &str, set: &str, only: &[&str]) -> Vec<Row> {
-    let mut args = vec!["--agent", "cline", "--claude", version, "--arms", set, "-j", "2", "--session-timeout", "240"];
+    let mut args =
+        vec!["--agent", "cline", "--agent-version", version, "--arms", set, "-j", "2", "--session-timeout", "240"];
     for glob in only {
         args.extend(["--only", glob]);
     }

@@ -1,5 +1,5 @@
 //! Continue CLI on a real binary (installed by `.ci/run` with `failopen
-//! claude --agent continue install`): the arms that prove its contract give
+//! agents install --agent continue`): the arms that prove its contract give
 //! the expectation each carries for Continue (`expect.agents.continue` in
 //! arms/article.json and arms/continue.json, with its reasoning), on the
 //! pinned release. The contract, such as it is: Continue loads the hook
@@ -22,7 +22,7 @@ const CONTRACT: [(&str, &str); 3] =
 #[test]
 fn continue_pinned_keeps_its_contract() {
     let version = failopen::agent::continue_cli::PINNED_VERSION;
-    let mut args = vec!["--agent", "continue", "--claude", version, "--arms", "article", "--arms", "continue"];
+    let mut args = vec!["--agent", "continue", "--agent-version", version, "--arms", "article", "--arms", "continue"];
     args.extend(["-j", "2", "--session-timeout", "120"]);
     for (_, arm) in CONTRACT {
         args.extend(["--only", arm]);

@@ -1,5 +1,5 @@
 //! Copilot CLI on real binaries (installed by `.ci/run` with `failopen
-//! claude --agent copilot install`): the article's arms give the expectation
+//! agents install --agent copilot`): the article's arms give the expectation
 //! each carries for Copilot (`expect.agents.copilot` in arms/article.json,
 //! with its reasoning), on the pinned release. The one three months older is
 //! checked in its reference run (results/copilot-1.0.73.csv, against the
@@ -24,7 +24,7 @@ fn set_holds(set: &str, count: usize, version: &str) -> Vec<Row> {
 
 /// As [`set_holds`], for the arms of `set` matching `only` (all when empty).
 fn set_holds_for(set: &str, only: &[&str], count: usize, version: &str) -> Vec<Row> {
-    let mut args = vec!["--agent", "copilot", "--claude", version, "--arms", set, "-j", "3"];
+    let mut args = vec!["--agent", "copilot", "--agent-version", version, "--arms", set, "-j", "3"];
     for pattern in only {
         args.extend(["--only", pattern]);
     }
@@ -166,7 +166,7 @@ fn a_cell_never_runs_a_guard_script_an_earlier_cells_agent_changed() {
 fn seal_blocks_on_a_copilot_that_ignores_exit_2() {
     let version = crate::oracle::COPILOT_SEAL_OLDEST_PINNED;
     assert!(!crate::oracle::copilot_at_least(version, crate::oracle::COPILOT_EXIT_2_DENIES_SINCE));
-    let args = ["--agent", "copilot", "--claude", version, "--arms", "full", "-j", "2"];
+    let args = ["--agent", "copilot", "--agent-version", version, "--arms", "full", "-j", "2"];
     let only = ["--only", "deny/bare", "--only", "deny/sealed", "--only", "crash/sealed", "--only", "hang/sealed"];
     let (rows, _dir) = run_battery(&[&args[..], &only[..]].concat());
     let verdict = |arm: &str| {

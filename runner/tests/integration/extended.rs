@@ -15,7 +15,7 @@ fn extended_matches_reasoning(version: &str) {
         &arms_file("extended.json"),
         "--arms",
         &arms_file("http.json"),
-        "--claude",
+        "--agent-version",
         version,
         "-j",
         "4",
@@ -40,7 +40,7 @@ fn extended_matches_reasoning(version: &str) {
 /// each server policy, bare and native) gives the verdict [`oracle::expected`]
 /// reasons out, and the hook ran.
 fn model_matches_reasoning(version: &str) {
-    let (rows, _dir) = run_battery(&["--arms", &arms_file("model.json"), "--claude", version, "-j", "4"]);
+    let (rows, _dir) = run_battery(&["--arms", &arms_file("model.json"), "--agent-version", version, "-j", "4"]);
     assert_eq!(rows.len(), 68);
     let mut wrong = Vec::new();
     for r in &rows {
@@ -83,7 +83,7 @@ fn extended_and_http_on_the_pinned_version() {
 #[test]
 fn oversized_refusals_are_compacted_away() {
     let (rows, _dir) =
-        run_battery(&["--arms", &arms_file("extended.json"), "--only", "big-output/*", "--claude", PINNED]);
+        run_battery(&["--arms", &arms_file("extended.json"), "--only", "big-output/*", "--agent-version", PINNED]);
     assert_eq!(rows.len(), 5);
     for r in &rows {
         assert_eq!(r.verdict.as_str(), "blocked", "{}: {} [{}]", r.arm, r.reason, r.flags);

@@ -1,4 +1,4 @@
-//! `failopen history` and `failopen claude versions|list|prune` on real
+//! `failopen history` and `failopen agents versions|list|prune` on real
 //! Claude Code: ranges resolved against the npm registry, the next version
 //! installed while the current one runs, the cache left bounded, resume,
 //! and byte-identical binaries copied instead of re-run.
@@ -42,13 +42,13 @@ fn ledger(path: &Path) -> Vec<csv::StringRecord> {
 #[test]
 fn ranges_resolve_against_the_registry_and_split_into_a_matrix() {
     let cache = tempfile::tempdir().unwrap();
-    let text = ok(failopen(cache.path()).args(["claude", "versions", "2.1.326..2.1.328"]).output().unwrap());
+    let text = ok(failopen(cache.path()).args(["agents", "versions", "2.1.326..2.1.328"]).output().unwrap());
     assert_eq!(text.lines().collect::<Vec<_>>(), ["2.1.326", "2.1.327", "2.1.328"]);
     let text =
-        ok(failopen(cache.path()).args(["claude", "versions", "2.1.326..2.1.328", "--split", "2"]).output().unwrap());
+        ok(failopen(cache.path()).args(["agents", "versions", "2.1.326..2.1.328", "--split", "2"]).output().unwrap());
     assert_eq!(text.lines().collect::<Vec<_>>(), ["2.1.326..2.1.327", "2.1.328..2.1.328"]);
     // 2.1.320 was never published: the error names the end and its neighbours.
-    let out = failopen(cache.path()).args(["claude", "versions", "2.1.320..latest"]).output().unwrap();
+    let out = failopen(cache.path()).args(["agents", "versions", "2.1.320..latest"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("2.1.320 is not published") && err.contains("nearest published: 2.1.319, 2.1.321"), "{err}");
@@ -74,8 +74,17 @@ fn an_identical_binary_is_copied_not_rerun_and_a_finished_history_resumes_to_not
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("history.csv");
-    let args =
-        ["history", "--claude", "2.1.329,2.1.328", "--arms", "article", "--only", "deny/*", "--only", "crash/bare"];
+    let args = [
+        "history",
+        "--agent-version",
+        "2.1.329,2.1.328",
+        "--arms",
+        "article",
+        "--only",
+        "deny/*",
+        "--only",
+        "crash/bare",
+    ];
     let text = ok(failopen(cache.path()).args(args).arg("--out").arg(&out).output().unwrap());
     assert!(text.contains("2.1.328: 2 sessions"), "oldest first, run: {text}");
     assert!(text.contains("2.1.329: binary identical to 2.1.328"), "{text}");
@@ -113,7 +122,7 @@ fn a_history_installs_what_it_needs_and_leaves_only_the_pinned_version() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("h.csv");
     let text = ok(failopen(cache.path())
-        .args(["history", "--claude", "2.1.327..2.1.328", "--arms", "article", "--only", "deny/bare"])
+        .args(["history", "--agent-version", "2.1.327..2.1.328", "--arms", "article", "--only", "deny/bare"])
         .arg("--out")
         .arg(&out)
         .output()
@@ -135,9 +144,9 @@ fn a_history_installs_what_it_needs_and_leaves_only_the_pinned_version() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     assert_eq!(left, [PINNED], "2.1.327 removed once done; nothing half-installed or half-removed");
-    let list = ok(failopen(cache.path()).args(["claude", "list"]).output().unwrap());
+    let list = ok(failopen(cache.path()).args(["agents", "list"]).output().unwrap());
     let line = list.lines().find(|l| l.starts_with(PINNED)).unwrap_or_else(|| panic!("{list}"));
     assert!(line.contains("\tpinned\t") && line.contains(" MB\t") && line.contains(" ago\t"), "{line}");
-    let prune = ok(failopen(cache.path()).args(["claude", "prune", "--dry-run"]).output().unwrap());
+    let prune = ok(failopen(cache.path()).args(["agents", "prune", "--dry-run"]).output().unwrap());
     assert!(prune.contains("would remove 0 versions"), "{prune}");
 }

@@ -25,7 +25,7 @@ use crate::support::{self, arms_file, run_battery, PINNED};
 /// was ended cleanly by `/exit` (or ended itself, after a refused trust dialog).
 fn interactive_expectations_hold(set: &str, version: &str) -> Vec<Row> {
     let file = arms_file(set);
-    let (rows, _dir) = run_battery(&["--mode", "interactive", "--arms", &file, "--claude", version, "-j", "2"]);
+    let (rows, _dir) = run_battery(&["--mode", "interactive", "--arms", &file, "--agent-version", version, "-j", "2"]);
     let arms = failopen::arms::load(&file).unwrap();
     assert_eq!(rows.len(), arms.len(), "one row per arm: {rows:#?}");
     for arm in &arms {

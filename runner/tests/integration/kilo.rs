@@ -1,4 +1,4 @@
-//! Kilo CLI on real binaries (installed by `.ci/run` with `failopen claude
+//! Kilo CLI on real binaries (installed by `.ci/run` with `failopen agents
 //! --agent kilo install`): the two arms that prove its contract, on the
 //! pinned release, give the expectation each carries for Kilo
 //! (`expect.agents.kilo` in arms/opencode.json, with its reasoning). The
@@ -22,7 +22,7 @@ const CONTRACT: [&str; 2] = ["opencode-deny/bare", "opencode-syntax-error/bare"]
 #[test]
 fn kilo_pinned_keeps_its_contract() {
     let version = failopen::agent::kilo::PINNED_VERSION;
-    let mut args = vec!["--agent", "kilo", "--claude", version, "--arms", "opencode", "-j", "2"];
+    let mut args = vec!["--agent", "kilo", "--agent-version", version, "--arms", "opencode", "-j", "2"];
     args.extend(["--session-timeout", "300"]);
     for arm in CONTRACT {
         args.extend(["--only", arm]);

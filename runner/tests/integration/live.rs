@@ -83,7 +83,7 @@ fn run_live(policy: &str, only: &[&str], claude: &str) -> LiveRun {
     std::fs::create_dir(&tmp).unwrap();
     let out = dir.path().join("rows.csv");
     let mut cmd = support::failopen();
-    cmd.args(["run", "--model", "live", "--yes", "--arms", &arms_file("article.json"), "--claude", claude]);
+    cmd.args(["run", "--model", "live", "--yes", "--arms", &arms_file("article.json"), "--agent-version", claude]);
     for glob in only {
         cmd.args(["--only", glob]);
     }

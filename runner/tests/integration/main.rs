@@ -9,6 +9,7 @@ mod oracle;
 
 mod agent_sdk;
 mod agents;
+mod agents_install;
 mod audit;
 mod audit_agents;
 mod audit_answers;
@@ -20,7 +21,6 @@ mod audit_public_guards;
 mod audit_qwen_cline_plugins;
 mod audit_sources;
 mod battery;
-mod claude_install;
 mod cline;
 mod continue_cli;
 mod copilot;

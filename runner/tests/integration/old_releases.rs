@@ -36,7 +36,7 @@ const EXPECTED: [(&str, &str, &str); 9] = [
 
 /// The article's arms run live on `version`, each checked against [`EXPECTED`].
 fn article_on(version: &str) -> Vec<failopen::record::Row> {
-    let (rows, _dir) = run_battery(&["--arms", "article", "--claude", version]);
+    let (rows, _dir) = run_battery(&["--arms", "article", "--agent-version", version]);
     assert_eq!(rows.len(), EXPECTED.len(), "{version}: {rows:?}");
     article_rows_hold(version, rows)
 }
@@ -132,7 +132,7 @@ fn article_arms_give_valid_verdicts_on_1_0_61_the_first_with_settings() {
 /// 1.0.60, the release before: no `--settings`, so no arm can run.
 #[test]
 fn the_release_before_1_0_61_is_unsupported_without_a_session() {
-    let (rows, _dir) = run_battery(&["--arms", "article", "--claude", "1.0.60"]);
+    let (rows, _dir) = run_battery(&["--arms", "article", "--agent-version", "1.0.60"]);
     assert_eq!(rows.len(), EXPECTED.len());
     for r in &rows {
         assert_eq!(
@@ -163,7 +163,7 @@ fn a_release_without_settings_is_unsupported_and_said_once() {
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let out = d.path().join("rows.csv");
     let output = support::failopen()
-        .args(["run", "--arms", "article", "--only", "deny/bare", "--only", "json-deny/bare", "--claude"])
+        .args(["run", "--arms", "article", "--only", "deny/bare", "--only", "json-deny/bare", "--agent-version"])
         .arg(&fake)
         .arg("--out")
         .arg(&out)

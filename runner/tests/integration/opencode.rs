@@ -1,4 +1,4 @@
-//! OpenCode on real binaries (installed by `.ci/run` with `failopen claude
+//! OpenCode on real binaries (installed by `.ci/run` with `failopen agents
 //! --agent opencode install`): the arms that prove its contract give the
 //! expectation each carries for OpenCode (`expect.agents.opencode` in
 //! arms/opencode.json, with its reasoning), on the pinned release (the older
@@ -23,7 +23,7 @@ const CONTRACT: [&str; 4] =
 
 /// The contract's rows on OpenCode `version`.
 fn rows(version: &str) -> Vec<Row> {
-    let mut args = vec!["--agent", "opencode", "--claude", version, "--arms", "opencode", "-j", "2"];
+    let mut args = vec!["--agent", "opencode", "--agent-version", version, "--arms", "opencode", "-j", "2"];
     args.extend(["--session-timeout", "240"]);
     for arm in CONTRACT {
         args.extend(["--only", arm]);

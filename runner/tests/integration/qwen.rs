@@ -1,4 +1,4 @@
-//! Qwen Code on real binaries (installed by `.ci/run` with `failopen claude
+//! Qwen Code on real binaries (installed by `.ci/run` with `failopen agents
 //! --agent qwen install`): the article's arms that prove its contract give
 //! the expectation each carries for Qwen Code (`expect.agents.qwen` in
 //! arms/article.json, with its reasoning), on the pinned release. The
@@ -20,7 +20,7 @@ const CONTRACT: [&str; 4] = ["deny/bare", "json-deny/bare", "crash/bare", "crash
 #[test]
 fn qwen_pinned_keeps_its_contract() {
     let version = failopen::agent::qwen::PINNED_VERSION;
-    let mut args = vec!["--agent", "qwen", "--claude", version, "--arms", "article", "-j", "2"];
+    let mut args = vec!["--agent", "qwen", "--agent-version", version, "--arms", "article", "-j", "2"];
     args.extend(["--session-timeout", "600"]);
     for arm in CONTRACT {
         args.extend(["--only", arm]);

@@ -186,7 +186,7 @@ fn macos_installs_the_articles_versions_and_runs_the_articles_tests() {
     want.sort();
     assert_eq!(versions, want, "the versions battery.rs runs the article on");
     for v in &want {
-        assert!(install.log.contains(v.as_str()), "claude list shows {v}\n{}", install.log);
+        assert!(install.log.contains(v.as_str()), "agents list shows {v}\n{}", install.log);
     }
 
     let filters = scalar(&wf.step(Some("article"), "article")["env"]["TESTS"]);
@@ -249,8 +249,8 @@ fn regression_plan_runs_only_a_version_without_reference_results() {
 
     let requested = runner.run(&wf, Some("plan"), "version", &co, &[("inputs.claude", "2.1.300")], &[]);
     assert_eq!((requested.code, requested.outputs["version"].as_str()), (0, "2.1.300"), "{}", requested.log);
-    // No version asked: the newest published, as `failopen claude versions latest` says it (the registry).
-    let newest = support::failopen().args(["claude", "versions", "latest"]).output().unwrap();
+    // No version asked: the newest published, as `failopen agents versions latest` says it (the registry).
+    let newest = support::failopen().args(["agents", "versions", "latest"]).output().unwrap();
     assert!(newest.status.success(), "{}", String::from_utf8_lossy(&newest.stderr));
     let newest = String::from_utf8(newest.stdout).unwrap().trim().to_string();
     let latest = runner.run(&wf, Some("plan"), "version", &co, &[("inputs.claude", "")], &[]);
@@ -266,9 +266,9 @@ fn regression_plan_runs_only_a_version_without_reference_results() {
     assert_eq!(shards(&[]), (1..=declared).collect::<Vec<_>>());
 }
 
-/// The history plan turns `failopen claude versions RANGE --split N`'s lines
+/// The history plan turns `failopen agents versions RANGE --split N`'s lines
 /// into the matrix the history job reads (`matrix.part.index`, `.range`).
-/// `claude versions` is a stand-in script here: the real one asks the npm registry.
+/// `agents versions` is a stand-in script here: the real one asks the npm registry.
 #[test]
 fn history_plan_turns_the_split_into_a_matrix() {
     let wf = Yaml::load(HISTORY);
@@ -277,7 +277,7 @@ fn history_plan_turns_the_split_into_a_matrix() {
     std::fs::create_dir(&fake).unwrap();
     scripts::write(
         &fake.join("failopen"),
-        "#!/bin/sh\n[ \"$*\" = 'claude versions 2.1.240..latest --split 2' ] || { echo \"unexpected: $*\" >&2; exit 1; }\n\
+        "#!/bin/sh\n[ \"$*\" = 'agents versions 2.1.240..latest --split 2' ] || { echo \"unexpected: $*\" >&2; exit 1; }\n\
          printf '2.1.240..2.1.290\\n2.1.291..2.1.328\\n'\n",
     );
     let runner = Runner::new(&d.path().join("runner"), &fake);

@@ -19,7 +19,7 @@ use crate::agent::claude_code::hook_census::{self, ToolHookRuns};
 use crate::attribution::HookIdentity;
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::{Finding, Severity};
-use crate::claude::AgentBin;
+use crate::install::AgentBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionDir, SessionFile, SessionSpec};
 use crate::standin::StandIn;

@@ -16,8 +16,8 @@ use super::judge::{self, CellResult, WroteHow};
 use crate::attribution::HookIdentity;
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::OnFailure;
-use crate::claude::AgentBin;
 use crate::hook_type::HookType;
+use crate::install::AgentBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionSpec};
 use crate::standin::hook_model::HookPolicy;
@@ -48,8 +48,8 @@ pub struct AuditCell {
 /// What the dynamic checks need.
 #[derive(Debug)]
 pub struct Runner<'a> {
-    /// Claude Code to run.
-    pub claude: &'a AgentBin,
+    /// The agent to run (its binary and version).
+    pub bin: &'a AgentBin,
     /// The stand-in model.
     pub standin: &'a StandIn,
     /// The session pool (slots, temp root, interrupt); hangs take its long slots.
@@ -209,11 +209,11 @@ impl Runner<'_> {
         if let Some(policy) = decider.model {
             self.standin.set_hook_policy(&id, policy);
         }
-        let agent = self.claude.agent;
+        let agent = self.bin.agent;
         let hook = &super::agent_hooks::for_agent(agent, hook);
         let spec = SessionSpec {
             id: id.clone(),
-            bin: self.claude,
+            bin: self.bin,
             // A probe's session seeds no file for an edit: its world is its seed's.
             settings: settings_for(hook, matcher, if probe.is_some() { "Bash" } else { tool }),
             hook: self.identity(hook, matcher),
@@ -256,11 +256,7 @@ impl Runner<'_> {
                     if !attempted(&r.join("evidence/transcript.json"), tool)
                         && outcome.evidence.exit.to_csv() == "0" =>
                 {
-                    CellResult::Skipped(format!(
-                        "{} {} does not offer {tool}",
-                        agent.display_name(),
-                        self.claude.version
-                    ))
+                    CellResult::Skipped(format!("{} {} does not offer {tool}", agent.display_name(), self.bin.version))
                 }
                 CellResult::Wrote(_) if !agent.driver().reports_hook_events() => {
                     CellResult::Wrote(super::agent_hooks::how_it_wrote(&r.join("evidence"), fault))

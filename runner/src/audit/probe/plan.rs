@@ -31,7 +31,7 @@ const SCREEN_TIMEOUT_SECS: f64 = 30.0;
 /// runner's agent, in a throwaway world per hook (under the pool's temp
 /// root). None when the agent has no contract audit knows.
 pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Probe]) -> anyhow::Result<Vec<HookScreen>> {
-    let driver = runner.claude.agent.driver();
+    let driver = runner.bin.agent.driver();
     let Some(contract) = driver.hook_contract() else { return Ok(Vec::new()) };
     let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
     let mut out = Vec::new();

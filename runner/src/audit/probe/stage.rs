@@ -64,7 +64,7 @@ impl Lab {
         other_hooks_may_run: bool,
     ) -> Runner<'a> {
         Runner {
-            claude: bin,
+            bin,
             standin: &self.standin,
             pool: &self.pool,
             home,
@@ -121,7 +121,7 @@ pub async fn run(
     let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools.writes)).await?;
     let (fault_plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools.faults);
     let faulted = runner.run_cells(entries, &fault_plan).await?;
-    let probes = plan::for_agent(runner.claude.agent.driver(), probes);
+    let probes = plan::for_agent(runner.bin.agent.driver(), probes);
     let screens = plan::screen_all(runner, entries, &probes).await?;
     let confirm = plan::confirm_plan(entries, &probes, &screens, &baseline, tools.faults);
     let confirmed = runner.run_probe_cells(entries, &confirm).await?;

@@ -28,7 +28,7 @@ fn only(arms: &[&str]) -> Vec<String> {
 
 fn battery(claude: &str, arms: &[&str], extra: &[&str]) -> (Vec<Row>, tempfile::TempDir) {
     let mut args = only(arms);
-    args.extend(["--claude".to_string(), claude.to_string(), "-j".into(), "2".into()]);
+    args.extend(["--agent-version".to_string(), claude.to_string(), "-j".into(), "2".into()]);
     args.extend(extra.iter().map(|s| s.to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     run_battery(&args)

@@ -45,7 +45,7 @@ fn hostile_input_is_refused_before_any_session() {
         fixture("negative-deadline.json"),
     );
     let run = |extra: &[&str]| -> Vec<String> {
-        let mut v: Vec<String> = vec!["run".into(), "--claude".into(), spy.clone()];
+        let mut v: Vec<String> = vec!["run".into(), "--agent-version".into(), spy.clone()];
         v.extend(extra.iter().map(|s| s.to_string()));
         v
     };
@@ -91,8 +91,8 @@ fn hostile_input_is_refused_before_any_session() {
         (out_args(&["--shard", "two"]), vec!["--shard: \"two\" is not a shard".into()]),
         (out_args(&["--only", "nomatch/*"]), vec!["no arm matches --only nomatch/*".into()]),
         (
-            vec!["run".into(), "--claude".into(), "2.1".into(), "--out".into(), out.clone()],
-            vec!["--claude: \"2.1\"".into(), "latest".into()],
+            vec!["run".into(), "--agent-version".into(), "2.1".into(), "--out".into(), out.clone()],
+            vec!["--agent-version: \"2.1\"".into(), "latest".into()],
         ),
         (run(&["--out", &missing_dir]), vec![missing_dir.clone(), "does not exist".into()]),
         (run(&["--out", &under_file]), vec![under_file.clone(), "not writable".into()]),

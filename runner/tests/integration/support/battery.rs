@@ -47,7 +47,7 @@ pub fn expectations_hold(set: &str, version: &str) {
 /// As [`expectations_hold`], for the arms matching `only` (all when empty).
 pub fn expectations_hold_for(set: &str, version: &str, only: &[&str]) {
     let file = super::arms_file(set);
-    let mut args = vec!["--arms", file.as_str(), "--claude", version];
+    let mut args = vec!["--arms", file.as_str(), "--agent-version", version];
     for pattern in only {
         args.extend(["--only", pattern]);
     }
@@ -84,7 +84,7 @@ pub fn installed_claude(version: &str) -> PathBuf {
     let path = failopen::install::cache::Cache::from_env().binary(version);
     assert!(
         path.exists(),
-        "Claude Code {version} is not installed at {} (failopen claude install {version})",
+        "Claude Code {version} is not installed at {} (failopen agents install {version})",
         path.display()
     );
     path

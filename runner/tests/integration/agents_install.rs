@@ -1,4 +1,4 @@
-//! failopen's Claude Code installer, against the npm registry.
+//! failopen's installer of agent releases (`failopen agents`), on Claude Code's, against the npm registry.
 
 use std::process::Command;
 
@@ -18,7 +18,7 @@ fn concurrent_installs_do_not_corrupt_the_cache() {
     let cache = tempfile::tempdir().unwrap();
     let spawn = || {
         failopen(cache.path())
-            .args(["claude", "install", "2.1.328"])
+            .args(["agents", "install", "2.1.328"])
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -29,7 +29,7 @@ fn concurrent_installs_do_not_corrupt_the_cache() {
         let out = child.wait_with_output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
-    let list = failopen(cache.path()).args(["claude", "list"]).output().unwrap();
+    let list = failopen(cache.path()).args(["agents", "list"]).output().unwrap();
     let text = String::from_utf8_lossy(&list.stdout);
     let versions: Vec<&str> =
         text.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit()) && l.contains('\t')).collect();
@@ -50,7 +50,7 @@ fn concurrent_installs_do_not_corrupt_the_cache() {
 #[test]
 fn a_version_the_registry_does_not_have_is_a_clear_error() {
     let cache = tempfile::tempdir().unwrap();
-    let out = failopen(cache.path()).args(["claude", "install", "0.0.999"]).output().unwrap();
+    let out = failopen(cache.path()).args(["agents", "install", "0.0.999"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("the npm registry has no @anthropic-ai/claude-code@0.0.999"), "{err}");
@@ -60,7 +60,7 @@ fn a_version_the_registry_does_not_have_is_a_clear_error() {
 fn npm_missing_is_a_clear_error() {
     let cache = tempfile::tempdir().unwrap();
     let out =
-        failopen(cache.path()).env("PATH", "/nonexistent").args(["claude", "install", "2.1.240"]).output().unwrap();
+        failopen(cache.path()).env("PATH", "/nonexistent").args(["agents", "install", "2.1.240"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("npm was not found on PATH"));
 }

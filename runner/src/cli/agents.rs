@@ -1,25 +1,25 @@
-//! `failopen claude list|install|versions|prune`: the Claude Code versions
-//! in failopen's own cache, and the ones the npm registry publishes.
+//! `failopen agents list|install|versions|prune`: an agent's releases in
+//! failopen's own cache, and the ones its registry (npm or PyPI) publishes.
 
 use std::time::SystemTime;
 
 use failopen::agent::Agent;
 use failopen::install::prune::{self, Installed};
-use failopen::install::{cache::Cache, range, spec, ClaudeSpec};
+use failopen::install::{cache::Cache, range, spec, VersionSpec};
 
-use super::args::ClaudeCommand;
+use super::args::AgentsCommand;
 use super::output::emit_line;
 use super::ExitCode;
 
-pub async fn main(agent: Agent, command: ClaudeCommand) -> anyhow::Result<ExitCode> {
+pub async fn main(agent: Agent, command: AgentsCommand) -> anyhow::Result<ExitCode> {
     let cache = Cache::from_env().for_agent(agent);
     match command {
-        ClaudeCommand::List => list(&cache)?,
-        ClaudeCommand::Install { versions, pre_releases } => {
+        AgentsCommand::List => list(&cache)?,
+        AgentsCommand::Install { versions, pre_releases } => {
             let mut specs = Vec::new();
             for v in &versions {
-                let spec = ClaudeSpec::parse(v).map_err(|e| anyhow::anyhow!("install {v}: {e}"))?;
-                if matches!(spec, ClaudeSpec::Path(_)) {
+                let spec = VersionSpec::parse(v).map_err(|e| anyhow::anyhow!("install {v}: {e}"))?;
+                if matches!(spec, VersionSpec::Path(_)) {
                     anyhow::bail!("install takes versions, ranges or `latest`, not a path: {v}");
                 }
                 specs.push(spec);
@@ -29,7 +29,7 @@ pub async fn main(agent: Agent, command: ClaudeCommand) -> anyhow::Result<ExitCo
                 emit_line(&format!("{}\t{}", bin.version, bin.path.display()))?;
             }
         }
-        ClaudeCommand::Versions { spec, split, pre_releases } => {
+        AgentsCommand::Versions { spec, split, pre_releases } => {
             let versions = published(agent, &spec, pre_releases).await?;
             let lines = match split {
                 Some(0) => anyhow::bail!("--split must be at least 1"),
@@ -40,7 +40,7 @@ pub async fn main(agent: Agent, command: ClaudeCommand) -> anyhow::Result<ExitCo
                 emit_line(&line)?;
             }
         }
-        ClaudeCommand::Prune { keep, dry_run } => {
+        AgentsCommand::Prune { keep, dry_run } => {
             let keep = match keep {
                 Some(spec) => published(agent, &spec, true).await.map_err(|e| anyhow::anyhow!("--keep: {e}"))?,
                 None => Vec::new(),
@@ -71,14 +71,14 @@ pub async fn main(agent: Agent, command: ClaudeCommand) -> anyhow::Result<ExitCo
 
 /// The published versions `text` names, oldest first (`latest` looked up).
 async fn published(agent: Agent, text: &str, pre_releases: bool) -> anyhow::Result<Vec<String>> {
-    let specs = ClaudeSpec::parse_list(text)?;
+    let specs = VersionSpec::parse_list(text)?;
     let mut out = Vec::new();
     for s in spec::expand(&specs, agent, pre_releases).await? {
         match s {
-            ClaudeSpec::Version(v) => out.push(v),
-            ClaudeSpec::Latest => out.push(failopen::install::npm::latest_version(agent).await?),
-            ClaudeSpec::Path(p) => anyhow::bail!("{}: a path names no published version", p.display()),
-            ClaudeSpec::Range(r) => anyhow::bail!("{r} was not expanded"),
+            VersionSpec::Version(v) => out.push(v),
+            VersionSpec::Latest => out.push(failopen::install::npm::latest_version(agent).await?),
+            VersionSpec::Path(p) => anyhow::bail!("{}: a path names no published version", p.display()),
+            VersionSpec::Range(r) => anyhow::bail!("{r} was not expanded"),
         }
     }
     out.sort_by(|a, b| failopen::version::compare(a, b));
