@@ -54,6 +54,11 @@ pub trait HookConfig: Sync {
     fn entry_location(&self, _path: &Path, _group: usize, _index: usize) -> Option<String> {
         None
     }
+    /// The write tools an audit's sessions write through, of the agent's
+    /// ([`super::AgentDriver::write_tools`]); `None`: all of them.
+    fn session_write_tools(&self) -> Option<&'static [&'static str]> {
+        None
+    }
     /// The hook types of its configs that it runs (a hook of another type
     /// is one it never runs: a finding): command hooks by default.
     fn hook_types(&self) -> &'static [&'static str] {

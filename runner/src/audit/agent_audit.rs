@@ -183,13 +183,15 @@ pub fn advise(
             add(format!("fix the guard: {}", f.message), None);
         }
         let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
+        // A hook the agent never runs: a wrapper around it is never run either.
+        let never_ran = mine.iter().any(|h| h.kind == HoleKind::NeverRan);
         if let HookKind::Command { command } = &e.kind {
             if has("seal-missing") {
                 add(
                     "point the hook at a failopen that stays put (the one on PATH, not a build directory)".into(),
                     None,
                 );
-            } else if breaks || has("unprotected") {
+            } else if (breaks || has("unprotected")) && !never_ran {
                 let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
                 let command = agent_hooks::brace_vars(command, vars);
                 let deadline = e.timeout.and_then(crate::seal::wrap::deadline_for_timeout);
@@ -209,6 +211,16 @@ pub fn advise(
         }
         if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
             add("cover every write tool".into(), Some(format!("\"matcher\": {:?}", driver.full_matcher())));
+        }
+        if never_ran {
+            add(
+                format!(
+                    "{} ran calls this guard refuses without running it, so no wrapper (seal included) can make it \
+                     refuse: keep the agent from those calls by its own permission settings",
+                    driver.display_name()
+                ),
+                None,
+            );
         }
     }
     out

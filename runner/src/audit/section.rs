@@ -222,8 +222,9 @@ impl<'a> Section<'a> {
             // them (to keep the sessions few); another agent: each of its few write tools for both.
             let tools = match &self.source {
                 Source::Settings(_) => stage::Tools { writes: &dynamic::TOOLS, faults: &dynamic::FAULT_TOOLS },
-                Source::HookFiles { .. } => {
-                    stage::Tools { writes: self.driver.write_tools(), faults: self.driver.write_tools() }
+                Source::HookFiles { config, .. } => {
+                    let writes = config.session_write_tools().unwrap_or(self.driver.write_tools());
+                    stage::Tools { writes, faults: writes }
                 }
             };
             // A settings section probes every entry (the plan skips the rest); another agent's only those it runs.

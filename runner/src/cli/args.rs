@@ -199,12 +199,15 @@ pub struct AuditArgs {
     /// Kilo CLI whose plugins are listed (plugins are checked statically only, for now).
     #[arg(long = "kilo", value_name = "SPEC")]
     pub kilo: Option<String>,
-    /// Whose hook configs the named files are: claude-code, codex, gemini, copilot, qwen, cline, opencode or kilo
+    /// Continue CLI to run the dynamic checks of Continue hook files on (default: the pinned version).
+    #[arg(long = "continue", value_name = "SPEC")]
+    pub continue_cli: Option<String>,
+    /// Whose hook configs the named files are: claude-code, codex, gemini, copilot, qwen, cline, opencode, kilo or continue
     /// (default: by path: a file in `.codex/` or named hooks.json is Codex CLI's,
     /// `.gemini/settings.json` Gemini CLI's, a `*.json` in `.github/hooks/` or `.copilot/hooks/`
     /// Copilot CLI's, `.qwen/settings.json` Qwen Code's, `PreToolUse[.ext]` in `.clinerules/hooks/` or
     /// `.cline/hooks/` Cline CLI's, a plugin in `.opencode/plugins/` or `opencode.json` OpenCode's, in
-    /// `.kilo/plugins/` or `kilo.json` Kilo CLI's).
+    /// `.kilo/plugins/` or `kilo.json` Kilo CLI's, `settings[.local].json` in `.continue/` Continue CLI's).
     #[arg(long = "agent", value_name = "AGENT")]
     pub agent: Option<String>,
     #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
@@ -236,6 +239,7 @@ impl AuditArgs {
             ("--cline", &self.cline),
             ("--opencode", &self.opencode),
             ("--kilo", &self.kilo),
+            ("--continue", &self.continue_cli),
         ];
         flags.iter().find(|(f, _)| *f == flag).and_then(|(_, v)| v.as_deref())
     }

@@ -52,7 +52,7 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         let agents = audit::intake::agent_config::default_paths(&cwd);
         if found.is_empty() && agents.is_empty() && args.plugin_dirs.is_empty() {
             anyhow::bail!(
-                "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, .codex/hooks.json, .codex/config.toml, .gemini/settings.json, .github/hooks/*.json, .qwen/settings.json, .clinerules/hooks/PreToolUse, .opencode/plugins/, .kilo/plugins/ exists here; pass SETTINGS.json files"
+                "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, .codex/hooks.json, .codex/config.toml, .gemini/settings.json, .github/hooks/*.json, .qwen/settings.json, .clinerules/hooks/PreToolUse, .opencode/plugins/, .kilo/plugins/, .continue/settings.json exists here; pass SETTINGS.json files"
             );
         }
         (found, agents)

@@ -258,16 +258,19 @@ pub fn first_tool_step(history: &History, cwd: &str, tool: &str) -> Step {
 }
 
 /// The next step of an audit probe's session ([`super::probe_call`]) on
-/// Cline: the probe's one shell call, its `command` as Cline's
-/// `run_commands` takes it (`{"commands": [command]}`, with `{work}`,
-/// `{root}` and `{home}` filled in for `cwd`), then a text quoting the
+/// Cline or Continue: the probe's one shell call, its `command` as the
+/// agent's shell takes it (Cline's `run_commands`: `{"commands":
+/// [command]}`; Continue's `Bash`: `{"command": command}`), with `{work}`,
+/// `{root}` and `{home}` filled in for `cwd`, then a text quoting the
 /// output. A probe through another tool is not made on this face.
 pub fn probe_step(history: &History, cwd: &str, tool: &str, input: &Value) -> Step {
-    if tool != SHELL_TOOL {
-        return Step::Text(format!("The stand-in cannot make a {tool} probe call over Chat Completions."));
-    }
-    let input = json!({"commands": [input.get("command").unwrap_or(&Value::Null)]});
-    super::probe_call::probe_step(history, cwd, SHELL_TOOL, &input)
+    let command = input.get("command").unwrap_or(&Value::Null);
+    let (tool, input) = match tool {
+        SHELL_TOOL => (SHELL_TOOL, json!({"commands": [command]})),
+        CONTINUE_SHELL_TOOL => (CONTINUE_SHELL_TOOL, json!({"command": command})),
+        _ => return Step::Text(format!("The stand-in cannot make a {tool} probe call over Chat Completions.")),
+    };
+    super::probe_call::probe_step(history, cwd, tool, &input)
 }
 
 /// The assistant message of a step: a text, or `tool_calls` whose
@@ -357,6 +360,18 @@ mod tests {
         let Step::Tool { name, input } = probe_step(&fresh, "/r/work", SHELL_TOOL, &probe) else { panic!("a call") };
         assert_eq!((name, input), (SHELL_TOOL, json!({"commands": ["git -C /r/work reset --hard"]})));
         assert!(matches!(probe_step(&fresh, "/r/work", EDIT_TOOL, &probe), Step::Text(_)), "only the shell");
+    }
+
+    #[test]
+    fn a_probe_session_on_continue_calls_its_bash_with_the_command_as_it_is() {
+        let probe = json!({"command": "git -C {work} reset --hard"});
+        let fresh = history(&json!({"tools": [{"type": "function", "function": {"name": CONTINUE_SHELL_TOOL}}],
+            "messages": [{"role": "user", "content": "go"}]}));
+        let Step::Tool { name, input } = probe_step(&fresh, "/r/work", CONTINUE_SHELL_TOOL, &probe) else {
+            panic!("a call")
+        };
+        assert_eq!((name, input), (CONTINUE_SHELL_TOOL, json!({"command": "git -C /r/work reset --hard"})));
+        assert!(matches!(probe_step(&fresh, "/r/work", CONTINUE_WRITE_TOOL, &probe), Step::Text(_)));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `failopen audit` of the hook configs of Qwen Code (`.qwen/settings.json`),
-//! Cline CLI (`.clinerules/hooks/PreToolUse`) and the plugins of OpenCode and
+//! Cline CLI (`.clinerules/hooks/PreToolUse`), Continue CLI
+//! (`.continue/settings.json`) and the plugins of OpenCode and
 //! Kilo CLI (`.opencode/plugins/`, `.kilo/plugins/`), end to end: the real
 //! binary, a throwaway project, and the pinned agent from failopen's cache,
 //! driven by the stand-in. Each guard refuses only a dangerous call (`git
@@ -109,6 +110,47 @@ fn a_claude_style_guard_as_a_cline_hook_file_refuses_nothing_and_the_audit_says_
     assert!(holes.contains(&("broken-as-configured".into(), probe.to_string(), "none".into())), "{holes:?}");
     let g = &a["guards"][0];
     assert_eq!((g["hook"].as_str(), g["status"].as_str()), (Some("L1"), Some("open")), "{g}");
+    assert_eq!(std::fs::read_to_string(root.join("tracked.txt")).unwrap(), change, "the probe acts in its world only");
+}
+
+/// The same Claude-Code-style guard in Continue CLI's project file,
+/// `.continue/settings.json` (Claude Code's shape, matcher `Bash`, `"timeout":
+/// 5`). Expected on real Continue CLI 1.5.47, with the reasoning
+/// (docs/continue.md):
+/// - it is found and read as Continue's (`N1`), and lint warns that Continue
+///   loads the file's hooks and fires no hook event;
+/// - screened through Continue's contract (hookRunner's: exit 2 refuses) it
+///   refuses `Bash:git-reset-hard` only;
+/// - the session that makes that call through Continue's `Bash` shows the
+///   reset run and the guard never run (no trace): a `never-ran` hole, the
+///   guard `open`, never `held`; exit 3; no advice to wrap it with seal,
+///   which Continue would never run either;
+/// - the user's own repository is untouched.
+#[test]
+fn a_guard_in_continues_settings_is_never_run_and_the_audit_proves_it_on_real_continue() {
+    let config = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "\"$CONTINUE_PROJECT_DIR\"/.continue/guard.sh", "timeout": 5}]}]}}"#;
+    let (_t, root, home) = project(".continue", ".continue/settings.json", config);
+    executable(&root.join(".continue/guard.sh"), CLAUDE_STYLE_GUARD);
+    let change = uncommitted_change(&root);
+
+    let out = audit(&root, &home, &["--continue", "1.5.47"]);
+    let v = json(&out);
+    assert_eq!(out.status.code(), Some(3), "a hole: exit 3; {v:#}");
+    let a = &v["agents"][0];
+    assert_eq!((a["agent"].as_str(), a["version"].as_str()), (Some("continue"), Some("1.5.47")), "{a}");
+    let hook = &a["hooks"][0];
+    assert_eq!((hook["id"].as_str(), hook["timeout"].as_f64()), (Some("N1"), Some(5.0)), "{hook}");
+    assert!(codes(a).iter().any(|c| c == "continue-hooks-never-fire"), "{:?}", codes(a));
+    let probe = "Bash:git-reset-hard";
+    assert_eq!(refused_probes(a), [probe], "{a:#}");
+    assert_eq!(cell(a, "N1", probe, "none"), "wrote", "the reset runs, the hook never: {a:#}");
+    let (holes, _) = holes_and_recheck(a);
+    assert!(holes.contains(&("never-ran".into(), probe.to_string(), "none".into())), "{holes:?}");
+    let g = &a["guards"][0];
+    assert_eq!((g["hook"].as_str(), g["status"].as_str()), (Some("N1"), Some("open")), "{g}");
+    let advice = a["advice"].to_string();
+    assert!(!advice.contains("seal --"), "no seal snippet: seal cannot help a hook that never runs: {advice}");
     assert_eq!(std::fs::read_to_string(root.join("tracked.txt")).unwrap(), change, "the probe acts in its world only");
 }
 

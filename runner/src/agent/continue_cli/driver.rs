@@ -66,6 +66,14 @@ impl AgentDriver for ContinueCli {
         &wording::ContinueWording
     }
 
+    fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
+        Some(&super::hook_config::ContinueHookConfig)
+    }
+
+    fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
+        Some(&super::hook_contract::ContinueContract)
+    }
+
     /// A print-mode session against the stand-in, the hook in a settings
     /// file Continue reads (its own user file, or Claude Code's user,
     /// project or local file), holding nothing but hooks.

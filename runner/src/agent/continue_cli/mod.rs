@@ -14,6 +14,8 @@
 
 pub mod config;
 pub mod driver;
+pub mod hook_config;
+pub mod hook_contract;
 pub mod wording;
 
 /// The version failopen runs when no version is named: the newest release

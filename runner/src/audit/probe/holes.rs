@@ -1,6 +1,7 @@
 //! Holes: what the sessions prove. A write that landed under an injected
 //! fault where the guard stops it as configured (fails open), a guard broken
-//! as configured, a write tool its matcher leaves to no hook. Read by the
+//! as configured, a write tool its matcher leaves to no hook, a call the
+//! guard refuses on its own that the agent ran without running the hook. Read by the
 //! advice and the report; the sealed re-check ([`super::sealed`]) re-runs them.
 
 use serde::Serialize;
@@ -21,6 +22,10 @@ pub enum HoleKind {
     BrokenAsConfigured,
     /// The hook blocks writes, but its matcher lets this tool through and no other hook covers it.
     UncoveredTool,
+    /// The guard refuses this call when put to it directly, but in a session
+    /// the agent ran the call without running the hook (Continue CLI loads
+    /// hooks and fires no event).
+    NeverRan,
 }
 
 /// One proven hole.
@@ -65,6 +70,12 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
                 {
                     HoleKind::UncoveredTool
                 }
+                // A confirmed probe (one the guard refused on its own) that ran with no hook run.
+                (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None)
+                    if super::is_probe_label(&c.tool) && c.tool != super::probes::MCP =>
+                {
+                    HoleKind::NeverRan
+                }
                 (CellResult::Wrote(_), f) if f != Fault::None => HoleKind::FailsOpen,
                 _ => continue,
             };
@@ -85,4 +96,49 @@ pub(crate) fn group_by<'a, T>(
         out.entry(key(item)).or_default().push(item);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+    use std::path::PathBuf;
+
+    fn entry() -> HookEntry {
+        HookEntry {
+            id: "N1".into(),
+            file: PathBuf::from(".continue/settings.json"),
+            group: 0,
+            index: 0,
+            matcher: Some("Bash".into()),
+            kind: HookKind::Command { command: "/g.sh".into() },
+            timeout: Some(5.0),
+            on_failure: None,
+            raw: Value::Null,
+            project_dir: PathBuf::new(),
+            managed: false,
+        }
+    }
+
+    fn cell(tool: &str, fault: Fault, result: CellResult) -> AuditCell {
+        AuditCell { hook: "N1".into(), tool: tool.into(), fault, result }
+    }
+
+    #[test]
+    fn a_refused_probe_run_with_no_hook_run_is_a_never_ran_hole_and_a_plain_write_is_not() {
+        let not_run = CellResult::Wrote(WroteHow::GuardNotRun);
+        let cells = vec![
+            // A plain write the hook never saw proves nothing of a guard that may allow it.
+            cell("Bash", Fault::None, not_run.clone()),
+            cell("Write", Fault::None, not_run.clone()),
+            // A probe the guard refused on its own, confirmed in a session: the call ran, the hook did not.
+            cell("Bash:git-reset-hard", Fault::None, not_run.clone()),
+        ];
+        let found = holes(&[entry()], &cells);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].kind, found[0].tool.as_str()), (HoleKind::NeverRan, "Bash:git-reset-hard"));
+        // The same probe blocked is no hole at all.
+        let held = vec![cell("Bash:git-reset-hard", Fault::None, CellResult::Blocked)];
+        assert!(holes(&[entry()], &held).is_empty());
+    }
 }

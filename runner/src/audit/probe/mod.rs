@@ -88,6 +88,12 @@ impl Probe {
     }
 }
 
+/// Whether a cell's `tool` is a probe's [`Probe::label`] (`Bash:git-reset-hard`)
+/// rather than a plain write's tool or route.
+pub fn is_probe_label(tool: &str) -> bool {
+    tool.contains(':')
+}
+
 /// The tools a probe may call: those the stand-in can emit with any input.
 pub const PROBE_TOOLS: [&str; 5] = crate::standin::probe_call::TOOLS;
 

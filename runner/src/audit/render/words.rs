@@ -91,6 +91,11 @@ pub(in crate::audit) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
             HoleKind::UncoveredTool => {
                 format!("uncovered: the matcher lets {tools} through, and no other hook covers it")
             }
+            HoleKind::NeverRan => {
+                format!(
+                    "never ran: the guard refuses {tools} on its own, and the agent ran it without running the hook"
+                )
+            }
         };
         out.push((hook.to_string(), what));
     }
