@@ -33,6 +33,7 @@ mod links;
 mod live;
 mod mcp_fs;
 mod mcp_guard;
+mod npm_package;
 mod old_releases;
 mod opencode;
 mod qwen;
