@@ -75,8 +75,8 @@ impl Npm {
 
     /// Run to the end (with a minute's bound), stdin closed.
     fn run(&self, program: impl AsRef<std::ffi::OsStr>, args: &[&str], cwd: &Path) -> Output {
-        let child = self.command(program, args, cwd).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let child = child.spawn().unwrap();
+        let mut cmd = self.command(program, args, cwd);
+        let child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         wait_output(child, Duration::from_secs(60))
     }
 
@@ -241,9 +241,8 @@ fn npm_package_installs_offline_and_npx_runs_the_binary_with_its_exit_codes_and_
     // would wait out its 60 s deadline and name that).
     let launcher = modules.join(".bin/failopen");
     let seal = ["seal", "--deadline", "60", "--", "sleep", "1000"];
-    let child =
-        npm.command(&launcher, &seal, &project).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = child.spawn().unwrap();
+    let mut cmd = npm.command(&launcher, &seal, &project);
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let stdin = child.stdin.take();
     let binary = installed.canonicalize().unwrap();
     process_of(&npm, &binary);
@@ -254,9 +253,8 @@ fn npm_package_installs_offline_and_npx_runs_the_binary_with_its_exit_codes_and_
     assert!(String::from_utf8_lossy(&sealed.stderr).contains("seal received SIGTERM"), "{}", text(&sealed));
 
     // The binary killed by a signal: the launcher dies of the same signal.
-    let child =
-        npm.command(&launcher, &seal, &project).stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
-    let mut child = child.spawn().unwrap();
+    let mut cmd = npm.command(&launcher, &seal, &project);
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let stdin = child.stdin.take();
     let pid = process_of(&npm, &binary);
     kill(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
@@ -287,6 +285,20 @@ fn npm_launcher_without_its_platform_package_names_it_and_exits_2() {
     assert!(stderr.contains(&format!("{wanted}, the package that holds the binary")), "{}", text(&out));
     assert!(stderr.contains(&format!("npm install {wanted}")), "{}", text(&out));
     assert!(out.stdout.is_empty(), "{}", text(&out));
+
+    // A machine no platform package is built for (Node made to report a riscv64
+    // CPU): the launcher lists the platforms there are, and exits 2 too.
+    let preload = npm.path().join("riscv64.js");
+    std::fs::write(&preload, "Object.defineProperty(process, 'arch', { value: 'riscv64' });\n").unwrap();
+    let mut cmd = npm.command(project.join("node_modules/.bin/failopen"), &["--version"], &project);
+    cmd.env("NODE_OPTIONS", format!("--require {}", preload.display()));
+    let out = wait_output(cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap(), Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let os = node_platform().split('-').next().unwrap().to_string();
+    assert!(stderr.contains(&format!("no binary for this machine ({os} riscv64)")), "{}", text(&out));
+    assert!(stderr.contains("It has one for: linux-x64, linux-arm64, darwin-x64, darwin-arm64."), "{}", text(&out));
+    assert!(stderr.contains("cargo install --locked failopen"), "{}", text(&out));
 }
 
 /// The build script refuses a platform the launcher does not list, and a missing binary.
