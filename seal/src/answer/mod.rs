@@ -84,36 +84,55 @@ pub fn exit0(payload: &[u8], stdout: &[u8], expect_json: bool) -> Option<Problem
             let _ = why;
             return None;
         }
-        Err(why) => return Some(Problem { why: format!("exited 0 without a JSON decision: {why}") }),
+        Err(why) => {
+            return Some(Problem {
+                why: format!("exited 0 without a JSON decision: {why}"),
+            })
+        }
     };
     let for_event = match event {
         Some(e) => format!("a {e} decision"),
         None => "a decision".to_string(),
     };
-    let readings: Vec<(Host, Reading)> = hosts.iter().map(|h| (*h, h.read(event, &answer))).collect();
-    let meant_refusal =
-        means_refusal(&answer) || readings.iter().any(|(_, r)| matches!(r, Reading::Deny | Reading::Ask));
+    let readings: Vec<(Host, Reading)> =
+        hosts.iter().map(|h| (*h, h.read(event, &answer))).collect();
+    let meant_refusal = means_refusal(&answer)
+        || readings
+            .iter()
+            .any(|(_, r)| matches!(r, Reading::Deny | Reading::Ask));
     // A refusal every agent reads as the guard meant: pass it on.
-    let all_refuse = readings.iter().all(|(h, r)| matches!(r, Reading::Deny) || (*r == Reading::Ask && h.has_ask()));
+    let all_refuse = readings
+        .iter()
+        .all(|(h, r)| matches!(r, Reading::Deny) || (*r == Reading::Ask && h.has_ask()));
     if meant_refusal {
         if all_refuse && canonical_refusal(&answer) {
             return None;
         }
         let (host, why) = first_not_refusing(&readings, &answer);
         return Some(Problem {
-            why: format!("exited 0 with a refusal {host} would not read as the guard meant ({why})"),
+            why: format!(
+                "exited 0 with a refusal {host} would not read as the guard meant ({why})"
+            ),
         });
     }
     if !expect_json {
         return None;
     }
-    let as_read_by = |host: &Host| if hosts.len() > 1 { format!(" (as {host} reads it)") } else { String::new() };
+    let as_read_by = |host: &Host| {
+        if hosts.len() > 1 {
+            format!(" (as {host} reads it)")
+        } else {
+            String::new()
+        }
+    };
     match readings.iter().find(|(_, r)| !matches!(r, Reading::Allow)) {
         None => None,
-        Some((host, Reading::NoDecision(why) | Reading::Rejected(why))) => {
-            Some(Problem { why: format!("exited 0 without {for_event}: {why}{}", as_read_by(host)) })
-        }
-        Some((host, _)) => Some(Problem { why: format!("exited 0 with an answer {host} reads differently") }),
+        Some((host, Reading::NoDecision(why) | Reading::Rejected(why))) => Some(Problem {
+            why: format!("exited 0 without {for_event}: {why}{}", as_read_by(host)),
+        }),
+        Some((host, _)) => Some(Problem {
+            why: format!("exited 0 with an answer {host} reads differently"),
+        }),
     }
 }
 
@@ -123,7 +142,11 @@ fn first_not_refusing(readings: &[(Host, Reading)], answer: &Value) -> (Host, St
         match reading {
             Reading::Deny if canonical_refusal(answer) => {}
             Reading::Deny => {
-                return (*host, "its reason is not in permissionDecisionReason, where every agent reads it".into())
+                return (
+                    *host,
+                    "its reason is not in permissionDecisionReason, where every agent reads it"
+                        .into(),
+                )
             }
             Reading::Ask if host.has_ask() => {}
             Reading::Ask => return (*host, "it has no ask: the call runs".into()),
@@ -131,7 +154,13 @@ fn first_not_refusing(readings: &[(Host, Reading)], answer: &Value) -> (Host, St
             Reading::NoDecision(why) | Reading::Rejected(why) => return (*host, why.clone()),
         }
     }
-    (readings.first().map(|(h, _)| *h).unwrap_or(Host::ClaudeCode), "the agents read it differently".into())
+    (
+        readings
+            .first()
+            .map(|(h, _)| *h)
+            .unwrap_or(Host::ClaudeCode),
+        "the agents read it differently".into(),
+    )
 }
 
 /// Whether a refusal is in a form every agent that reads it words with the
@@ -140,9 +169,14 @@ fn first_not_refusing(readings: &[(Host, Reading)], answer: &Value) -> (Host, St
 /// `block` (or Gemini CLI's `deny`) with a non-empty `reason`, or a
 /// PermissionRequest `behavior: deny`.
 fn canonical_refusal(answer: &Value) -> bool {
-    let nonblank = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty());
+    let nonblank = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty())
+    };
     let specific = answer.get("hookSpecificOutput");
-    let pre_tool = specific.and_then(|s| s.get("permissionDecision")).and_then(Value::as_str);
+    let pre_tool = specific
+        .and_then(|s| s.get("permissionDecision"))
+        .and_then(Value::as_str);
     if answer.get("cancel").is_some() {
         return cline::is_worded_cancel(answer);
     }
@@ -154,8 +188,11 @@ fn canonical_refusal(answer: &Value) -> bool {
         Some(_) => false,
         None => {
             let top = answer.get("decision").and_then(Value::as_str);
-            let behavior = specific.and_then(|s| s.pointer("/decision/behavior")).and_then(Value::as_str);
-            matches!(top, Some("block" | "deny")) && nonblank(answer.get("reason")) || behavior == Some("deny")
+            let behavior = specific
+                .and_then(|s| s.pointer("/decision/behavior"))
+                .and_then(Value::as_str);
+            matches!(top, Some("block" | "deny")) && nonblank(answer.get("reason"))
+                || behavior == Some("deny")
         }
     }
 }
@@ -164,12 +201,17 @@ fn canonical_refusal(answer: &Value) -> bool {
 /// whatever its shape or case: the guard meant to refuse.
 pub fn means_refusal(answer: &Value) -> bool {
     let refusing = |v: Option<&Value>, words: &[&str]| {
-        v.and_then(Value::as_str).is_some_and(|s| words.iter().any(|w| s.trim().eq_ignore_ascii_case(w)))
+        v.and_then(Value::as_str)
+            .is_some_and(|s| words.iter().any(|w| s.trim().eq_ignore_ascii_case(w)))
     };
     let specific = answer.get("hookSpecificOutput");
-    refusing(specific.and_then(|s| s.get("permissionDecision")), &["deny", "ask"])
-        || refusing(specific.and_then(|s| s.pointer("/decision/behavior")), &["deny"])
-        || refusing(answer.get("decision"), &["block", "deny"])
+    refusing(
+        specific.and_then(|s| s.get("permissionDecision")),
+        &["deny", "ask"],
+    ) || refusing(
+        specific.and_then(|s| s.pointer("/decision/behavior")),
+        &["deny"],
+    ) || refusing(answer.get("decision"), &["block", "deny"])
         || refusing(answer.get("permissionDecision"), &["deny", "ask"])
         || answer.get("cancel") == Some(&Value::Bool(true))
 }
@@ -210,7 +252,10 @@ fn trim(bytes: &[u8]) -> &[u8] {
 pub fn exit2(payload: &[u8], stdout: &[u8], stderr: &[u8]) -> Exit2 {
     let payload: Value = serde_json::from_slice(payload).unwrap_or(Value::Null);
     let gemini = host::hosts(&payload).contains(&Host::Gemini);
-    let mut fix = Exit2 { drop_stdout: false, needs_reason: false };
+    let mut fix = Exit2 {
+        drop_stdout: false,
+        needs_reason: false,
+    };
     if gemini && !trim(stdout).is_empty() && !gemini::is_deny(stdout) {
         fix.drop_stdout = true;
     }

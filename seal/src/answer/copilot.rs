@@ -42,14 +42,18 @@ pub fn read(answer: &Value) -> Reading {
 /// Whether `answer` is Copilot's deny worded with a reason of its own.
 pub fn is_worded_deny(answer: &Value) -> bool {
     read(answer) == Reading::Deny
-        && answer.get("permissionDecisionReason").and_then(Value::as_str).is_some_and(|r| !r.trim().is_empty())
+        && answer
+            .get("permissionDecisionReason")
+            .and_then(Value::as_str)
+            .is_some_and(|r| !r.trim().is_empty())
 }
 
 /// The stdout that makes every Copilot release measured refuse, beside an
 /// exit 2: a top-level deny with `reason` (seal's line).
 pub fn deny(reason: &str) -> Vec<u8> {
-    let mut out =
-        json!({"permissionDecision": "deny", "permissionDecisionReason": reason.trim()}).to_string().into_bytes();
+    let mut out = json!({"permissionDecision": "deny", "permissionDecisionReason": reason.trim()})
+        .to_string()
+        .into_bytes();
     out.push(b'\n');
     out
 }
@@ -61,12 +65,21 @@ mod tests {
 
     #[test]
     fn only_the_top_level_permission_decision_counts() {
-        assert_eq!(read(&json!({"permissionDecision": "deny", "permissionDecisionReason": "x"})), Reading::Deny);
-        assert_eq!(read(&json!({"permissionDecision": "allow"})), Reading::Allow);
+        assert_eq!(
+            read(&json!({"permissionDecision": "deny", "permissionDecisionReason": "x"})),
+            Reading::Deny
+        );
+        assert_eq!(
+            read(&json!({"permissionDecision": "allow"})),
+            Reading::Allow
+        );
         let claude = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
             "permissionDecisionReason": "x"}});
         assert!(matches!(read(&claude), Reading::Rejected(_)));
-        assert!(matches!(read(&json!({"permissionDecision": "ask"})), Reading::Rejected(_)));
+        assert!(matches!(
+            read(&json!({"permissionDecision": "ask"})),
+            Reading::Rejected(_)
+        ));
         assert!(matches!(read(&json!({})), Reading::NoDecision(_)));
     }
 
@@ -92,9 +105,10 @@ mod tests {
     #[test]
     fn its_payload_is_told_apart() {
         // As recorded by the battery's guard on Copilot CLI 1.0.102.
-        let p =
-            json!({"sessionId": "s", "timestamp": 1, "cwd": "/w", "toolName": "bash", "toolArgs": {"command": "ls"}});
+        let p = json!({"sessionId": "s", "timestamp": 1, "cwd": "/w", "toolName": "bash", "toolArgs": {"command": "ls"}});
         assert!(is_its_payload(&p));
-        assert!(!is_its_payload(&json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})));
+        assert!(!is_its_payload(
+            &json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})
+        ));
     }
 }

@@ -119,7 +119,13 @@ impl fmt::Display for Refusal {
 /// reason where it has none, and loses a stdout Gemini CLI would misread.
 /// Everything else becomes a refusal. `deadline` is only used to word a
 /// timeout.
-pub fn judge(argv: &[String], run: GuardRun, payload: &[u8], expect_json: bool, deadline: Duration) -> Verdict {
+pub fn judge(
+    argv: &[String],
+    run: GuardRun,
+    payload: &[u8],
+    expect_json: bool,
+    deadline: Duration,
+) -> Verdict {
     let refusal = match run.end {
         _ if run.output_problem.is_some() => match run.output_problem {
             Some(OutputProblem::NoMemory(stream)) => Refusal::NoMemory(stream),
@@ -141,9 +147,14 @@ pub fn judge(argv: &[String], run: GuardRun, payload: &[u8], expect_json: bool, 
             }
         }
         GuardEnd::TimedOut => Refusal::Deadline(deadline),
-        GuardEnd::NotStarted(ref e) => Refusal::NotStarted(describe_spawn_error(argv.first().map(String::as_str), e)),
+        GuardEnd::NotStarted(ref e) => {
+            Refusal::NotStarted(describe_spawn_error(argv.first().map(String::as_str), e))
+        }
         GuardEnd::SealFailed(e) => Refusal::SealFailed(e),
-        GuardEnd::Stopped => Refusal::SealSignalled { signal: None, reading_payload: false },
+        GuardEnd::Stopped => Refusal::SealSignalled {
+            signal: None,
+            reading_payload: false,
+        },
     };
     refuse(argv, &refusal, &run.stderr)
 }
@@ -156,7 +167,11 @@ fn stream_of(problem: Option<OutputProblem>) -> &'static str {
 }
 
 fn pass(code: i32, run: GuardRun) -> Verdict {
-    Verdict { code, stdout: run.stdout, stderr: run.stderr }
+    Verdict {
+        code,
+        stdout: run.stdout,
+        stderr: run.stderr,
+    }
 }
 
 /// Pass the guard's exit 2 on, with a reason on stderr: Codex CLI and
@@ -175,8 +190,11 @@ fn pass_refusal(argv: &[String], mut run: GuardRun, payload: &[u8]) -> Verdict {
         run.stdout.clear();
     }
     if fix.needs_reason {
-        let mut line =
-            format!("guard {} refused (exit 2) without giving a reason on stderr\n", guard_name(argv)).into_bytes();
+        let mut line = format!(
+            "guard {} refused (exit 2) without giving a reason on stderr\n",
+            guard_name(argv)
+        )
+        .into_bytes();
         if !String::from_utf8_lossy(&run.stderr).trim().is_empty() {
             line.extend_from_slice(&run.stderr);
         }
@@ -195,13 +213,20 @@ fn pass_refusal(argv: &[String], mut run: GuardRun, payload: &[u8]) -> Verdict {
 pub fn refusal_on_stdout(payload: &[u8], mut verdict: Verdict) -> Verdict {
     let payload: serde_json::Value = serde_json::from_slice(payload).unwrap_or_default();
     let hosts = answer::host::hosts(&payload);
-    let [host] = hosts.as_slice() else { return verdict };
+    let [host] = hosts.as_slice() else {
+        return verdict;
+    };
     if verdict.code != DENY {
         return verdict;
     }
     let stderr = String::from_utf8_lossy(&verdict.stderr);
-    let reason = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("failopen seal: refused");
-    if let Some(stdout) = host.refusal_on_stdout(answer::parse(&verdict.stdout).ok().as_ref(), reason) {
+    let reason = stderr
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("failopen seal: refused");
+    if let Some(stdout) =
+        host.refusal_on_stdout(answer::parse(&verdict.stdout).ok().as_ref(), reason)
+    {
         verdict.stdout = stdout;
     }
     verdict
@@ -213,24 +238,37 @@ pub fn refuse(argv: &[String], why: &Refusal, guard_stderr: &[u8]) -> Verdict {
     let mut line = match why {
         Refusal::NoGuard => format!("failopen seal: {why}; refusing by default\n"),
         Refusal::NoJson(_) => format!("guard {} {why}; refusing by default\n", guard_name(argv)),
-        _ => format!("guard {} could not decide ({why}); refusing by default\n", guard_name(argv)),
+        _ => format!(
+            "guard {} could not decide ({why}); refusing by default\n",
+            guard_name(argv)
+        ),
     }
     .into_bytes();
     let excerpt = &guard_stderr[..guard_stderr.len().min(STDERR_EXCERPT_BYTES)];
     line.extend_from_slice(excerpt);
     if guard_stderr.len() > excerpt.len() {
         let cut = guard_stderr.len() - excerpt.len();
-        line.extend_from_slice(format!("\n[... {cut} more bytes of guard stderr cut]\n").as_bytes());
+        line.extend_from_slice(
+            format!("\n[... {cut} more bytes of guard stderr cut]\n").as_bytes(),
+        );
     } else if !excerpt.is_empty() && !excerpt.ends_with(b"\n") {
         line.push(b'\n');
     }
-    Verdict { code: DENY, stdout: Vec::new(), stderr: line }
+    Verdict {
+        code: DENY,
+        stdout: Vec::new(),
+        stderr: line,
+    }
 }
 
 /// The guard command as a short, shell-like string (quoted where needed).
 pub fn guard_name(argv: &[String]) -> String {
     const MAX: usize = 300;
-    let mut name = argv.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ");
+    let mut name = argv
+        .iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ");
     if name.len() > MAX {
         let mut cut = MAX;
         while !name.is_char_boundary(cut) {
@@ -244,7 +282,9 @@ pub fn guard_name(argv: &[String]) -> String {
 
 /// Quote `s` for a POSIX shell if it needs it (single quotes, `'\''` for `'`).
 pub fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b));
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b));
     if plain {
         s.to_string()
     } else {
@@ -261,13 +301,18 @@ fn describe_spawn_error(program: Option<&str>, e: &io::Error) -> String {
     if e.raw_os_error() != Some(Errno::ENOENT as i32) {
         return desc;
     }
-    let Some(file) = program.and_then(resolve_program) else { return desc };
+    let Some(file) = program.and_then(resolve_program) else {
+        return desc;
+    };
     match shebang_interpreter(&file) {
         Some(interp) if interp.ends_with('\r') => {
             format!("{desc}: its #! line ends in a carriage return (CRLF line endings?)")
         }
         Some(interp) => format!("{desc}: its #! interpreter {interp} is missing"),
-        None => format!("{desc}: {} exists, so its interpreter or loader is missing", file.display()),
+        None => format!(
+            "{desc}: {} exists, so its interpreter or loader is missing",
+            file.display()
+        ),
     }
 }
 
@@ -279,7 +324,9 @@ fn resolve_program(program: &str) -> Option<PathBuf> {
         return p.is_file().then(|| p.to_path_buf());
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
 }
 
 /// The interpreter named on the `#!` line of `file`, if it has one (with a
@@ -291,7 +338,11 @@ fn shebang_interpreter(file: &Path) -> Option<String> {
     let line = head[..n].strip_prefix(b"#!")?;
     let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
     let line = String::from_utf8_lossy(line);
-    let interp = line.trim_start_matches([' ', '\t']).split([' ', '\t']).next().filter(|s| !s.is_empty())?;
+    let interp = line
+        .trim_start_matches([' ', '\t'])
+        .split([' ', '\t'])
+        .next()
+        .filter(|s| !s.is_empty())?;
     Some(interp.to_string())
 }
 
@@ -312,14 +363,30 @@ mod tests {
         assert_eq!(v.code, DENY);
         let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
         assert_eq!(answer["cancel"], true);
-        assert!(answer["errorMessage"].as_str().unwrap().contains("could not decide (exit 1)"), "{answer}");
+        assert!(
+            answer["errorMessage"]
+                .as_str()
+                .unwrap()
+                .contains("could not decide (exit 1)"),
+            "{answer}"
+        );
         // Other agents' payloads, and an allow, are left alone.
-        assert_eq!(refusal_on_stdout(br#"{"hook_event_name":"PreToolUse"}"#, refused.clone()), refused);
-        let allow = Verdict { code: 0, stdout: b"{}".to_vec(), stderr: Vec::new() };
+        assert_eq!(
+            refusal_on_stdout(br#"{"hook_event_name":"PreToolUse"}"#, refused.clone()),
+            refused
+        );
+        let allow = Verdict {
+            code: 0,
+            stdout: b"{}".to_vec(),
+            stderr: Vec::new(),
+        };
         assert_eq!(refusal_on_stdout(cline, allow.clone()), allow);
         // The guard's own worded cancel passes as it is.
-        let own =
-            Verdict { code: DENY, stdout: br#"{"cancel":true,"errorMessage":"mine"}"#.to_vec(), stderr: Vec::new() };
+        let own = Verdict {
+            code: DENY,
+            stdout: br#"{"cancel":true,"errorMessage":"mine"}"#.to_vec(),
+            stderr: Vec::new(),
+        };
         assert_eq!(refusal_on_stdout(cline, own.clone()), own);
     }
 
@@ -331,15 +398,30 @@ mod tests {
         // As 1.0.69 sends it: toolArgs a JSON string, not an object.
         let copilot =
             br#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#;
-        let refused = refuse(&argv(&["/g/hang.sh"]), &Refusal::Deadline(Duration::from_secs(3)), b"");
+        let refused = refuse(
+            &argv(&["/g/hang.sh"]),
+            &Refusal::Deadline(Duration::from_secs(3)),
+            b"",
+        );
         let v = refusal_on_stdout(copilot, refused.clone());
         assert_eq!((v.code, &v.stderr), (DENY, &refused.stderr));
         let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
         assert_eq!(answer["permissionDecision"], "deny");
-        assert!(answer["permissionDecisionReason"].as_str().unwrap().contains("no decision within 3s"), "{answer}");
+        assert!(
+            answer["permissionDecisionReason"]
+                .as_str()
+                .unwrap()
+                .contains("no decision within 3s"),
+            "{answer}"
+        );
         // A guard's own exit 2 with a log line on stdout: replaced by the deny, worded with its stderr.
-        let own = Verdict { code: DENY, stdout: b"checking...\n".to_vec(), stderr: b"no writes here\n".to_vec() };
-        let answer: serde_json::Value = serde_json::from_slice(&refusal_on_stdout(copilot, own).stdout).unwrap();
+        let own = Verdict {
+            code: DENY,
+            stdout: b"checking...\n".to_vec(),
+            stderr: b"no writes here\n".to_vec(),
+        };
+        let answer: serde_json::Value =
+            serde_json::from_slice(&refusal_on_stdout(copilot, own).stdout).unwrap();
         assert_eq!(answer["permissionDecisionReason"], "no writes here");
         // Its own worded deny passes as it is; an allow is left alone.
         let worded = Verdict {
@@ -348,7 +430,11 @@ mod tests {
             stderr: Vec::new(),
         };
         assert_eq!(refusal_on_stdout(copilot, worded.clone()), worded);
-        let allow = Verdict { code: 0, stdout: Vec::new(), stderr: Vec::new() };
+        let allow = Verdict {
+            code: 0,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+        };
         assert_eq!(refusal_on_stdout(copilot, allow.clone()), allow);
     }
 
@@ -356,16 +442,31 @@ mod tests {
     fn causes_read_as_specified() {
         assert_eq!(Refusal::Exit(1).to_string(), "exit 1");
         assert_eq!(Refusal::Signal(11).to_string(), "killed by SIGSEGV");
-        assert_eq!(Refusal::Deadline(Duration::from_secs(3)).to_string(), "no decision within 3s");
-        assert_eq!(Refusal::Deadline(Duration::from_millis(500)).to_string(), "no decision within 0.5s");
+        assert_eq!(
+            Refusal::Deadline(Duration::from_secs(3)).to_string(),
+            "no decision within 3s"
+        );
+        assert_eq!(
+            Refusal::Deadline(Duration::from_millis(500)).to_string(),
+            "no decision within 0.5s"
+        );
         assert_eq!(
             Refusal::PayloadLate(Duration::from_millis(500)).to_string(),
             "the hook payload did not arrive within 0.5s"
         );
-        let term = Refusal::SealSignalled { signal: Some(nix::libc::SIGTERM), reading_payload: false };
+        let term = Refusal::SealSignalled {
+            signal: Some(nix::libc::SIGTERM),
+            reading_payload: false,
+        };
         assert_eq!(term.to_string(), "seal received SIGTERM");
-        let hup = Refusal::SealSignalled { signal: Some(nix::libc::SIGHUP), reading_payload: true };
-        assert_eq!(hup.to_string(), "seal received SIGHUP while reading the hook payload");
+        let hup = Refusal::SealSignalled {
+            signal: Some(nix::libc::SIGHUP),
+            reading_payload: true,
+        };
+        assert_eq!(
+            hup.to_string(),
+            "seal received SIGHUP while reading the hook payload"
+        );
     }
 
     #[test]
@@ -378,27 +479,52 @@ mod tests {
             held_open: false,
             output_problem: None,
         };
-        let v = judge(&argv(&["/g/stdout-deny.sh"]), run(b" \n"), b"{}", false, Duration::from_secs(3));
+        let v = judge(
+            &argv(&["/g/stdout-deny.sh"]),
+            run(b" \n"),
+            b"{}",
+            false,
+            Duration::from_secs(3),
+        );
         assert_eq!(v.code, 2);
-        assert_eq!(v.stderr, b"guard /g/stdout-deny.sh refused (exit 2) without giving a reason on stderr\n");
+        assert_eq!(
+            v.stderr,
+            b"guard /g/stdout-deny.sh refused (exit 2) without giving a reason on stderr\n"
+        );
         assert_eq!(v.stdout, b"reason on stdout");
-        let v = judge(&argv(&["/g/deny.sh"]), run(b"no writes\n"), b"{}", false, Duration::from_secs(3));
-        assert_eq!((v.code, v.stderr.as_slice()), (2, b"no writes\n".as_slice()));
+        let v = judge(
+            &argv(&["/g/deny.sh"]),
+            run(b"no writes\n"),
+            b"{}",
+            false,
+            Duration::from_secs(3),
+        );
+        assert_eq!(
+            (v.code, v.stderr.as_slice()),
+            (2, b"no writes\n".as_slice())
+        );
     }
 
     #[test]
     fn refusal_line_then_stderr_excerpt() {
         let v = refuse(&argv(&["/x/y.sh"]), &Refusal::Exit(1), b"boom");
         assert_eq!(v.code, 2);
-        assert_eq!(v.stderr, b"guard /x/y.sh could not decide (exit 1); refusing by default\nboom\n");
+        assert_eq!(
+            v.stderr,
+            b"guard /x/y.sh could not decide (exit 1); refusing by default\nboom\n"
+        );
         let big = vec![b'e'; STDERR_EXCERPT_BYTES + 10];
         let v = refuse(&argv(&["/x"]), &Refusal::Exit(1), &big);
-        assert!(String::from_utf8_lossy(&v.stderr).ends_with("[... 10 more bytes of guard stderr cut]\n"));
+        assert!(String::from_utf8_lossy(&v.stderr)
+            .ends_with("[... 10 more bytes of guard stderr cut]\n"));
     }
 
     #[test]
     fn names_are_quoted() {
-        assert_eq!(guard_name(&argv(&["/bin/sh", "-c", "a 'b'"])), r"/bin/sh -c 'a '\''b'\'''");
+        assert_eq!(
+            guard_name(&argv(&["/bin/sh", "-c", "a 'b'"])),
+            r"/bin/sh -c 'a '\''b'\'''"
+        );
         assert_eq!(shell_quote(""), "''");
     }
 
@@ -419,8 +545,14 @@ mod tests {
         let crlf = script("crlf", "#!/bin/sh\r\nexit 0\r\n");
         assert!(describe_spawn_error(Some(&crlf), &enoent).contains("carriage return"));
         let gone = dir.path().join("gone").to_str().unwrap().to_string();
-        assert_eq!(describe_spawn_error(Some(&gone), &enoent), "No such file or directory");
+        assert_eq!(
+            describe_spawn_error(Some(&gone), &enoent),
+            "No such file or directory"
+        );
         let eacces = io::Error::from_raw_os_error(Errno::EACCES as i32);
-        assert_eq!(describe_spawn_error(Some(&bad), &eacces), "Permission denied");
+        assert_eq!(
+            describe_spawn_error(Some(&bad), &eacces),
+            "Permission denied"
+        );
     }
 }

@@ -59,8 +59,15 @@ pub const HANDLED: [i32; 14] = [
 ];
 
 /// The signals that mean seal itself cannot go on.
-pub const FATAL: [i32; 7] =
-    [libc::SIGABRT, libc::SIGBUS, libc::SIGSEGV, libc::SIGILL, libc::SIGFPE, libc::SIGSYS, libc::SIGTRAP];
+pub const FATAL: [i32; 7] = [
+    libc::SIGABRT,
+    libc::SIGBUS,
+    libc::SIGSEGV,
+    libc::SIGILL,
+    libc::SIGFPE,
+    libc::SIGSYS,
+    libc::SIGTRAP,
+];
 
 /// The stop signals seal ignores.
 pub const IGNORED: [i32; 3] = [libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU];
@@ -96,6 +103,16 @@ static GUARD_GROUP: AtomicI32 = AtomicI32::new(0);
 static WATCHDOG: AtomicI32 = AtomicI32::new(0);
 
 static PIPE: OnceLock<io::PipeReader> = OnceLock::new();
+/// The signal pipe's write end, as a raw descriptor for [`on_handled`].
+static WRITER_FD: AtomicI32 = AtomicI32::new(-1);
+
+/// A handled signal arrived: note it and wake whoever polls the pipe.
+extern "C" fn on_handled(signal: libc::c_int) {
+    CAUGHT.store(signal as usize, Ordering::SeqCst);
+    let fd = WRITER_FD.load(Ordering::SeqCst);
+    // SAFETY: write(2) is async-signal-safe; the buffer is static.
+    unsafe { libc::write(fd, b"!".as_ptr().cast(), 1) };
+}
 static WRITER: OnceLock<io::PipeWriter> = OnceLock::new();
 
 /// Serialises [`install`], so the handlers are registered once.
@@ -133,7 +150,11 @@ pub fn install() -> io::Result<SignalPipe> {
         return Ok(SignalPipe { reader });
     }
     for signal in FATAL {
-        let action = SigAction::new(SigHandler::Handler(on_fatal), SaFlags::SA_ONSTACK, SigSet::empty());
+        let action = SigAction::new(
+            SigHandler::Handler(on_fatal),
+            SaFlags::SA_ONSTACK,
+            SigSet::empty(),
+        );
         let signal = Signal::try_from(signal).map_err(io::Error::from)?;
         // SAFETY: on_fatal makes only async-signal-safe calls (an atomic
         // load, kill, write, _exit) and never returns.
@@ -149,17 +170,22 @@ pub fn install() -> io::Result<SignalPipe> {
     super::pipes::set_nonblocking(writer.as_fd())?;
     // The write end lives as long as seal: the handlers write to it.
     let fd = WRITER.get_or_init(|| writer).as_raw_fd();
+    WRITER_FD.store(fd, Ordering::SeqCst);
     for signal in handled() {
-        // SAFETY: the action makes only async-signal-safe calls: an atomic
+        // SAFETY: on_handled makes only async-signal-safe calls: an atomic
         // store and a non-blocking write(2) of one byte from a static buffer
         // to a descriptor that is never closed. The flag is set before the
-        // byte is written, so whoever wakes on the pipe finds it.
+        // byte is written, so whoever wakes on the pipe finds it. libc's
+        // sigaction, not nix's: the real-time signals have no nix `Signal`.
         unsafe {
-            signal_hook::low_level::register(signal, move || {
-                CAUGHT.store(signal as usize, Ordering::SeqCst);
-                libc::write(fd, b"!".as_ptr().cast(), 1);
-            })
-        }?;
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_handled as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
     }
     let reader = PIPE.get_or_init(|| reader);
     Ok(SignalPipe { reader })
@@ -236,7 +262,7 @@ extern "C" fn on_fatal(signal: libc::c_int) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seal::pipes::poll;
+    use crate::pipes::poll;
     use std::os::fd::AsRawFd;
 
     #[test]
@@ -246,7 +272,11 @@ mod tests {
         // SIGHUP to ourselves: with the handler in place the test process
         // survives it (without, this test binary would die).
         nix::sys::signal::raise(Signal::SIGHUP).unwrap();
-        let mut fds = [libc::pollfd { fd: pipe.fd().as_raw_fd(), events: libc::POLLIN, revents: 0 }];
+        let mut fds = [libc::pollfd {
+            fd: pipe.fd().as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        }];
         assert_eq!(poll(&mut fds, 5000), Ok(1));
         assert_eq!(pipe.caught(), Some(Signal::SIGHUP));
     }
