@@ -35,18 +35,14 @@ pub fn from_secs(secs: f64) -> Result<Duration, BadDeadline> {
         // refuses every guard, which is the fail-closed reading of it.
         Ok(Duration::from_secs_f64(secs))
     } else {
-        Err(BadDeadline {
-            value: format!("{secs}"),
-        })
+        Err(BadDeadline { value: format!("{secs}") })
     }
 }
 
 /// Parse a `--deadline` argument (clap value parser). Errors name the value
 /// and the valid range.
 pub fn parse(s: &str) -> Result<f64, BadDeadline> {
-    let bad = || BadDeadline {
-        value: s.to_string(),
-    };
+    let bad = || BadDeadline { value: s.to_string() };
     let secs: f64 = s.trim().parse().map_err(|_| bad())?;
     from_secs(secs).map(|_| secs).map_err(|_| bad())
 }
@@ -59,19 +55,14 @@ mod tests {
     fn accepts_the_range() {
         assert_eq!(from_secs(3.0), Ok(Duration::from_secs(3)));
         assert_eq!(from_secs(0.5), Ok(Duration::from_millis(500)));
-        assert_eq!(
-            from_secs(MAX_DEADLINE_SECS),
-            Ok(Duration::from_secs(86_400))
-        );
+        assert_eq!(from_secs(MAX_DEADLINE_SECS), Ok(Duration::from_secs(86_400)));
         assert_eq!(parse("4"), Ok(4.0));
         assert_eq!(parse("0.001"), Ok(0.001));
     }
 
     #[test]
     fn refuses_what_would_panic_or_mean_nothing() {
-        for s in [
-            "inf", "-inf", "NaN", "0", "-1", "86400.5", "1e20", "soon", "",
-        ] {
+        for s in ["inf", "-inf", "NaN", "0", "-1", "86400.5", "1e20", "soon", ""] {
             let err = parse(s).expect_err(s);
             assert_eq!(err.value, s);
             assert_eq!(

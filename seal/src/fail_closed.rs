@@ -67,10 +67,7 @@ mod tests {
         let err = catch(|| -> i32 { panic!("boom {}", 42) }).unwrap_err();
         assert!(err.contains("boom 42"), "{err}");
         let line = panic_refusal(&err);
-        assert!(
-            line.starts_with("failopen seal: seal itself failed (panicked: boom 42"),
-            "{line}"
-        );
+        assert!(line.starts_with("failopen seal: seal itself failed (panicked: boom 42"), "{line}");
         assert!(line.ends_with("; refusing by default\n"), "{line}");
         assert_eq!(line.matches('\n').count(), 1, "{line}");
         assert_eq!(catch(|| 2), Ok(2));

@@ -110,12 +110,7 @@ pub fn run_guard(
     };
     let seal_pid = getpid();
     let mut command = Command::new(program);
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+    command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     // SAFETY: the closure runs in the forked child before exec and only
     // makes async-signal-safe system calls (prctl, getppid); it allocates
     // nothing (the error is a raw OS error).
@@ -131,15 +126,7 @@ pub fn run_guard(
         }
     };
     let mut group = Group::new(Pid::from_raw(child.id() as i32), watchdog);
-    if let Err(e) = supervise(
-        &mut child,
-        &mut group,
-        payload,
-        deadline_at,
-        grace,
-        stop,
-        &mut run,
-    ) {
+    if let Err(e) = supervise(&mut child, &mut group, payload, deadline_at, grace, stop, &mut run) {
         group.release();
         run.end = GuardEnd::SealFailed(e);
     }
@@ -161,11 +148,7 @@ impl Group {
     fn new(pid: Pid, mut watchdog: Watchdog) -> Group {
         watchdog.watch(pid);
         signals::set_guard_group(Some(pid.as_raw()));
-        Group {
-            pid,
-            watchdog,
-            held: true,
-        }
+        Group { pid, watchdog, held: true }
     }
 
     /// Kill the group (it stays held: the guard is not reaped yet).
@@ -201,8 +184,7 @@ impl Drop for Group {
 /// watchdog knows its group.) Linux only: elsewhere the watchdog alone.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn die_with_parent(seal_pid: Pid) -> io::Result<()> {
-    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)
-        .map_err(|e| io::Error::from_raw_os_error(e as i32))?;
+    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(|e| io::Error::from_raw_os_error(e as i32))?;
     if getppid() != seal_pid {
         return Err(io::Error::from_raw_os_error(libc::ESRCH));
     }
@@ -243,13 +225,10 @@ fn supervise(
     let mut stdin = child.stdin.take().filter(|_| !payload.is_empty());
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
-    for fd in [
-        stdin.as_ref().map(|p| p.as_fd()),
-        stdout.as_ref().map(|p| p.as_fd()),
-        stderr.as_ref().map(|p| p.as_fd()),
-    ]
-    .into_iter()
-    .flatten()
+    for fd in
+        [stdin.as_ref().map(|p| p.as_fd()), stdout.as_ref().map(|p| p.as_fd()), stderr.as_ref().map(|p| p.as_fd())]
+            .into_iter()
+            .flatten()
     {
         set_nonblocking(fd)?;
     }
@@ -291,26 +270,15 @@ fn supervise(
             stop.map(|fd| (fd, libc::POLLIN)),
         ];
         let slots: Vec<usize> = (0..5).filter(|&i| fds[i].is_some()).collect();
-        let mut pollfds: Vec<libc::pollfd> = fds
-            .iter()
-            .flatten()
-            .map(|&(fd, events)| libc::pollfd {
-                fd: fd.as_raw_fd(),
-                events,
-                revents: 0,
-            })
-            .collect();
+        let mut pollfds: Vec<libc::pollfd> =
+            fds.iter().flatten().map(|&(fd, events)| libc::pollfd { fd: fd.as_raw_fd(), events, revents: 0 }).collect();
         match poll(&mut pollfds, timeout_ms(stop_at - now)) {
             Ok(_) => {}
             Err(Errno::EINTR) => continue,
             Err(e) => return Err(e.into()),
         }
-        let ready: Vec<usize> = slots
-            .iter()
-            .zip(&pollfds)
-            .filter(|(_, p)| p.revents != 0)
-            .map(|(&slot, _)| slot)
-            .collect();
+        let ready: Vec<usize> =
+            slots.iter().zip(&pollfds).filter(|(_, p)| p.revents != 0).map(|(&slot, _)| slot).collect();
         if ready.contains(&4) {
             // Seal was told to stop: kill the group and go, without waiting
             // for a grace or reaping (seal exits right after).
@@ -327,22 +295,12 @@ fn supervise(
                     }
                 }
                 1 => {
-                    if drain(
-                        stdout.as_mut(),
-                        &mut run.stdout,
-                        "stdout",
-                        &mut run.output_problem,
-                    ) {
+                    if drain(stdout.as_mut(), &mut run.stdout, "stdout", &mut run.output_problem) {
                         stdout = None;
                     }
                 }
                 2 => {
-                    if drain(
-                        stderr.as_mut(),
-                        &mut run.stderr,
-                        "stderr",
-                        &mut run.output_problem,
-                    ) {
+                    if drain(stderr.as_mut(), &mut run.stderr, "stderr", &mut run.output_problem) {
                         stderr = None;
                     }
                 }
@@ -383,13 +341,10 @@ fn supervise(
 /// the write end of a pipe: the returned read end becomes readable (EOF).
 fn watch_exit(pid: Pid) -> io::Result<io::PipeReader> {
     let (reader, writer) = io::pipe()?;
-    std::thread::Builder::new()
-        .name("seal-exit-watch".into())
-        .stack_size(64 * 1024)
-        .spawn(move || {
-            let _ = super::wait::until_exited(pid);
-            drop(writer);
-        })?;
+    std::thread::Builder::new().name("seal-exit-watch".into()).stack_size(64 * 1024).spawn(move || {
+        let _ = super::wait::until_exited(pid);
+        drop(writer);
+    })?;
     Ok(reader)
 }
 
@@ -420,16 +375,9 @@ mod tests {
 
     #[test]
     fn collects_output_and_status() {
-        let run = run_guard(
-            &sh("cat; echo err >&2; exit 7"),
-            b"payload",
-            in_secs(5.0),
-            Duration::from_millis(200),
-            None,
-        );
-        let GuardEnd::Exited(status) = run.end else {
-            panic!("{:?}", run.end)
-        };
+        let run =
+            run_guard(&sh("cat; echo err >&2; exit 7"), b"payload", in_secs(5.0), Duration::from_millis(200), None);
+        let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
         assert_eq!(status.code(), Some(7));
         assert_eq!(run.stdout, b"payload");
         assert_eq!(run.stderr, b"err\n");
@@ -439,29 +387,15 @@ mod tests {
     #[test]
     fn big_payload_to_a_guard_that_never_reads() {
         let payload = vec![b'x'; 4 << 20];
-        let run = run_guard(
-            &sh("exit 0"),
-            &payload,
-            in_secs(5.0),
-            Duration::from_millis(200),
-            None,
-        );
-        let GuardEnd::Exited(status) = run.end else {
-            panic!("{:?}", run.end)
-        };
+        let run = run_guard(&sh("exit 0"), &payload, in_secs(5.0), Duration::from_millis(200), None);
+        let GuardEnd::Exited(status) = run.end else { panic!("{:?}", run.end) };
         assert_eq!(status.code(), Some(0));
     }
 
     #[test]
     fn deadline_kills() {
         let t = Instant::now();
-        let run = run_guard(
-            &sh("sleep 20"),
-            b"",
-            in_secs(0.3),
-            Duration::from_millis(200),
-            None,
-        );
+        let run = run_guard(&sh("sleep 20"), b"", in_secs(0.3), Duration::from_millis(200), None);
         assert!(matches!(run.end, GuardEnd::TimedOut), "{:?}", run.end);
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     }

@@ -47,11 +47,7 @@ pub enum PayloadRead {
 
 /// Read `input` to end of file, giving up at `deadline_at` or as soon as
 /// `stop` becomes readable.
-pub fn read_until(
-    input: BorrowedFd,
-    deadline_at: Instant,
-    stop: Option<BorrowedFd>,
-) -> PayloadRead {
+pub fn read_until(input: BorrowedFd, deadline_at: Instant, stop: Option<BorrowedFd>) -> PayloadRead {
     let mut payload = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
@@ -59,17 +55,9 @@ pub fn read_until(
         if now >= deadline_at {
             return PayloadRead::Late { got: payload.len() };
         }
-        let mut fds = vec![libc::pollfd {
-            fd: input.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        }];
+        let mut fds = vec![libc::pollfd { fd: input.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
         if let Some(stop) = stop {
-            fds.push(libc::pollfd {
-                fd: stop.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
+            fds.push(libc::pollfd { fd: stop.as_raw_fd(), events: libc::POLLIN, revents: 0 });
         }
         match poll(&mut fds, timeout_ms(deadline_at - now)) {
             Ok(_) => {}
@@ -106,15 +94,9 @@ mod tests {
         let big: Vec<u8> = (0..300_000u32).map(|i| i as u8).collect();
         let expected = big.clone();
         let t = std::thread::spawn(move || writer.write_all(&big));
-        let got = read_until(
-            reader.as_fd(),
-            Instant::now() + Duration::from_secs(10),
-            None,
-        );
+        let got = read_until(reader.as_fd(), Instant::now() + Duration::from_secs(10), None);
         t.join().unwrap().unwrap();
-        let PayloadRead::Complete(bytes) = got else {
-            panic!("{got:?}")
-        };
+        let PayloadRead::Complete(bytes) = got else { panic!("{got:?}") };
         assert!(bytes == expected);
     }
 
@@ -126,10 +108,7 @@ mod tests {
         let got = read_until(reader.as_fd(), start + Duration::from_millis(300), None);
         assert!(matches!(got, PayloadRead::Late { got: 8 }), "{got:?}");
         let took = start.elapsed();
-        assert!(
-            took >= Duration::from_millis(300) && took < Duration::from_secs(2),
-            "{took:?}"
-        );
+        assert!(took >= Duration::from_millis(300) && took < Duration::from_secs(2), "{took:?}");
         drop(writer);
     }
 
@@ -138,11 +117,7 @@ mod tests {
         let (reader, _writer) = io::pipe().unwrap();
         let (stop, mut poke) = io::pipe().unwrap();
         poke.write_all(b"!").unwrap();
-        let got = read_until(
-            reader.as_fd(),
-            Instant::now() + Duration::from_secs(10),
-            Some(stop.as_fd()),
-        );
+        let got = read_until(reader.as_fd(), Instant::now() + Duration::from_secs(10), Some(stop.as_fd()));
         assert!(matches!(got, PayloadRead::Stopped), "{got:?}");
     }
 
@@ -153,11 +128,7 @@ mod tests {
             let chunk = vec![b'x'; 1 << 20];
             while writer.write_all(&chunk).is_ok() {}
         });
-        let got = read_until(
-            reader.as_fd(),
-            Instant::now() + Duration::from_secs(60),
-            None,
-        );
+        let got = read_until(reader.as_fd(), Instant::now() + Duration::from_secs(60), None);
         assert!(matches!(got, PayloadRead::TooBig), "{got:?}");
         drop(reader);
         t.join().unwrap();

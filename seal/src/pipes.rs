@@ -110,10 +110,7 @@ mod tests {
         let mut buf = vec![0u8; MAX_OUTPUT_BYTES - 1];
         let mut over = None;
         let mut src: &[u8] = b"abc";
-        assert!(
-            drain(Some(&mut src), &mut buf, "stdout", &mut over),
-            "read to the end"
-        );
+        assert!(drain(Some(&mut src), &mut buf, "stdout", &mut over), "read to the end");
         assert_eq!(over, Some(OutputProblem::TooMuch("stdout")));
         assert_eq!(buf.len(), MAX_OUTPUT_BYTES - 1);
         // Once refusing, nothing more is kept, even what would fit.
@@ -121,11 +118,7 @@ mod tests {
         let mut src: &[u8] = b"abc";
         assert!(drain(Some(&mut src), &mut small, "stderr", &mut over));
         assert!(small.is_empty());
-        assert_eq!(
-            over,
-            Some(OutputProblem::TooMuch("stdout")),
-            "the first problem is kept"
-        );
+        assert_eq!(over, Some(OutputProblem::TooMuch("stdout")), "the first problem is kept");
     }
 
     #[test]
@@ -133,10 +126,7 @@ mod tests {
         let (reader, mut writer) = io::pipe().unwrap();
         drop(reader);
         let mut written = 0;
-        assert!(
-            write_some(Some(&mut writer), b"payload", &mut written),
-            "EPIPE closes stdin"
-        );
+        assert!(write_some(Some(&mut writer), b"payload", &mut written), "EPIPE closes stdin");
         assert_eq!(written, 0);
     }
 }

@@ -59,15 +59,8 @@ pub const HANDLED: [i32; 14] = [
 ];
 
 /// The signals that mean seal itself cannot go on.
-pub const FATAL: [i32; 7] = [
-    libc::SIGABRT,
-    libc::SIGBUS,
-    libc::SIGSEGV,
-    libc::SIGILL,
-    libc::SIGFPE,
-    libc::SIGSYS,
-    libc::SIGTRAP,
-];
+pub const FATAL: [i32; 7] =
+    [libc::SIGABRT, libc::SIGBUS, libc::SIGSEGV, libc::SIGILL, libc::SIGFPE, libc::SIGSYS, libc::SIGTRAP];
 
 /// The stop signals seal ignores.
 pub const IGNORED: [i32; 3] = [libc::SIGTSTP, libc::SIGTTIN, libc::SIGTTOU];
@@ -150,11 +143,7 @@ pub fn install() -> io::Result<SignalPipe> {
         return Ok(SignalPipe { reader });
     }
     for signal in FATAL {
-        let action = SigAction::new(
-            SigHandler::Handler(on_fatal),
-            SaFlags::SA_ONSTACK,
-            SigSet::empty(),
-        );
+        let action = SigAction::new(SigHandler::Handler(on_fatal), SaFlags::SA_ONSTACK, SigSet::empty());
         let signal = Signal::try_from(signal).map_err(io::Error::from)?;
         // SAFETY: on_fatal makes only async-signal-safe calls (an atomic
         // load, kill, write, _exit) and never returns.
@@ -272,11 +261,7 @@ mod tests {
         // SIGHUP to ourselves: with the handler in place the test process
         // survives it (without, this test binary would die).
         nix::sys::signal::raise(Signal::SIGHUP).unwrap();
-        let mut fds = [libc::pollfd {
-            fd: pipe.fd().as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        }];
+        let mut fds = [libc::pollfd { fd: pipe.fd().as_raw_fd(), events: libc::POLLIN, revents: 0 }];
         assert_eq!(poll(&mut fds, 5000), Ok(1));
         assert_eq!(pipe.caught(), Some(Signal::SIGHUP));
     }

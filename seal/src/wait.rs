@@ -74,19 +74,13 @@ mod tests {
 
     #[test]
     fn peeks_without_reaping() {
-        let mut child = std::process::Command::new("/bin/sh")
-            .args(["-c", "exit 0"])
-            .spawn()
-            .unwrap();
+        let mut child = std::process::Command::new("/bin/sh").args(["-c", "exit 0"]).spawn().unwrap();
         let pid = Pid::from_raw(child.id() as i32);
         until_exited(pid).unwrap();
         assert!(exited_zero(pid));
         assert!(exited_zero(pid), "still there: not reaped");
         assert_eq!(child.wait().unwrap().code(), Some(0));
-        let mut child = std::process::Command::new("/bin/sh")
-            .args(["-c", "exit 3"])
-            .spawn()
-            .unwrap();
+        let mut child = std::process::Command::new("/bin/sh").args(["-c", "exit 3"]).spawn().unwrap();
         let pid = Pid::from_raw(child.id() as i32);
         until_exited(pid).unwrap();
         assert!(!exited_zero(pid));

@@ -46,10 +46,7 @@ impl Watchdog {
             ForkResult::Parent { child } => {
                 drop(reader);
                 super::signals::set_watchdog(Some(child.as_raw()));
-                Ok(Watchdog {
-                    pid: child,
-                    writer: Some(writer),
-                })
+                Ok(Watchdog { pid: child, writer: Some(writer) })
             }
         }
     }
@@ -84,11 +81,7 @@ impl Drop for Watchdog {
 unsafe fn close_all_but(keep: i32) {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
-        let below = if keep > 0 {
-            libc::syscall(libc::SYS_close_range, 0u32, (keep - 1) as u32, 0)
-        } else {
-            0
-        };
+        let below = if keep > 0 { libc::syscall(libc::SYS_close_range, 0u32, (keep - 1) as u32, 0) } else { 0 };
         let above = libc::syscall(libc::SYS_close_range, (keep + 1) as u32, u32::MAX, 0);
         if below == 0 && above == 0 {
             return;

@@ -36,14 +36,8 @@ const SCHEMA_PERMISSION_DECISIONS: [&str; 4] = ["allow", "deny", "ask", "defer"]
 /// Values of the top-level `decision`.
 pub const TOP_LEVEL_DECISIONS: [&str; 2] = ["approve", "block"];
 /// Events whose decision is the top-level `decision` field.
-pub const TOP_LEVEL_DECISION_EVENTS: [&str; 6] = [
-    "UserPromptSubmit",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Stop",
-    "SubagentStop",
-    "ConfigChange",
-];
+pub const TOP_LEVEL_DECISION_EVENTS: [&str; 6] =
+    ["UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "ConfigChange"];
 /// The `hookEventName`s the schema knows (2.1.328).
 const EVENTS: [&str; 23] = [
     "PreToolUse",
@@ -93,10 +87,7 @@ const TOP_LEVEL: [(&str, Kind); 8] = [
 ];
 
 const PRE_TOOL_USE: [(&str, Kind); 4] = [
-    (
-        "permissionDecision",
-        Kind::OneOf(&SCHEMA_PERMISSION_DECISIONS),
-    ),
+    ("permissionDecision", Kind::OneOf(&SCHEMA_PERMISSION_DECISIONS)),
     ("permissionDecisionReason", Kind::Str),
     ("updatedInput", Kind::Object),
     ("additionalContext", Kind::Str),
@@ -127,30 +118,18 @@ fn check_specific(event: Option<&str>, specific: &Map<String, Value>) -> Option<
     let name = match specific.get("hookEventName") {
         None => return Some("hookSpecificOutput has no hookEventName".into()),
         Some(Value::String(n)) => n.as_str(),
-        Some(other) => {
-            return Some(format!(
-                "hookSpecificOutput.hookEventName is {other}, not an event name"
-            ))
-        }
+        Some(other) => return Some(format!("hookSpecificOutput.hookEventName is {other}, not an event name")),
     };
     if !EVENTS.contains(&name) {
-        return Some(format!(
-            "hookSpecificOutput.hookEventName {name:?} is not an event it knows"
-        ));
+        return Some(format!("hookSpecificOutput.hookEventName {name:?} is not an event it knows"));
     }
     if let Some(event) = event.filter(|e| *e != name) {
-        return Some(format!(
-            "hookSpecificOutput.hookEventName is {name:?}, but the hook ran for {event}"
-        ));
+        return Some(format!("hookSpecificOutput.hookEventName is {name:?}, but the hook ran for {event}"));
     }
     match name {
         "PreToolUse" => check(specific, &PRE_TOOL_USE, "hookSpecificOutput."),
         "PermissionRequest" => check_permission_request(specific),
-        _ => check(
-            specific,
-            &[("additionalContext", Kind::Str)],
-            "hookSpecificOutput.",
-        ),
+        _ => check(specific, &[("additionalContext", Kind::Str)], "hookSpecificOutput."),
     }
 }
 
@@ -159,30 +138,17 @@ fn check_permission_request(specific: &Map<String, Value>) -> Option<String> {
         return Some("hookSpecificOutput.decision is missing".into());
     };
     let Some(decision) = decision.as_object() else {
-        return Some(format!(
-            "hookSpecificOutput.decision is {decision}, not an object"
-        ));
+        return Some(format!("hookSpecificOutput.decision is {decision}, not an object"));
     };
     let prefix = "hookSpecificOutput.decision.";
     match decision.get("behavior").and_then(Value::as_str) {
-        Some("allow") => check(
-            decision,
-            &[
-                ("updatedInput", Kind::Object),
-                ("updatedPermissions", Kind::Array),
-            ],
-            prefix,
-        ),
-        Some("deny") => check(
-            decision,
-            &[("message", Kind::Str), ("interrupt", Kind::Bool)],
-            prefix,
-        ),
+        Some("allow") => {
+            check(decision, &[("updatedInput", Kind::Object), ("updatedPermissions", Kind::Array)], prefix)
+        }
+        Some("deny") => check(decision, &[("message", Kind::Str), ("interrupt", Kind::Bool)], prefix),
         _ => Some(format!(
             "hookSpecificOutput.decision.behavior is {}, not allow or deny",
-            decision
-                .get("behavior")
-                .map_or("missing".to_string(), Value::to_string)
+            decision.get("behavior").map_or("missing".to_string(), Value::to_string)
         )),
     }
 }
@@ -271,32 +237,14 @@ mod tests {
 
     #[test]
     fn decisions_of_pre_tool_use() {
-        for (d, r) in [
-            ("allow", Reading::Allow),
-            ("deny", Reading::Deny),
-            ("ask", Reading::Ask),
-        ] {
-            assert_eq!(
-                pre(
-                    json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": d}})
-                ),
-                r
-            );
+        for (d, r) in [("allow", Reading::Allow), ("deny", Reading::Deny), ("ask", Reading::Ask)] {
+            assert_eq!(pre(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": d}})), r);
         }
-        assert_eq!(
-            pre(json!({"decision": "block", "reason": "no"})),
-            Reading::Deny,
-            "deprecated form"
-        );
+        assert_eq!(pre(json!({"decision": "block", "reason": "no"})), Reading::Deny, "deprecated form");
         assert_eq!(pre(json!({"decision": "approve"})), Reading::Allow);
         assert!(matches!(pre(json!({})), Reading::NoDecision(_)));
-        assert!(matches!(
-            pre(json!({"continue": true})),
-            Reading::NoDecision(_)
-        ));
-        let defer = pre(
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}),
-        );
+        assert!(matches!(pre(json!({"continue": true})), Reading::NoDecision(_)));
+        let defer = pre(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}));
         assert!(matches!(defer, Reading::NoDecision(_)), "{defer:?}");
         // Unknown keys are ignored, as zod does.
         assert_eq!(
@@ -309,46 +257,27 @@ mod tests {
 
     #[test]
     fn what_its_schema_rejects_is_no_decision() {
-        let why = rejected(pre(
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-            "permissionDecision": "deny", "permissionDecisionReason": null}}),
-        ));
-        assert_eq!(
-            why,
-            "hookSpecificOutput.permissionDecisionReason is null, not a string"
-        );
-        let why = rejected(pre(
-            json!({"hookSpecificOutput": {"permissionDecision": "deny"}}),
-        ));
+        let why = rejected(pre(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": null}})));
+        assert_eq!(why, "hookSpecificOutput.permissionDecisionReason is null, not a string");
+        let why = rejected(pre(json!({"hookSpecificOutput": {"permissionDecision": "deny"}})));
         assert_eq!(why, "hookSpecificOutput has no hookEventName");
         let why = rejected(pre(
             json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny"}}),
         ));
-        assert_eq!(
-            why,
-            "hookSpecificOutput.hookEventName is \"PostToolUse\", but the hook ran for PreToolUse"
-        );
+        assert_eq!(why, "hookSpecificOutput.hookEventName is \"PostToolUse\", but the hook ran for PreToolUse");
         let why = rejected(pre(json!({"async": true, "decision": "block"})));
         assert!(why.contains("async: true"), "{why}");
-        let why = rejected(pre(
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "Deny"}}),
-        ));
+        let why =
+            rejected(pre(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "Deny"}})));
         assert!(why.contains("not one of allow, deny, ask, defer"), "{why}");
         assert!(rejected(pre(json!({"decision": true}))).contains("decision is true"));
-        assert!(
-            rejected(pre(json!({"reason": null, "decision": "block"}))).contains("reason is null")
-        );
+        assert!(rejected(pre(json!({"reason": null, "decision": "block"}))).contains("reason is null"));
         assert!(rejected(pre(json!({"continue": "yes"}))).contains("continue"));
         assert!(rejected(pre(json!({"hookSpecificOutput": "deny"}))).contains("not an object"));
-        assert!(rejected(pre(
-            json!({"hookSpecificOutput": {"hookEventName": "Nope"}})
-        ))
-        .contains("not an event"));
+        assert!(rejected(pre(json!({"hookSpecificOutput": {"hookEventName": "Nope"}}))).contains("not an event"));
         // `async: false` is an ordinary answer.
-        assert_eq!(
-            pre(json!({"async": false, "decision": "block"})),
-            Reading::Deny
-        );
+        assert_eq!(pre(json!({"async": false, "decision": "block"})), Reading::Deny);
     }
 
     #[test]
@@ -361,27 +290,16 @@ mod tests {
             Reading::Deny
         );
         assert_eq!(
-            p(
-                json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}})
-            ),
+            p(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}})),
             Reading::Allow
         );
         assert!(matches!(
-            p(
-                json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "ask"}}})
-            ),
+            p(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "ask"}}})),
             Reading::Rejected(_)
         ));
-        assert!(matches!(
-            p(json!({"decision": "block"})),
-            Reading::NoDecision(_)
-        ));
+        assert!(matches!(p(json!({"decision": "block"})), Reading::NoDecision(_)));
         for e in TOP_LEVEL_DECISION_EVENTS {
-            assert_eq!(
-                read(Some(e), &json!({"decision": "block", "reason": "r"})),
-                Reading::Deny,
-                "{e}"
-            );
+            assert_eq!(read(Some(e), &json!({"decision": "block", "reason": "r"})), Reading::Deny, "{e}");
             assert!(
                 matches!(
                     read(
@@ -395,10 +313,7 @@ mod tests {
         }
         // No event: read as PreToolUse, with no event name to match.
         assert_eq!(
-            read(
-                None,
-                &json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}})
-            ),
+            read(None, &json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}})),
             Reading::Deny
         );
     }

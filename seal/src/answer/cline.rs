@@ -14,9 +14,7 @@ use super::Reading;
 
 /// Whether `payload` is Cline CLI's: `hookName` and `preToolUse`, no `hook_event_name`.
 pub fn is_its_payload(payload: &Value) -> bool {
-    payload.get("hookName").is_some()
-        && payload.get("preToolUse").is_some()
-        && payload.get("hook_event_name").is_none()
+    payload.get("hookName").is_some() && payload.get("preToolUse").is_some() && payload.get("hook_event_name").is_none()
 }
 
 /// How Cline CLI reads `answer` (a JSON object).
@@ -28,26 +26,19 @@ pub fn read(answer: &Value) -> Reading {
         }
         Some(Value::Bool(false)) => Reading::Allow,
         None => Reading::NoDecision("its JSON has no cancel".into()),
-        Some(other) => Reading::Rejected(format!(
-            "cancel {other} is not a boolean: Cline runs the call"
-        )),
+        Some(other) => Reading::Rejected(format!("cancel {other} is not a boolean: Cline runs the call")),
     }
 }
 
 /// Whether a `cancel: true` carries a non-blank `errorMessage`.
 pub fn is_worded_cancel(answer: &Value) -> bool {
     answer.get("cancel") == Some(&Value::Bool(true))
-        && answer
-            .get("errorMessage")
-            .and_then(Value::as_str)
-            .is_some_and(|m| !m.trim().is_empty())
+        && answer.get("errorMessage").and_then(Value::as_str).is_some_and(|m| !m.trim().is_empty())
 }
 
 /// The stdout that makes Cline refuse: a cancel with `reason` (seal's line).
 pub fn cancel(reason: &str) -> Vec<u8> {
-    let mut out = json!({"cancel": true, "errorMessage": reason.trim()})
-        .to_string()
-        .into_bytes();
+    let mut out = json!({"cancel": true, "errorMessage": reason.trim()}).to_string().into_bytes();
     out.push(b'\n');
     out
 }
@@ -65,56 +56,23 @@ mod tests {
 
     #[test]
     fn only_cancel_counts() {
-        assert_eq!(
-            read(&json!({"cancel": true, "errorMessage": "no"})),
-            Reading::Deny
-        );
+        assert_eq!(read(&json!({"cancel": true, "errorMessage": "no"})), Reading::Deny);
         assert_eq!(read(&json!({"cancel": false})), Reading::Allow);
         assert!(matches!(read(&json!({})), Reading::NoDecision(_)));
         let claude = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
             "permissionDecisionReason": "x"}});
         assert!(matches!(read(&claude), Reading::Rejected(_)));
-        assert!(matches!(
-            read(&json!({"cancel": "yes"})),
-            Reading::Rejected(_)
-        ));
-        assert!(is_worded_cancel(
-            &json!({"cancel": true, "errorMessage": "no"})
-        ));
-        assert!(!is_worded_cancel(
-            &json!({"cancel": true, "errorMessage": " "})
-        ));
+        assert!(matches!(read(&json!({"cancel": "yes"})), Reading::Rejected(_)));
+        assert!(is_worded_cancel(&json!({"cancel": true, "errorMessage": "no"})));
+        assert!(!is_worded_cancel(&json!({"cancel": true, "errorMessage": " "})));
         let c: Value = serde_json::from_slice(&cancel("guard x refused\n")).unwrap();
-        assert_eq!(
-            c,
-            json!({"cancel": true, "errorMessage": "guard x refused"})
-        );
+        assert_eq!(c, json!({"cancel": true, "errorMessage": "guard x refused"}));
     }
 
     #[test]
     fn its_payload_is_told_apart() {
         assert!(is_its_payload(&payload()));
-        assert!(!is_its_payload(
-            &json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})
-        ));
+        assert!(!is_its_payload(&json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})));
         assert!(!is_its_payload(&json!({"toolName": "bash"})));
-    }
-
-    /// Claude Code's deny on a Cline payload ran the call bare: seal refuses it.
-    #[test]
-    fn seal_refuses_claude_codes_deny_on_a_cline_payload() {
-        let p = payload().to_string();
-        let claude = br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
-        let problem = super::super::exit0(p.as_bytes(), claude, false).expect("refused");
-        assert!(problem.why.contains("Cline CLI"), "{}", problem.why);
-        assert_eq!(
-            super::super::exit0(
-                p.as_bytes(),
-                br#"{"cancel":true,"errorMessage":"no"}"#,
-                false
-            ),
-            None
-        );
-        assert_eq!(super::super::exit0(p.as_bytes(), b"", false), None);
     }
 }

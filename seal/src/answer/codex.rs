@@ -25,22 +25,10 @@ use serde_json::{Map, Value};
 
 use super::{claude_code, Reading};
 
-const TOP_LEVEL_KEYS: [&str; 7] = [
-    "continue",
-    "stopReason",
-    "suppressOutput",
-    "systemMessage",
-    "decision",
-    "reason",
-    "hookSpecificOutput",
-];
-const SPECIFIC_KEYS: [&str; 5] = [
-    "hookEventName",
-    "permissionDecision",
-    "permissionDecisionReason",
-    "updatedInput",
-    "additionalContext",
-];
+const TOP_LEVEL_KEYS: [&str; 7] =
+    ["continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"];
+const SPECIFIC_KEYS: [&str; 5] =
+    ["hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"];
 
 /// How Codex reads `answer` (a JSON object) for `event`.
 pub fn read(event: Option<&str>, answer: &Value) -> Reading {
@@ -87,9 +75,7 @@ pub fn read(event: Option<&str>, answer: &Value) -> Reading {
     let specific = match top.get("hookSpecificOutput") {
         None | Some(Value::Null) => None,
         Some(Value::Object(s)) => Some(s),
-        Some(other) => {
-            return Reading::Rejected(format!("hookSpecificOutput is {other}, not an object"))
-        }
+        Some(other) => return Reading::Rejected(format!("hookSpecificOutput is {other}, not an object")),
     };
     if let Some(s) = specific {
         if let Some(why) = unknown_key(s, &SPECIFIC_KEYS, "hookSpecificOutput.") {
@@ -101,13 +87,9 @@ pub fn read(event: Option<&str>, answer: &Value) -> Reading {
         }
     }
     let decided_in_specific = specific.is_some_and(|s| {
-        [
-            "permissionDecision",
-            "permissionDecisionReason",
-            "updatedInput",
-        ]
-        .iter()
-        .any(|k| !s.get(*k).is_none_or(Value::is_null))
+        ["permissionDecision", "permissionDecisionReason", "updatedInput"]
+            .iter()
+            .any(|k| !s.get(*k).is_none_or(Value::is_null))
     });
     match (specific, decided_in_specific) {
         (Some(s), true) => read_specific(s),
@@ -116,11 +98,7 @@ pub fn read(event: Option<&str>, answer: &Value) -> Reading {
 }
 
 fn read_specific(s: &Map<String, Value>) -> Reading {
-    let reason = s
-        .get("permissionDecisionReason")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|r| !r.is_empty());
+    let reason = s.get("permissionDecisionReason").and_then(Value::as_str).map(str::trim).filter(|r| !r.is_empty());
     let updated = !s.get("updatedInput").is_none_or(Value::is_null);
     match s.get("permissionDecision").and_then(Value::as_str) {
         _ if updated && s.get("permissionDecision").and_then(Value::as_str) != Some("allow") => {
@@ -128,34 +106,24 @@ fn read_specific(s: &Map<String, Value>) -> Reading {
         }
         Some("allow") => Reading::Allow,
         Some("deny") if reason.is_some() => Reading::Deny,
-        Some("deny") => Reading::Rejected(
-            "it takes a deny only with a non-empty permissionDecisionReason".into(),
-        ),
-        Some("ask") => {
-            Reading::Rejected("it does not support permissionDecision: ask (the call runs)".into())
+        Some("deny") => Reading::Rejected("it takes a deny only with a non-empty permissionDecisionReason".into()),
+        Some("ask") => Reading::Rejected("it does not support permissionDecision: ask (the call runs)".into()),
+        Some(other) => {
+            Reading::Rejected(format!("hookSpecificOutput.permissionDecision {other:?} is not allow, deny or ask"))
         }
-        Some(other) => Reading::Rejected(format!(
-            "hookSpecificOutput.permissionDecision {other:?} is not allow, deny or ask"
-        )),
-        None => Reading::Rejected(
-            "it takes a permissionDecisionReason only with a permissionDecision".into(),
-        ),
+        None => Reading::Rejected("it takes a permissionDecisionReason only with a permissionDecision".into()),
     }
 }
 
 fn read_legacy(top: &Map<String, Value>) -> Reading {
-    let reason = top
-        .get("reason")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|r| !r.is_empty());
+    let reason = top.get("reason").and_then(Value::as_str).map(str::trim).filter(|r| !r.is_empty());
     match top.get("decision") {
         None | Some(Value::Null) if top.get("reason").is_some_and(|r| !r.is_null()) => {
             Reading::Rejected("it takes a reason only with a decision".into())
         }
-        None | Some(Value::Null) => Reading::NoDecision(
-            "its JSON has no hookSpecificOutput.permissionDecision or decision (block)".into(),
-        ),
+        None | Some(Value::Null) => {
+            Reading::NoDecision("its JSON has no hookSpecificOutput.permissionDecision or decision (block)".into())
+        }
         Some(Value::String(d)) if d == "block" && reason.is_some() => Reading::Deny,
         Some(Value::String(d)) if d == "block" => {
             Reading::Rejected("it takes decision: block only with a non-empty reason".into())
@@ -182,7 +150,8 @@ mod tests {
     }
 
     fn deny(extra: Value) -> Value {
-        let mut s = json!({"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"});
+        let mut s =
+            json!({"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"});
         for (k, v) in extra.as_object().unwrap() {
             s[k] = v.clone();
         }
@@ -193,10 +162,7 @@ mod tests {
     fn what_codex_refuses_on() {
         assert_eq!(pre(deny(json!({}))), Reading::Deny);
         assert_eq!(pre(deny(json!({"additionalContext": "c"}))), Reading::Deny);
-        assert_eq!(
-            pre(json!({"decision": "block", "reason": "no"})),
-            Reading::Deny
-        );
+        assert_eq!(pre(json!({"decision": "block", "reason": "no"})), Reading::Deny);
         // The measured cells where Claude Code refuses and Codex runs the call.
         assert!(
             matches!(pre(deny(json!({"ruleId": "r"}))), Reading::Rejected(w) if w.contains("no key hookSpecificOutput.ruleId"))
@@ -205,45 +171,25 @@ mod tests {
         suppress["suppressOutput"] = json!(true);
         assert!(matches!(pre(suppress), Reading::Rejected(w) if w.contains("suppressOutput")));
         let top_reason = json!({"reason": "no", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}});
-        assert!(
-            matches!(pre(top_reason), Reading::Rejected(w) if w.contains("non-empty permissionDecisionReason"))
-        );
-        assert!(matches!(
-            pre(deny(json!({"permissionDecisionReason": "  "}))),
-            Reading::Rejected(_)
-        ));
-        assert!(matches!(
-            pre(deny(json!({"permissionDecisionReason": null}))),
-            Reading::Rejected(_)
-        ));
+        assert!(matches!(pre(top_reason), Reading::Rejected(w) if w.contains("non-empty permissionDecisionReason")));
+        assert!(matches!(pre(deny(json!({"permissionDecisionReason": "  "}))), Reading::Rejected(_)));
+        assert!(matches!(pre(deny(json!({"permissionDecisionReason": null}))), Reading::Rejected(_)));
         assert!(
             matches!(pre(json!({"async": true, "decision": "block", "reason": "no"})), Reading::Rejected(w) if w.contains("no key async"))
         );
+        assert!(matches!(pre(json!({"decision": "block"})), Reading::Rejected(_)));
+        assert!(matches!(pre(deny(json!({"permissionDecision": "ask"}))), Reading::Rejected(w) if w.contains("ask")));
         assert!(matches!(
-            pre(json!({"decision": "block"})),
-            Reading::Rejected(_)
-        ));
-        assert!(
-            matches!(pre(deny(json!({"permissionDecision": "ask"}))), Reading::Rejected(w) if w.contains("ask"))
-        );
-        assert!(matches!(
-            pre(
-                json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}})
-            ),
+            pre(json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}})),
             Reading::Rejected(_)
         ));
         // Allows, supported or not, run the call.
         assert_eq!(
-            pre(
-                json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}})
-            ),
+            pre(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}})),
             Reading::Allow
         );
         assert_eq!(pre(json!({"decision": "approve"})), Reading::Allow);
         assert!(matches!(pre(json!({})), Reading::NoDecision(_)));
-        assert!(matches!(
-            pre(json!({"systemMessage": "hi"})),
-            Reading::NoDecision(_)
-        ));
+        assert!(matches!(pre(json!({"systemMessage": "hi"})), Reading::NoDecision(_)));
     }
 }

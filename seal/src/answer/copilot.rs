@@ -42,18 +42,14 @@ pub fn read(answer: &Value) -> Reading {
 /// Whether `answer` is Copilot's deny worded with a reason of its own.
 pub fn is_worded_deny(answer: &Value) -> bool {
     read(answer) == Reading::Deny
-        && answer
-            .get("permissionDecisionReason")
-            .and_then(Value::as_str)
-            .is_some_and(|r| !r.trim().is_empty())
+        && answer.get("permissionDecisionReason").and_then(Value::as_str).is_some_and(|r| !r.trim().is_empty())
 }
 
 /// The stdout that makes every Copilot release measured refuse, beside an
 /// exit 2: a top-level deny with `reason` (seal's line).
 pub fn deny(reason: &str) -> Vec<u8> {
-    let mut out = json!({"permissionDecision": "deny", "permissionDecisionReason": reason.trim()})
-        .to_string()
-        .into_bytes();
+    let mut out =
+        json!({"permissionDecision": "deny", "permissionDecisionReason": reason.trim()}).to_string().into_bytes();
     out.push(b'\n');
     out
 }
@@ -65,50 +61,23 @@ mod tests {
 
     #[test]
     fn only_the_top_level_permission_decision_counts() {
-        assert_eq!(
-            read(&json!({"permissionDecision": "deny", "permissionDecisionReason": "x"})),
-            Reading::Deny
-        );
-        assert_eq!(
-            read(&json!({"permissionDecision": "allow"})),
-            Reading::Allow
-        );
+        assert_eq!(read(&json!({"permissionDecision": "deny", "permissionDecisionReason": "x"})), Reading::Deny);
+        assert_eq!(read(&json!({"permissionDecision": "allow"})), Reading::Allow);
         let claude = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
             "permissionDecisionReason": "x"}});
         assert!(matches!(read(&claude), Reading::Rejected(_)));
-        assert!(matches!(
-            read(&json!({"permissionDecision": "ask"})),
-            Reading::Rejected(_)
-        ));
+        assert!(matches!(read(&json!({"permissionDecision": "ask"})), Reading::Rejected(_)));
         assert!(matches!(read(&json!({})), Reading::NoDecision(_)));
     }
 
     /// The cell `json-deny/sealed` wrote on Copilot CLI 1.0.102: seal passed
     /// Claude Code's deny on, and Copilot ran the call. Now it is refused.
     #[test]
-    fn seal_refuses_claude_codes_deny_on_a_copilot_payload() {
-        let payload = br#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}}"#;
-        let claude = br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
-        let problem = super::super::exit0(payload, claude, false).expect("refused");
-        assert!(problem.why.contains("Copilot CLI"), "{}", problem.why);
-        // Its own deny is a refusal too: seal answers exit 2 for it (Copilot refuses on exit 2).
-        assert!(super::super::exit0(
-            payload,
-            br#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#,
-            false
-        )
-        .is_some());
-        // No decision is an allow, as before.
-        assert_eq!(super::super::exit0(payload, b"", false), None);
-    }
-
-    #[test]
     fn its_payload_is_told_apart() {
         // As recorded by the battery's guard on Copilot CLI 1.0.102.
-        let p = json!({"sessionId": "s", "timestamp": 1, "cwd": "/w", "toolName": "bash", "toolArgs": {"command": "ls"}});
+        let p =
+            json!({"sessionId": "s", "timestamp": 1, "cwd": "/w", "toolName": "bash", "toolArgs": {"command": "ls"}});
         assert!(is_its_payload(&p));
-        assert!(!is_its_payload(
-            &json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})
-        ));
+        assert!(!is_its_payload(&json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})));
     }
 }

@@ -20,10 +20,7 @@ pub fn read(answer: &Value) -> Reading {
         None => Reading::NoDecision("its JSON has no decision (allow|deny|block)".into()),
         Some(Value::String(d)) if d == "allow" => Reading::Allow,
         Some(Value::String(d)) if d == "deny" || d == "block" => Reading::Deny,
-        Some(other) => Reading::Rejected(format!(
-            "decision is {other}, not one of {}",
-            DECISIONS.join(", ")
-        )),
+        Some(other) => Reading::Rejected(format!("decision is {other}, not one of {}", DECISIONS.join(", "))),
     }
 }
 
@@ -40,20 +37,11 @@ mod tests {
 
     #[test]
     fn only_the_top_level_decision_counts() {
-        assert_eq!(
-            read(&json!({"decision": "deny", "reason": "r"})),
-            Reading::Deny
-        );
+        assert_eq!(read(&json!({"decision": "deny", "reason": "r"})), Reading::Deny);
         assert_eq!(read(&json!({"decision": "block"})), Reading::Deny);
         assert_eq!(read(&json!({"decision": "allow"})), Reading::Allow);
-        assert!(matches!(
-            read(&json!({"hookSpecificOutput": {"permissionDecision": "deny"}})),
-            Reading::NoDecision(_)
-        ));
-        assert!(matches!(
-            read(&json!({"decision": "ask"})),
-            Reading::Rejected(_)
-        ));
+        assert!(matches!(read(&json!({"hookSpecificOutput": {"permissionDecision": "deny"}})), Reading::NoDecision(_)));
+        assert!(matches!(read(&json!({"decision": "ask"})), Reading::Rejected(_)));
         assert!(is_deny(b" {\"decision\":\"deny\"}\n"));
         assert!(!is_deny(b"{\"level\":\"error\"}"));
         assert!(!is_deny(b"denied"));

@@ -46,12 +46,8 @@ impl Host {
     /// such a refusal with its own words.
     pub fn refusal_on_stdout(self, answer: Option<&Value>, reason: &str) -> Option<Vec<u8>> {
         match self {
-            Host::Cline if !answer.is_some_and(cline::is_worded_cancel) => {
-                Some(cline::cancel(reason))
-            }
-            Host::Copilot if !answer.is_some_and(copilot::is_worded_deny) => {
-                Some(copilot::deny(reason))
-            }
+            Host::Cline if !answer.is_some_and(cline::is_worded_cancel) => Some(cline::cancel(reason)),
+            Host::Copilot if !answer.is_some_and(copilot::is_worded_deny) => Some(copilot::deny(reason)),
             _ => None,
         }
     }
@@ -86,10 +82,8 @@ pub fn hosts(payload: &Value) -> Vec<Host> {
         return vec![Host::Cline];
     }
     let codex_like = payload.get("turn_id").is_some()
-        || (payload.get("model").is_some()
-            && payload.get("transcript_path").is_some_and(Value::is_null));
-    let claude_like = payload.get("transcript_path").is_some_and(Value::is_string)
-        && payload.get("turn_id").is_none();
+        || (payload.get("model").is_some() && payload.get("transcript_path").is_some_and(Value::is_null));
+    let claude_like = payload.get("transcript_path").is_some_and(Value::is_string) && payload.get("turn_id").is_none();
     match (claude_like, codex_like) {
         (true, false) => vec![Host::ClaudeCode],
         (false, true) => vec![Host::Codex],
@@ -117,10 +111,7 @@ mod tests {
         assert_eq!(hosts(&gemini), [Host::Gemini]);
         let copilot = json!({"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}});
         assert_eq!(hosts(&copilot), [Host::Copilot]);
-        assert_eq!(
-            hosts(&json!({"hook_event_name":"PreToolUse"})),
-            [Host::ClaudeCode, Host::Codex]
-        );
+        assert_eq!(hosts(&json!({"hook_event_name":"PreToolUse"})), [Host::ClaudeCode, Host::Codex]);
         assert_eq!(hosts(&Value::Null), [Host::ClaudeCode, Host::Codex]);
     }
 }
