@@ -151,11 +151,11 @@ fn claude_shape(event: Option<&str>, decision: Option<&str>, allow: &Allow, name
             specific.insert("decision".into(), Value::Object(d));
             unsupported(allow, &["reason"])?;
         }
+        // Other events: an allow is no objection (their decision field only
+        // ever refuses), so only the context is written.
         other => {
-            if decision.is_some() || allow.updated_input.is_some() || allow.reason.is_some() {
-                return Err(format!(
-                    "an allow with a decision or updatedInput on {other}, which seal does not pass on"
-                ));
+            if allow.updated_input.is_some() || allow.reason.is_some() {
+                return Err(format!("an allow with updatedInput or a reason on {other}, which seal does not pass on"));
             }
         }
     }

@@ -45,7 +45,9 @@ pub fn kill_all(budget: Duration) -> usize {
     let until = Instant::now() + budget;
     let mut killed = 0;
     loop {
-        reap();
+        if !reap() {
+            return killed; // ECHILD: no child at all, living or not
+        }
         let kids = children();
         if kids.is_empty() || Instant::now() >= until {
             return killed;
@@ -66,14 +68,17 @@ pub fn kill_all(budget: Duration) -> usize {
     }
 }
 
-/// Reap every child that has exited.
-fn reap() {
+/// Reap every child that has exited; whether any child is left.
+fn reap() -> bool {
     loop {
         let mut status = 0;
         // SAFETY: waitpid with WNOHANG on any child.
         let r = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-        if r <= 0 {
-            return;
+        if r == 0 {
+            return true; // children left, none exited
+        }
+        if r < 0 {
+            return std::io::Error::last_os_error().raw_os_error() != Some(libc::ECHILD);
         }
     }
 }

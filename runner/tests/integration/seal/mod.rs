@@ -138,3 +138,4 @@ mod expect_json;
 mod in_flight;
 mod install;
 mod limits;
+mod own_answer;
