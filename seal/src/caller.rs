@@ -99,6 +99,11 @@ pub trait Form: Sync {
     fn deny(&self, _reason: &str) -> Vec<u8> {
         Vec::new()
     }
+    /// Where this agent ignores exit 2 on `event`, the refusal it reads on
+    /// exit 0 instead (`None`: exit 2 refuses).
+    fn deny_on_exit_0(&self, _event: Option<&str>, _reason: &str) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 fn line(v: Value) -> Vec<u8> {
@@ -197,6 +202,14 @@ impl Form for ClaudeCode {
         }
         let allow = Allow { reason: reason.map(str::to_string), ..Allow::default() };
         claude_shape(Some("PreToolUse"), Some("ask"), &allow, self.name()).ok().map(line)
+    }
+    /// Claude Code ignores exit 2 on `PermissionRequest`: its refusal there is
+    /// `decision.behavior: "deny"` on exit 0.
+    fn deny_on_exit_0(&self, event: Option<&str>, reason: &str) -> Option<Vec<u8>> {
+        (event == Some("PermissionRequest")).then(|| {
+            line(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                "decision": {"behavior": "deny", "message": reason}}}))
+        })
     }
 }
 

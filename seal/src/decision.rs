@@ -217,11 +217,17 @@ pub fn in_callers_form(payload: &[u8], mut verdict: Verdict) -> Verdict {
     if verdict.code != DENY {
         return verdict;
     }
-    let form = caller::form_of(placed(payload).0);
+    let (caller, event) = placed(payload);
+    let form = caller::form_of(caller);
     let stderr = String::from_utf8_lossy(&verdict.stderr).into_owned();
     let reason = stderr.lines().map(lenient::trim).find(|l| !l.is_empty()).unwrap_or("failopen seal: refused");
-    verdict.stdout = form.deny(reason);
-    verdict
+    match form.deny_on_exit_0(event.as_deref(), reason) {
+        Some(stdout) => Verdict { code: 0, stdout, stderr: verdict.stderr },
+        None => {
+            verdict.stdout = form.deny(reason);
+            verdict
+        }
+    }
 }
 
 /// Build the refusal: one line naming the guard and the cause, then an
