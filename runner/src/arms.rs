@@ -32,6 +32,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("surface", include_str!("../arms/surface.json")),
     ("workspace-trust", include_str!("../arms/workspace-trust.json")),
     ("shapes", include_str!("../arms/shapes.json")),
+    ("seal-shapes", include_str!("../arms/seal-shapes.json")),
     ("sdk", include_str!("../arms/sdk.json")),
     ("cline", include_str!("../arms/cline.json")),
     ("opencode", include_str!("../arms/opencode.json")),

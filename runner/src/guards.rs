@@ -244,6 +244,23 @@ const CATALOG: &[Guard] = &[
     script!("deny-blank-reason", json: false, long: false),
     script!("deny-stdout-log", json: false, long: false),
     script!("json-deny-exit2", json: true, long: false),
+    // Answer shapes seal used to get wrong (issue 44, arms/seal-shapes.json):
+    // a refusal behind Unicode spaces or a BOM, a duplicate key, and an exit
+    // 2 whose stderr an agent parses as JSON without a deny.
+    script!("json-deny-null-reason-nbsp", json: true, long: false),
+    script!("json-deny-null-reason-ls", json: true, long: false),
+    script!("json-deny-null-reason-bom", json: true, long: false),
+    script!("json-decision-deny-nbsp", json: true, long: false),
+    script!("json-decision-deny-case", json: true, long: false),
+    script!("json-async-block-bom", json: true, long: false),
+    script!("json-deny-bom", json: true, long: false),
+    script!("json-deny-dup-key", json: true, long: false),
+    script!("deny-stderr-null", json: false, long: false),
+    script!("deny-stderr-number", json: false, long: false),
+    script!("deny-stderr-array", json: false, long: false),
+    script!("deny-stderr-string", json: false, long: false),
+    script!("deny-stderr-log-nbsp", json: false, long: false),
+    script!("deny-stderr-bom", json: false, long: false),
     script!("stdout-deny", json: false, long: false),
     script!("json-ask", json: true, long: false),
     script!("json-deny-exit1", json: true, long: false),

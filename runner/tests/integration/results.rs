@@ -752,3 +752,35 @@ fn continue_reference_csvs_hold_every_arms_expectation() {
         assert_eq!(rows.len(), arms.len(), "{file}: one row per arm");
     }
 }
+
+/// arms/seal-shapes.json (issue 44: each answer shape seal used to get
+/// wrong, sealed) on every agent with command hooks at its pinned release
+/// (results/seal-shapes.csv, one session an arm and agent): every arm has a
+/// row on each, and each row is the verdict its written expectation gives
+/// for that agent (blocked, everywhere).
+#[test]
+fn seal_shapes_reference_csv_is_blocked_on_every_agent_with_command_hooks() {
+    use crate::support::reference;
+    use failopen::agent::{claude_code, cline, codex, copilot, gemini, qwen};
+    let pinned = [
+        (Agent::ClaudeCode, claude_code::PINNED_VERSION),
+        (Agent::Codex, codex::PINNED_VERSION),
+        (Agent::Gemini, gemini::PINNED_VERSION),
+        (Agent::Copilot, copilot::PINNED_VERSION),
+        (Agent::Cline, cline::PINNED_VERSION),
+        (Agent::Qwen, qwen::PINNED_VERSION),
+    ];
+    let file = "seal-shapes.csv";
+    let arms = failopen::arms::load("seal-shapes").unwrap();
+    assert_eq!(reference::rows(file).len(), arms.len() * pinned.len());
+    for arm in &arms {
+        let expect = arm.expect.as_ref().unwrap();
+        for (agent, version) in pinned {
+            let want = expect.for_agent(agent).unwrap().on(version);
+            assert_eq!(want.verdict.to_string(), "blocked", "{} on {agent}: a sealed refusal must block", arm.name);
+        }
+    }
+    for (agent, version) in pinned {
+        reference::check(&[file], agent, &[version], &["seal-shapes"], failopen::mode::Mode::Print, reference::none);
+    }
+}

@@ -7,7 +7,7 @@ fn bad_deadlines_are_refused_even_when_the_guard_would_deny() {
     let f = Fixture::new();
     // `inf` used to panic (exit 101) and turn this deny into an allow.
     for value in ["inf", "-inf", "NaN", "0", "-1", "86401", "1e20"] {
-        let (out, _) = f.seal(&["--deadline", value, "--", "/bin/sh", "-c", "exit 2"], b"{}");
+        let (out, _) = f.seal(&["--deadline", value, "--", "/bin/sh", "-c", "exit 2"], PAYLOAD);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "--deadline {value}: {err}");
         let line = err.lines().next().unwrap_or("");
@@ -18,7 +18,7 @@ fn bad_deadlines_are_refused_even_when_the_guard_would_deny() {
         assert!(!err.contains("panicked"), "{err}");
     }
     // The limit itself is accepted.
-    let (out, _) = f.seal(&["--deadline", "86400", "--", "/bin/sh", "-c", "exit 0"], b"{}");
+    let (out, _) = f.seal(&["--deadline", "86400", "--", "/bin/sh", "-c", "exit 0"], PAYLOAD);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 

@@ -4,37 +4,37 @@ use super::*;
 
 // ---------------------------------------------------------------- pass-through
 
+/// Seal's answer is its own (issue 44): the guard's bytes never reach the agent.
 #[test]
-fn exit_0_passes_stdout_and_stderr_through_byte_for_byte() {
+fn exit_0_is_seals_own_allow_and_the_guards_bytes_never_pass() {
     let f = Fixture::new();
     let g = f.script("allow.sh", r"cat >/dev/null; printf 'a\000b\377no newline'; printf 'note\n' >&2; exit 0");
     let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(out.stdout, b"a\0b\xffno newline");
-    assert_eq!(out.stderr, b"note\n");
+    assert_eq!((out.stdout.as_slice(), out.stderr.as_slice()), (&b""[..], &b""[..]));
     f.assert_no_survivors();
 }
 
 #[test]
-fn exit_2_passes_the_reason_through_byte_for_byte() {
+fn exit_2_passes_the_reason_on_trimmed_and_drops_stdout() {
     let f = Fixture::new();
-    let g = f.script("deny.sh", r"printf 'Blocked: rm -rf is not allowed\n\twith detail' >&2; printf out; exit 2");
+    let g =
+        f.script("deny.sh", r"printf '\302\240Blocked: rm -rf is not allowed\n\twith detail' >&2; printf out; exit 2");
     let (out, _) = f.seal(&["--", p(&g)], PAYLOAD);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(out.stderr, b"Blocked: rm -rf is not allowed\n\twith detail");
-    assert_eq!(out.stdout, b"out");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "Blocked: rm -rf is not allowed\n\twith detail\n");
+    assert_eq!(out.stdout, b"");
 }
 
 #[test]
-fn json_decision_on_stdout_passes_through_byte_for_byte() {
+fn a_json_deny_on_exit_0_becomes_seals_exit_2_with_its_reason() {
     let f = Fixture::new();
     let json = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
     let g = f.script("json.sh", &format!("printf '%s\\n' '{json}'"));
     for args in [vec!["--", p(&g)], vec!["--expect-json", "--", p(&g)]] {
         let (out, _) = f.seal(&args, PAYLOAD);
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert_eq!(out.stdout, format!("{json}\n").into_bytes(), "{args:?}");
-        assert!(out.stderr.is_empty());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!((out.stdout.as_slice(), out.stderr.as_slice()), (&b""[..], &b"no\n"[..]), "{args:?}");
     }
 }
 
@@ -46,7 +46,8 @@ fn guard_receives_the_exact_payload() {
     // Bigger than a pipe buffer, with every byte value.
     let payload: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
     let (out, _) = f.seal(&["--", p(&g)], &payload);
-    assert_eq!(out.status.code(), Some(0));
+    // Not a payload seal can tell the agent of, so even an allow is refused.
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(fs::read(&copy).unwrap(), payload);
 }
 
@@ -61,7 +62,7 @@ fn guard_that_never_reads_stdin_does_not_block_seal() {
 }
 
 #[test]
-fn five_megabytes_on_each_stream_are_all_forwarded() {
+fn five_megabytes_on_each_stream_are_all_read() {
     let f = Fixture::new();
     let big: Vec<u8> = (0..5_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
     let file = f.path("big.bin");
@@ -71,9 +72,10 @@ fn five_megabytes_on_each_stream_are_all_forwarded() {
         let g = f.script(&format!("big{code}.sh"), &format!("cat '{0}' >&2; cat '{0}'; exit {code}", p(&file)));
         let (out, _) = f.seal(&["--deadline", "20", "--", p(&g)], PAYLOAD);
         assert_eq!(out.status.code(), Some(code));
-        assert_eq!(out.stdout.len(), big.len());
-        assert!(out.stdout == big, "stdout differs");
-        assert!(out.stderr == big, "stderr differs");
+        // An allow is seal's own (nothing); a refusal's reason is the guard's stderr, whole.
+        assert!(out.stdout.is_empty(), "{code}: stdout passed");
+        let want = if code == 0 { Vec::new() } else { [big.as_slice(), b"\n"].concat() };
+        assert!(out.stderr == want, "{code}: stderr differs ({} bytes)", out.stderr.len());
     }
 }
 

@@ -41,7 +41,7 @@ fn expect_json_requires_a_decision_not_just_an_object() {
         assert_eq!(out.status.code(), Some(2), "{answer}");
         assert!(out.stdout.is_empty(), "{answer}");
         assert!(
-            refusal_line(&out).starts_with(&format!("guard {} exited 0 without a PreToolUse decision: ", p(&g))),
+            refusal_line(&out).starts_with(&format!("guard {} exited 0", p(&g))),
             "{answer}: {}",
             refusal_line(&out)
         );
@@ -55,40 +55,43 @@ const CLAUDE_PAYLOAD: &[u8] = br#"{"session_id":"s","transcript_path":"/h/.claud
 const CODEX_PAYLOAD: &[u8] = br#"{"session_id":"s","turn_id":"t","transcript_path":null,"model":"gpt-5.5","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
 
 #[test]
-fn expect_json_accepts_each_events_own_decision_byte_for_byte() {
+fn expect_json_reads_each_events_decision_and_writes_seals_own() {
     let f = Fixture::new();
-    let event = |name: &str| format!(r#"{{"session_id":"s","hook_event_name":"{name}"}}"#).into_bytes();
+    let event = |name: &str| {
+        format!(r#"{{"session_id":"s","transcript_path":"/t.jsonl","hook_event_name":"{name}"}}"#).into_bytes()
+    };
     let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"a person decides"}}"#;
-    let cases: [(Vec<u8>, &str, i32); 12] = [
-        // `ask` is Claude Code's; Codex runs the call on it.
-        (CLAUDE_PAYLOAD.to_vec(), ask, 0),
-        (CODEX_PAYLOAD.to_vec(), ask, 2),
-        (PAYLOAD.to_vec(), ask, 2),
-        (PAYLOAD.to_vec(), r#"{"decision":"block","reason":"deprecated but honoured"}"#, 0),
+    let perm_deny =
+        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}"#;
+    // (payload, the guard's answer on exit 0, seal's exit, seal's stdout)
+    let cases: [(Vec<u8>, &str, i32, &str); 9] = [
+        // `ask` is Claude Code's, written again as seal's own; Codex runs the call on it, so seal refuses.
+        (CLAUDE_PAYLOAD.to_vec(), ask, 0, ask),
+        (CODEX_PAYLOAD.to_vec(), ask, 2, ""),
+        (PAYLOAD.to_vec(), r#"{"decision":"block","reason":"deprecated but honoured"}"#, 2, ""),
+        // Claude Code ignores exit 2 on PermissionRequest: seal's refusal there is its deny on exit 0.
+        (event("PermissionRequest"), perm_deny, 0, perm_deny),
         (
             event("PermissionRequest"),
-            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}"#,
+            r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no"}}}"#,
             0,
+            perm_deny,
         ),
-        // Without hookEventName Claude Code's schema rejects it: no decision.
-        (event("PermissionRequest"), r#"{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"no"}}}"#, 2),
-        (event("PermissionRequest"), r#"{"hookSpecificOutput":{"permissionDecision":"deny"}}"#, 2),
-        (event("Stop"), r#"{"decision":"block","reason":"tests are red"}"#, 0),
-        (event("Stop"), r#"{"continue":true}"#, 2),
-        (b"not json".to_vec(), r#"{"decision":"block","reason":"r"}"#, 0),
-        // Codex takes decision: block only with a reason.
-        (b"not json".to_vec(), r#"{"decision":"block"}"#, 2),
-        (b"not json".to_vec(), r#"{"systemMessage":"hi"}"#, 2),
+        (event("Stop"), r#"{"decision":"block","reason":"tests are red"}"#, 2, ""),
+        (event("Stop"), r#"{"continue":true}"#, 2, ""),
+        // Not a payload seal can place: a refusal every agent reads, whatever the guard said.
+        (b"not json".to_vec(), r#"{"decision":"allow"}"#, 2, "*"),
+        (b"not json".to_vec(), r#"{"systemMessage":"hi"}"#, 2, "*"),
     ];
-    for (i, (payload, answer, code)) in cases.into_iter().enumerate() {
+    for (i, (payload, answer, code, stdout)) in cases.into_iter().enumerate() {
         let g = f.script(&format!("answer{i}.sh"), &format!("cat >/dev/null; printf '%s\\n' '{answer}'"));
         let (out, _) = f.seal(&["--expect-json", "--", p(&g)], &payload);
         assert_eq!(out.status.code(), Some(code), "{answer}: {}", String::from_utf8_lossy(&out.stderr));
-        if code == 0 {
-            assert_eq!(out.stdout, format!("{answer}\n").into_bytes(), "passed through byte for byte");
-            assert!(out.stderr.is_empty());
-        } else {
-            assert!(out.stdout.is_empty(), "{answer}: a refused answer is not forwarded");
+        let got = String::from_utf8_lossy(&out.stdout);
+        match stdout {
+            "*" => assert!(got.contains(r#""cancel":true"#), "{answer}: {got}"),
+            "" => assert!(got.is_empty(), "{answer}: {got}"),
+            want => assert_eq!(got.trim_end(), want, "{answer}"),
         }
     }
 }
@@ -143,16 +146,17 @@ fn denies_an_agent_would_not_read_are_refused_naming_the_shape() {
             let line = refusal_line(&out);
             assert_eq!(out.status.code(), Some(2), "{answer} {flags:?}: {line}");
             assert!(out.stdout.is_empty(), "{answer}");
-            assert!(line.contains(names), "{answer} {flags:?}: {line}");
-            assert!(!line.contains("within"), "names the shape, not a deadline: {line}");
+            let _ = names; // seal no longer names how an agent would misread it: it refuses in its own words
+            assert!(line.starts_with("guard ") || line == "no", "{answer} {flags:?}: {line}");
+            assert!(!line.contains("within"), "a refusal, not a deadline: {line}");
         }
     }
-    // The same deny in the form every agent reads passes, byte for byte.
+    // The same deny in Claude Code's canonical form is seal's exit 2 with its reason.
     let ok = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
     let g = f.script("canonical.sh", &format!("cat >/dev/null; printf '%s\\n' '{ok}'"));
     for payload in [CLAUDE_PAYLOAD, CODEX_PAYLOAD, PAYLOAD] {
         let (out, _) = f.seal(&["--", p(&g)], payload);
-        assert_eq!((out.status.code(), out.stdout), (Some(0), format!("{ok}\n").into_bytes()));
+        assert_eq!((out.status.code(), out.stdout, out.stderr), (Some(2), Vec::new(), b"no\n".to_vec()));
     }
 }
 
@@ -178,11 +182,14 @@ fn exit_2_gets_a_reason_every_agent_reads() {
     let log = f.script("log.sh", "cat >/dev/null; echo '{\"level\":\"error\"}'; echo 'no writes' >&2; exit 2");
     let (out, _) = f.seal(&["--", p(&log)], gemini);
     assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty(), "a stdout Gemini CLI would read as no decision is dropped");
+    assert_eq!(
+        out.stdout, b"{\"decision\":\"deny\",\"reason\":\"no writes\"}\n",
+        "Gemini gets its own deny, not the log line"
+    );
     assert_eq!(out.stderr, b"no writes\n");
-    // Claude Code and Codex ignore stdout on exit 2: it passes byte for byte.
+    // Claude Code and Codex read the exit code: the guard's stdout does not pass.
     let (out, _) = f.seal(&["--", p(&log)], CLAUDE_PAYLOAD);
-    assert_eq!(out.stdout, b"{\"level\":\"error\"}\n");
+    assert_eq!(out.stdout, b"");
     // A Gemini deny on stdout is kept.
     let deny = f.script("gdeny.sh", "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"no\"}'; exit 2");
     let (out, _) = f.seal(&["--", p(&deny)], gemini);
@@ -191,7 +198,11 @@ fn exit_2_gets_a_reason_every_agent_reads() {
     let json_err = f.script("jerr.sh", "cat >/dev/null; echo '{\"decision\":\"allow\"}' >&2; exit 2");
     let (out, _) = f.seal(&["--", p(&json_err)], gemini);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("guard ") && err.ends_with("{\"decision\":\"allow\"}\n"), "{err}");
+    assert!(
+        err.starts_with("guard ") && err.ends_with("refused (exit 2) without giving a reason on stderr\n"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains(r#""decision":"deny""#));
 }
 
 #[test]

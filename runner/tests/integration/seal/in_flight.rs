@@ -54,9 +54,10 @@ fn a_deny_in_flight_through_tee_or_cat_always_arrives_under_load() {
                 args.extend(["--", p(guard)]);
                 let (out, _) = f.seal(&args, PAYLOAD);
                 let stdout = String::from_utf8_lossy(&out.stdout);
+                // Seal's own refusal: exit 2 (the guard's bytes never pass).
                 assert_eq!(
                     (out.status.code(), stdout.trim()),
-                    (Some(0), DENY),
+                    (Some(2), ""),
                     "{} run {run} (--expect-json {expect_json}): the deny was lost: {}",
                     p(guard),
                     String::from_utf8_lossy(&out.stderr)

@@ -121,8 +121,8 @@ impl Drop for Fixture {
     }
 }
 
-const PAYLOAD: &[u8] =
-    br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+/// Claude Code's payload (a `transcript_path` string): seal answers only an agent it can place.
+const PAYLOAD: &[u8] = br#"{"session_id":"s","transcript_path":"/h/.claude/projects/p/s.jsonl","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
 
 fn refusal_line(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("").to_string()
@@ -138,3 +138,4 @@ mod expect_json;
 mod in_flight;
 mod install;
 mod limits;
+mod own_answer;

@@ -35,7 +35,9 @@ pub fn read(event: Option<&str>, answer: &Value) -> Reading {
     if event.is_some_and(|e| e != "PreToolUse") {
         return claude_code::read(event, answer);
     }
-    let Some(top) = answer.as_object() else { return Reading::Rejected("its JSON is not an object".into()) };
+    let Some(top) = answer.as_object() else {
+        return Reading::Rejected("its JSON is not an object".into());
+    };
     if let Some(why) = unknown_key(top, &TOP_LEVEL_KEYS, "") {
         return Reading::Rejected(why);
     }

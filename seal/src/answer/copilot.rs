@@ -73,23 +73,6 @@ mod tests {
     /// The cell `json-deny/sealed` wrote on Copilot CLI 1.0.102: seal passed
     /// Claude Code's deny on, and Copilot ran the call. Now it is refused.
     #[test]
-    fn seal_refuses_claude_codes_deny_on_a_copilot_payload() {
-        let payload = br#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}}"#;
-        let claude = br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
-        let problem = super::super::exit0(payload, claude, false).expect("refused");
-        assert!(problem.why.contains("Copilot CLI"), "{}", problem.why);
-        // Its own deny is a refusal too: seal answers exit 2 for it (Copilot refuses on exit 2).
-        assert!(super::super::exit0(
-            payload,
-            br#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#,
-            false
-        )
-        .is_some());
-        // No decision is an allow, as before.
-        assert_eq!(super::super::exit0(payload, b"", false), None);
-    }
-
-    #[test]
     fn its_payload_is_told_apart() {
         // As recorded by the battery's guard on Copilot CLI 1.0.102.
         let p =

@@ -8,8 +8,12 @@ use std::time::Duration;
 use nix::errno::Errno;
 use nix::sys::signal::Signal;
 
-use super::answer;
+use serde_json::Value;
+
+use super::caller::{self, Caller};
 use super::guard_process::{GuardEnd, GuardRun, OutputProblem, MAX_OUTPUT_BYTES};
+use super::lenient::{self, Stream};
+use super::reading::{self, Decision};
 
 /// Exit code Claude Code reads as "deny".
 pub const DENY: i32 = 2;
@@ -112,13 +116,11 @@ impl fmt::Display for Refusal {
     }
 }
 
-/// Judge a finished guard run on `payload`. Exit 0 and 2 pass through byte
-/// for byte, unless the agent would not read them as the guard meant (see
-/// [`answer`]): an exit 0 carrying a refusal in a shape some agent rejects,
-/// or (`expect_json`) no decision at all, is refused; an exit 2 gets a
-/// reason where it has none, and loses a stdout Gemini CLI would misread.
-/// Everything else becomes a refusal. `deadline` is only used to word a
-/// timeout.
+/// Judge a finished guard run on `payload`: read what the guard decided
+/// ([`reading::read`]: exit 0 or 2, either stream), and write seal's own
+/// answer in the form of the agent that sent the payload ([`caller`]).
+/// Everything else, and whatever seal cannot validate, becomes a refusal.
+/// `deadline` is only used to word a timeout.
 pub fn judge(argv: &[String], run: GuardRun, payload: &[u8], expect_json: bool, deadline: Duration) -> Verdict {
     let refusal = match run.end {
         _ if run.output_problem.is_some() => match run.output_problem {
@@ -130,11 +132,11 @@ pub fn judge(argv: &[String], run: GuardRun, payload: &[u8], expect_json: bool, 
             match (status.code(), status.signal()) {
                 // An exit 2 is a refusal whatever else is still running.
                 (Some(0), _) if run.held_open => Refusal::PipesHeldOpen(deadline),
-                (Some(0), _) => match answer::exit0(payload, &run.stdout, expect_json) {
-                    None => return pass(0, run),
-                    Some(problem) => Refusal::NoJson(problem.why),
-                },
-                (Some(2), _) => return pass_refusal(argv, run, payload),
+                (Some(code @ (0 | 2)), _) => {
+                    let (caller, event) = placed(payload);
+                    let decision = reading::read(code, &run.stdout, &run.stderr, event.as_deref());
+                    return answer(argv, caller, event.as_deref(), decision, expect_json, code);
+                }
                 (Some(code), _) => Refusal::Exit(code),
                 (None, Some(sig)) => Refusal::Signal(sig),
                 (None, None) => Refusal::Exit(-1),
@@ -148,6 +150,14 @@ pub fn judge(argv: &[String], run: GuardRun, payload: &[u8], expect_json: bool, 
     refuse(argv, &refusal, &run.stderr)
 }
 
+/// The agent that sent `payload` (if seal can place it) and the event it names.
+pub fn placed(payload: &[u8]) -> (Option<Caller>, Option<String>) {
+    let text = String::from_utf8_lossy(payload);
+    let payload = lenient::parse_json(lenient::trim(&text)).unwrap_or(Value::Null);
+    let event = payload.get("hook_event_name").and_then(Value::as_str).map(str::to_string);
+    (Caller::of(&payload), event)
+}
+
 fn stream_of(problem: Option<OutputProblem>) -> &'static str {
     match problem {
         Some(OutputProblem::TooMuch(s) | OutputProblem::NoMemory(s)) => s,
@@ -155,56 +165,69 @@ fn stream_of(problem: Option<OutputProblem>) -> &'static str {
     }
 }
 
-fn pass(code: i32, run: GuardRun) -> Verdict {
-    Verdict { code, stdout: run.stdout, stderr: run.stderr }
-}
-
-/// Pass the guard's exit 2 on, with a reason on stderr: Codex CLI and
-/// Gemini CLI honour an exit 2 only when stderr holds a reason once trimmed
-/// as Unicode whitespace (Codex 0.149.0 and 0.171.0 run the call after a
-/// silent exit 2, or one whose "reason" is a vertical tab: docs/codex.md),
-/// so a guard that refuses without a word (or with its reason on stdout)
-/// gets seal's line naming it. Where Gemini CLI may be the agent, a stdout
-/// that is not a Gemini deny is dropped: Gemini reads a hook's JSON whatever
-/// the exit code, and finds no deny in a log line or Claude Code's shape.
-/// Claude Code blocks on exit 2 either way; a guard's own reason passes
-/// byte for byte.
-fn pass_refusal(argv: &[String], mut run: GuardRun, payload: &[u8]) -> Verdict {
-    let fix = answer::exit2(payload, &run.stdout, &run.stderr);
-    if fix.drop_stdout {
-        run.stdout.clear();
-    }
-    if fix.needs_reason {
-        let mut line =
-            format!("guard {} refused (exit 2) without giving a reason on stderr\n", guard_name(argv)).into_bytes();
-        if !String::from_utf8_lossy(&run.stderr).trim().is_empty() {
-            line.extend_from_slice(&run.stderr);
+/// Seal's answer for what the guard decided: an allow or an ask in the
+/// caller's form (exit 0), or a refusal (exit 2, a reason on stderr).
+fn answer(
+    argv: &[String],
+    caller: Option<Caller>,
+    event: Option<&str>,
+    decision: Decision,
+    expect_json: bool,
+    code: i32,
+) -> Verdict {
+    let form = caller::form_of(caller);
+    let guard = guard_name(argv);
+    let (why, reason) = match decision {
+        Decision::Allow(allow) if expect_json && !allow.explicit => {
+            let why = "exited 0 without a JSON decision: its answer names no allow, ask or deny".to_string();
+            return refuse(argv, &Refusal::NoJson(why), b"");
         }
-        run.stderr = line;
-    }
-    pass(DENY, run)
+        Decision::Allow(allow) => match form.allow(event, &allow) {
+            Ok(stdout) => return Verdict { code: 0, stdout, stderr: Vec::new() },
+            Err(what) => {
+                let why = format!("exited 0 with {what}, which seal cannot write for {}", form.name());
+                return refuse(argv, &Refusal::NoJson(why), b"");
+            }
+        },
+        Decision::Ask(reason) => match form.ask(event, reason.as_deref()) {
+            Some(stdout) => return Verdict { code: 0, stdout, stderr: Vec::new() },
+            None => (format!("asked, and {} has no ask: refused", form.name()), reason),
+        },
+        Decision::Deny(reason) if code == 2 => {
+            ("refused (exit 2) without giving a reason on stderr".to_string(), reason)
+        }
+        Decision::Deny(reason) => ("refused without giving a reason".to_string(), reason),
+        Decision::Undecided(why) => {
+            return refuse(argv, &Refusal::NoJson(format!("exited {code}, and its answer {why}")), b"");
+        }
+    };
+    let line = match reason.filter(|r| matches!(lenient::read_stream(r.as_bytes()), Stream::Text(_))) {
+        Some(reason) => format!("{}\n", lenient::trim(&reason)),
+        None => format!("guard {guard} {why}\n"),
+    };
+    Verdict { code: DENY, stdout: Vec::new(), stderr: line.into_bytes() }
 }
 
-/// On the payload of an agent that reads a refusal on stdout, a refusal
-/// (exit 2) carries that too ([`answer::Host::refusal_on_stdout`]): Cline
-/// CLI reads no exit code, only `{"cancel": true}` ([`answer::cline`]);
-/// Copilot CLI before 1.0.70 ran the call after an exit 2 but refused on a
-/// top-level `permissionDecision: "deny"` printed with it ([`answer::copilot`]).
-/// The guard's own worded refusal in that shape passes as it is; anything
-/// else on stdout is replaced by one whose reason is the first line of stderr.
-pub fn refusal_on_stdout(payload: &[u8], mut verdict: Verdict) -> Verdict {
-    let payload: serde_json::Value = serde_json::from_slice(payload).unwrap_or_default();
-    let hosts = answer::host::hosts(&payload);
-    let [host] = hosts.as_slice() else { return verdict };
+/// Put a refusal in the form the caller of `payload` reads: exit 2 and its
+/// reason on stderr, and the agent's own JSON refusal on stdout where it
+/// reads one ([`caller::Form::deny`]), worded with the first line of that
+/// reason. An allow is left as it is. Whatever the guard wrote on stdout
+/// never passes.
+pub fn in_callers_form(payload: &[u8], mut verdict: Verdict) -> Verdict {
     if verdict.code != DENY {
         return verdict;
     }
-    let stderr = String::from_utf8_lossy(&verdict.stderr);
-    let reason = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("failopen seal: refused");
-    if let Some(stdout) = host.refusal_on_stdout(answer::parse(&verdict.stdout).ok().as_ref(), reason) {
-        verdict.stdout = stdout;
+    let (caller, event) = placed(payload);
+    let form = caller::form_of(caller);
+    let stderr = String::from_utf8_lossy(&verdict.stderr).into_owned();
+    let reason = stderr.lines().map(lenient::trim).find(|l| !l.is_empty()).unwrap_or("failopen seal: refused");
+    match form.deny_on_exit_0(event.as_deref(), reason) {
+        Some(stdout) => Verdict { code: 0, stdout, stderr: verdict.stderr },
+        None => {
+            verdict.stdout = form.deny(reason);
+            verdict
+        }
     }
-    verdict
 }
 
 /// Build the refusal: one line naming the guard and the cause, then an
@@ -261,7 +284,9 @@ fn describe_spawn_error(program: Option<&str>, e: &io::Error) -> String {
     if e.raw_os_error() != Some(Errno::ENOENT as i32) {
         return desc;
     }
-    let Some(file) = program.and_then(resolve_program) else { return desc };
+    let Some(file) = program.and_then(resolve_program) else {
+        return desc;
+    };
     match shebang_interpreter(&file) {
         Some(interp) if interp.ends_with('\r') => {
             format!("{desc}: its #! line ends in a carriage return (CRLF line endings?)")
@@ -303,24 +328,21 @@ mod tests {
         s.iter().map(|s| s.to_string()).collect()
     }
 
-    /// Cline CLI reads only a cancel: every refusal on its payload carries one.
+    /// Cline CLI reads only a cancel: every refusal on its payload is a cancel too.
     #[test]
     fn a_refusal_on_a_cline_payload_is_a_cancel_too() {
         let cline = br#"{"hookName":"tool_call","tool_call":{"id":"c"},"preToolUse":{"toolName":"run_commands"}}"#;
         let refused = refuse(&argv(&["/g/crash.sh"]), &Refusal::Exit(1), b"boom");
-        let v = refusal_on_stdout(cline, refused.clone());
-        assert_eq!(v.code, DENY);
+        let v = in_callers_form(cline, refused.clone());
+        assert_eq!((v.code, &v.stderr), (DENY, &refused.stderr));
         let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
         assert_eq!(answer["cancel"], true);
         assert!(answer["errorMessage"].as_str().unwrap().contains("could not decide (exit 1)"), "{answer}");
-        // Other agents' payloads, and an allow, are left alone.
-        assert_eq!(refusal_on_stdout(br#"{"hook_event_name":"PreToolUse"}"#, refused.clone()), refused);
+        // Claude Code reads the exit code: no stdout. An allow is left alone.
+        let claude = br#"{"hook_event_name":"PreToolUse","transcript_path":"/t"}"#;
+        assert_eq!(in_callers_form(claude, refused.clone()), refused);
         let allow = Verdict { code: 0, stdout: b"{}".to_vec(), stderr: Vec::new() };
-        assert_eq!(refusal_on_stdout(cline, allow.clone()), allow);
-        // The guard's own worded cancel passes as it is.
-        let own =
-            Verdict { code: DENY, stdout: br#"{"cancel":true,"errorMessage":"mine"}"#.to_vec(), stderr: Vec::new() };
-        assert_eq!(refusal_on_stdout(cline, own.clone()), own);
+        assert_eq!(in_callers_form(cline, allow.clone()), allow);
     }
 
     /// Copilot CLI 1.0.55 to 1.0.69 ran the call after an exit 2 and refused
@@ -332,24 +354,17 @@ mod tests {
         let copilot =
             br#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#;
         let refused = refuse(&argv(&["/g/hang.sh"]), &Refusal::Deadline(Duration::from_secs(3)), b"");
-        let v = refusal_on_stdout(copilot, refused.clone());
+        let v = in_callers_form(copilot, refused.clone());
         assert_eq!((v.code, &v.stderr), (DENY, &refused.stderr));
         let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
         assert_eq!(answer["permissionDecision"], "deny");
         assert!(answer["permissionDecisionReason"].as_str().unwrap().contains("no decision within 3s"), "{answer}");
-        // A guard's own exit 2 with a log line on stdout: replaced by the deny, worded with its stderr.
-        let own = Verdict { code: DENY, stdout: b"checking...\n".to_vec(), stderr: b"no writes here\n".to_vec() };
-        let answer: serde_json::Value = serde_json::from_slice(&refusal_on_stdout(copilot, own).stdout).unwrap();
-        assert_eq!(answer["permissionDecisionReason"], "no writes here");
-        // Its own worded deny passes as it is; an allow is left alone.
-        let worded = Verdict {
-            code: DENY,
-            stdout: br#"{"permissionDecision":"deny","permissionDecisionReason":"mine"}"#.to_vec(),
-            stderr: Vec::new(),
-        };
-        assert_eq!(refusal_on_stdout(copilot, worded.clone()), worded);
-        let allow = Verdict { code: 0, stdout: Vec::new(), stderr: Vec::new() };
-        assert_eq!(refusal_on_stdout(copilot, allow.clone()), allow);
+        // A payload seal cannot place: one JSON that Gemini, Copilot and Cline all read as a refusal.
+        let v = in_callers_form(b"not json", refused);
+        let answer: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
+        assert_eq!(answer["decision"], "deny");
+        assert_eq!(answer["permissionDecision"], "deny");
+        assert_eq!(answer["cancel"], true);
     }
 
     #[test]
@@ -380,8 +395,12 @@ mod tests {
         };
         let v = judge(&argv(&["/g/stdout-deny.sh"]), run(b" \n"), b"{}", false, Duration::from_secs(3));
         assert_eq!(v.code, 2);
+        // Its reason on stdout becomes the reason on stderr; its stdout never passes.
+        assert_eq!((v.stderr.as_slice(), v.stdout.as_slice()), (&b"reason on stdout\n"[..], &b""[..]));
+        let mut silent = run(" \u{feff}\n".as_bytes());
+        silent.stdout = b"null".to_vec();
+        let v = judge(&argv(&["/g/stdout-deny.sh"]), silent, b"{}", false, Duration::from_secs(3));
         assert_eq!(v.stderr, b"guard /g/stdout-deny.sh refused (exit 2) without giving a reason on stderr\n");
-        assert_eq!(v.stdout, b"reason on stdout");
         let v = judge(&argv(&["/g/deny.sh"]), run(b"no writes\n"), b"{}", false, Duration::from_secs(3));
         assert_eq!((v.code, v.stderr.as_slice()), (2, b"no writes\n".as_slice()));
     }

@@ -75,15 +75,4 @@ mod tests {
         assert!(!is_its_payload(&json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"})));
         assert!(!is_its_payload(&json!({"toolName": "bash"})));
     }
-
-    /// Claude Code's deny on a Cline payload ran the call bare: seal refuses it.
-    #[test]
-    fn seal_refuses_claude_codes_deny_on_a_cline_payload() {
-        let p = payload().to_string();
-        let claude = br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
-        let problem = super::super::exit0(p.as_bytes(), claude, false).expect("refused");
-        assert!(problem.why.contains("Cline CLI"), "{}", problem.why);
-        assert_eq!(super::super::exit0(p.as_bytes(), br#"{"cancel":true,"errorMessage":"no"}"#, false), None);
-        assert_eq!(super::super::exit0(p.as_bytes(), b"", false), None);
-    }
 }

@@ -95,7 +95,9 @@ const PRE_TOOL_USE: [(&str, Kind); 4] = [
 
 /// How Claude Code reads `answer` (a JSON object) for `event`.
 pub fn read(event: Option<&str>, answer: &Value) -> Reading {
-    let Some(top) = answer.as_object() else { return Reading::Rejected("its JSON is not an object".into()) };
+    let Some(top) = answer.as_object() else {
+        return Reading::Rejected("its JSON is not an object".into());
+    };
     if top.get("async") == Some(&Value::Bool(true)) {
         return Reading::Rejected("it says async: true, which means no answer yet".into());
     }
@@ -154,7 +156,9 @@ fn check_permission_request(specific: &Map<String, Value>) -> Option<String> {
 /// Each present field of `fields` in `object` has its kind (`null` never does).
 fn check(object: &Map<String, Value>, fields: &[(&str, Kind)], prefix: &str) -> Option<String> {
     for (name, kind) in fields {
-        let Some(value) = object.get(*name) else { continue };
+        let Some(value) = object.get(*name) else {
+            continue;
+        };
         let ok = match kind {
             Kind::Bool => value.is_boolean(),
             Kind::Str => value.is_string(),

@@ -96,6 +96,16 @@ static GUARD_GROUP: AtomicI32 = AtomicI32::new(0);
 static WATCHDOG: AtomicI32 = AtomicI32::new(0);
 
 static PIPE: OnceLock<io::PipeReader> = OnceLock::new();
+/// The signal pipe's write end, as a raw descriptor for [`on_handled`].
+static WRITER_FD: AtomicI32 = AtomicI32::new(-1);
+
+/// A handled signal arrived: note it and wake whoever polls the pipe.
+extern "C" fn on_handled(signal: libc::c_int) {
+    CAUGHT.store(signal as usize, Ordering::SeqCst);
+    let fd = WRITER_FD.load(Ordering::SeqCst);
+    // SAFETY: write(2) is async-signal-safe; the buffer is static.
+    unsafe { libc::write(fd, b"!".as_ptr().cast(), 1) };
+}
 static WRITER: OnceLock<io::PipeWriter> = OnceLock::new();
 
 /// Serialises [`install`], so the handlers are registered once.
@@ -149,17 +159,22 @@ pub fn install() -> io::Result<SignalPipe> {
     super::pipes::set_nonblocking(writer.as_fd())?;
     // The write end lives as long as seal: the handlers write to it.
     let fd = WRITER.get_or_init(|| writer).as_raw_fd();
+    WRITER_FD.store(fd, Ordering::SeqCst);
     for signal in handled() {
-        // SAFETY: the action makes only async-signal-safe calls: an atomic
+        // SAFETY: on_handled makes only async-signal-safe calls: an atomic
         // store and a non-blocking write(2) of one byte from a static buffer
         // to a descriptor that is never closed. The flag is set before the
-        // byte is written, so whoever wakes on the pipe finds it.
+        // byte is written, so whoever wakes on the pipe finds it. libc's
+        // sigaction, not nix's: the real-time signals have no nix `Signal`.
         unsafe {
-            signal_hook::low_level::register(signal, move || {
-                CAUGHT.store(signal as usize, Ordering::SeqCst);
-                libc::write(fd, b"!".as_ptr().cast(), 1);
-            })
-        }?;
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_handled as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(signal, &action, std::ptr::null_mut()) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
     }
     let reader = PIPE.get_or_init(|| reader);
     Ok(SignalPipe { reader })
@@ -236,7 +251,7 @@ extern "C" fn on_fatal(signal: libc::c_int) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::seal::pipes::poll;
+    use crate::pipes::poll;
     use std::os::fd::AsRawFd;
 
     #[test]
