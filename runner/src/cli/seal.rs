@@ -95,10 +95,9 @@ pub fn run(args: SealArgs, started: Instant) -> ExitCode {
                     0 => ExitCode::Success,
                     n => {
                         eprintln!(
-                            "error: {n} hook{} run{} failopen without being protected by it (listed above as NOT \
-                             PROTECTED); fix {} by hand",
+                            "error: {n} hook{} can let a refusal or a crash through as written, with seal or \
+                             without (listed above as NOT PROTECTED, with the reason); fix {} by hand",
                             if n == 1 { "" } else { "s" },
-                            if n == 1 { "s" } else { "" },
                             if n == 1 { "it" } else { "them" }
                         );
                         ExitCode::Failure

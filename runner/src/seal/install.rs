@@ -43,6 +43,13 @@ impl fmt::Display for InstallReport {
             write!(f, "{path}: wrapped {n} PreToolUse command hook{} with seal", if n == 1 { "" } else { "s" })?;
         } else if s.already_wrapped.is_empty() && s.skipped.is_empty() && s.unprotected.is_empty() {
             write!(f, "{path}: no PreToolUse hooks found; file not changed")?;
+            if let Some(shape) = &s.other_shape {
+                write!(
+                    f,
+                    "\n  note: it has hooks in {shape}, which --install does not wrap (it wraps Claude Code's \
+                     hooks.PreToolUse); to seal them, write each command as `failopen seal -- /bin/sh -c '<command>'` by hand"
+                )?;
+            }
         } else {
             write!(f, "{path}: nothing to wrap; file not changed")?;
         }
@@ -111,58 +118,66 @@ pub fn install_file(path: &Path) -> Result<InstallReport> {
 /// [`install_file`] with an explicit path for the seal executable, and
 /// whether to add `"onFailure": "block"` to the hooks it wraps.
 ///
-/// Nothing is written unless a hook gets wrapped. Then the original bytes go
-/// to `SETTINGS.json.failopen-backup` (or `.failopen-backup.N` if that
-/// exists; an existing backup is never overwritten) and the new JSON (2-space
-/// pretty, trailing newline) replaces the file atomically (temp file in the
-/// same directory + rename, mode and owner kept; the backup gets them too).
-/// A symlinked settings file is followed: its target is rewritten and the
-/// link stays.
+/// Refused, with the file untouched: anything but a regular file (a FIFO or
+/// a device is refused before it is opened), text that is not UTF-8 or not
+/// strict JSON, a top level that is not an object, and any object with a
+/// repeated key (each named with its lines; see [`super::wrap::document`]).
+///
+/// Nothing is written unless a hook gets wrapped. Then the file is edited in
+/// place at the spans of the wrapped commands (every other byte kept), the
+/// original bytes go to a complete, verified backup
+/// (`SETTINGS.json.failopen-backup`, see [`settings_file::write_backup`]),
+/// and only then is the new text put in place atomically (temp file in the
+/// same directory, fsync, rename, fsync of the directory; mode and owner
+/// kept). A symlinked settings file is followed: its target is rewritten and
+/// the link stays.
 pub fn install_file_with(path: &Path, seal_exe: &str, add_on_failure: bool) -> Result<InstallReport> {
     let target = match fs::canonicalize(path) {
         Ok(t) => t,
         Err(e) if e.kind() == ErrorKind::NotFound => bail!("settings file {} does not exist", path.display()),
         Err(e) => return Err(e).with_context(|| format!("cannot open settings file {}", path.display())),
     };
-    let original = fs::read(&target).with_context(|| format!("cannot read settings file {}", path.display()))?;
-    let mut value: serde_json::Value = serde_json::from_slice(&original).map_err(|e| parse_error(path, &e))?;
-    if !value.is_object() {
-        bail!("{} is not a settings file: its top level is not a JSON object; left it untouched", path.display());
-    }
-    let summary = wrap_settings(&mut value, seal_exe, add_on_failure);
-    if !summary.changed() {
-        return Ok(InstallReport {
-            path: path.to_path_buf(),
-            summary,
-            backup: None,
-            seal_path: None,
-            claude: None,
-            warnings: Vec::new(),
-        });
-    }
-    let mut text = serde_json::to_string_pretty(&value).context("cannot serialise the new settings")?;
-    text.push('\n');
-    let backup = settings_file::write_backup(&target, &original)?;
-    settings_file::replace_atomically(&target, text.as_bytes())
-        .with_context(|| format!("cannot write {} (the original is unchanged)", path.display()))?;
-    Ok(InstallReport {
+    let original =
+        settings_file::read_regular(&target).with_context(|| format!("cannot use settings file {}", path.display()))?;
+    let text = std::str::from_utf8(&original).map_err(|e| {
+        anyhow!("{} is not UTF-8 text (byte {} is not); left it untouched", path.display(), e.valid_up_to())
+    })?;
+    let wrapped = wrap_settings(text, seal_exe, add_on_failure)
+        .map_err(|e| anyhow!("{}: {e}; left it untouched", path.display()))?;
+    let summary = wrapped.summary;
+    let mut report = InstallReport {
         path: path.to_path_buf(),
         summary,
-        backup: Some(backup),
+        backup: None,
         seal_path: None,
         claude: None,
         warnings: Vec::new(),
-    })
+    };
+    if !report.summary.changed() {
+        return Ok(report);
+    }
+    // The edit must give strict JSON again, with the same keys: checked
+    // before anything is written.
+    super::wrap::document::parse(&wrapped.text).map_err(|e| {
+        anyhow!("internal error: the edited {} would not be valid ({e}); left it untouched", path.display())
+    })?;
+    ignore_file_size_signal();
+    let backup = settings_file::write_backup(&target, &original)
+        .with_context(|| format!("cannot back up {} (the original is unchanged)", path.display()))?;
+    settings_file::replace_atomically(&target, &original, wrapped.text.as_bytes())
+        .with_context(|| format!("cannot write {} (the original is unchanged)", path.display()))?;
+    report.backup = Some(backup);
+    Ok(report)
 }
 
-fn parse_error(path: &Path, e: &serde_json::Error) -> anyhow::Error {
-    let msg = crate::json_error::message_without_position(e);
-    anyhow!(
-        "cannot parse {} as JSON: {msg} at line {}, column {}; left it untouched",
-        path.display(),
-        e.line(),
-        e.column()
-    )
+/// Past `ulimit -f`, a write raises SIGXFSZ, whose default action kills the
+/// process on the spot, leaving its temporary file behind. Ignored, the write
+/// fails with EFBIG instead, and the temporary file is removed.
+fn ignore_file_size_signal() {
+    use nix::sys::signal::{signal, SigHandler, Signal};
+    // SAFETY: SIG_IGN installs no handler code; `--install` is a one-shot
+    // setup command that never relies on SIGXFSZ.
+    let _ = unsafe { signal(Signal::SIGXFSZ, SigHandler::SigIgn) };
 }
 
 #[cfg(test)]
@@ -183,9 +198,8 @@ mod tests {
         assert_eq!(fs::read_to_string(&backup).unwrap(), original);
         assert_eq!(fs::read_to_string(dir.path().join("settings.json.failopen-backup")).unwrap(), "older");
         let text = fs::read_to_string(&path).unwrap();
-        assert!(text.starts_with("{\n  \"b\": 1,\n  \"hooks\""), "{text}");
-        assert!(text.ends_with("}\n"));
-        assert!(text.contains(r#""command": "/fo/failopen seal -- /bin/sh -c '/g.sh'""#), "{text}");
+        let expected = original.replace(r#""/g.sh""#, r#""/fo/failopen seal -- /bin/sh -c '/g.sh'""#);
+        assert_eq!(text, expected, "only the command's span changed");
         assert!(report.to_string().contains("wrapped 1 PreToolUse command hook with seal"), "{report}");
 
         let again = install_file_with(&path, "/fo/failopen", false).unwrap();
@@ -217,5 +231,68 @@ mod tests {
         fs::write(&path, "{\n  \"a\": 1,\n  oops\n}\n").unwrap();
         let err = install_file_with(&path, "/fo/failopen", false).unwrap_err().to_string();
         assert!(err.contains("s.json") && err.contains("line 3, column 3"), "{err}");
+    }
+
+    /// Run `f` on another thread; fail (instead of hanging) past 5 s.
+    fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(f()));
+        rx.recv_timeout(std::time::Duration::from_secs(5)).expect("it blocked")
+    }
+
+    #[test]
+    fn a_fifo_or_a_device_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("settings.json");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        let f = fifo.clone();
+        let err = within_5s(move || format!("{:#}", install_file_with(&f, "/fo/failopen", false).unwrap_err()));
+        assert!(err.contains("settings.json") && err.contains("is a FIFO (named pipe), not a settings file"), "{err}");
+        let err = within_5s(|| {
+            format!("{:#}", install_file_with(Path::new("/dev/zero"), "/fo/failopen", false).unwrap_err())
+        });
+        assert!(err.contains("/dev/zero is a character device"), "{err}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "nothing written beside the FIFO");
+    }
+
+    #[test]
+    fn repeated_keys_are_refused_with_their_lines_and_the_file_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let text = "{\n  \"env\": {\"TOKEN\": \"a\"},\n  \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/first.sh\"}]}]},\n  \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/second.sh\"}]}]},\n  \"env\": {}\n}\n";
+        fs::write(&path, text).unwrap();
+        let err = install_file_with(&path, "/fo/failopen", false).unwrap_err().to_string();
+        for says in [
+            "settings.json: it has 2 repeated keys:",
+            "\"env\" appears on lines 2 and 5: the agent reads only the last one (line 5), so what is under line 2 never takes effect",
+            "\"hooks\" appears on lines 3 and 4",
+            "a hook under an earlier one never runs",
+            "left it untouched",
+        ] {
+            assert!(err.contains(says), "{says:?} in {err}");
+        }
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no backup, no temp file");
+    }
+
+    #[test]
+    fn a_truncated_backup_is_completed_and_an_identical_one_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let original = r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"/g.sh"}]}]}}"#;
+        fs::write(&path, original).unwrap();
+        // What an older failopen left when its backup write failed half way.
+        fs::write(dir.path().join("settings.json.failopen-backup"), &original[..20]).unwrap();
+        let report = install_file_with(&path, "/fo/failopen", false).unwrap();
+        let canonical = dir.path().canonicalize().unwrap().join("settings.json.failopen-backup");
+        assert_eq!(report.backup.as_deref(), Some(canonical.as_path()));
+        assert_eq!(fs::read_to_string(&canonical).unwrap(), original, "completed in place, no .1 beside it");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+
+        // Restored by hand and installed again: the backup already holds these bytes.
+        fs::write(&path, original).unwrap();
+        let report = install_file_with(&path, "/fo/failopen", false).unwrap();
+        assert_eq!(report.backup.as_deref(), Some(canonical.as_path()));
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }

@@ -1,13 +1,27 @@
-//! The pure part of `seal --install`: rewrite settings JSON so every
+//! The pure part of `seal --install`: rewrite a settings file's text so every
 //! PreToolUse command hook runs through `failopen seal`.
+//!
+//! The text is edited in place: each wrapped hook's `command` string is
+//! replaced at its exact span (and `"onFailure": "block"` inserted after the
+//! hook's last member, in the object's own layout); every other byte stays
+//! as written, numbers (`1e2`, integers beyond 64 bits) and key order
+//! included. [`document`] reads the text with spans and refuses repeated
+//! keys; [`protection`] decides, from each command's shell structure,
+//! whether it is already sealed, can be wrapped, or runs seal in a way that
+//! does not protect it.
+
+pub mod document;
+pub mod protection;
 
 use std::fmt;
 
-use serde_json::Value;
+use jsonc_parser::ast::{Object, Value};
+use jsonc_parser::common::Ranged;
 
 use super::deadline::MAX_DEADLINE_SECS;
 use super::decision::shell_quote;
-use super::invocation::{self, SealUse};
+use document::{member, DocumentError};
+use protection::Protection;
 
 /// One hook entry of the settings file, as named in reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,10 +53,11 @@ pub struct InstallSummary {
     pub wrapped: Vec<HookEntry>,
     /// Command hooks that already ran through seal (left alone).
     pub already_wrapped: Vec<HookEntry>,
-    /// Command hooks that run failopen in a way that does not protect them
-    /// (the command around seal undoes it, or the subcommand is not `seal`):
-    /// left alone, because wrapping them again would not help; `what` says
-    /// what is wrong. The user must fix each by hand.
+    /// Command hooks whose shell command can turn a refusal into another exit
+    /// code (seal inside `|| true`, behind `timeout`, a plain `g || true`, a
+    /// subcommand that is not `seal`, ...): left alone, because wrapping
+    /// them would not help; `what` says what is wrong. The user must fix
+    /// each by hand.
     pub unprotected: Vec<HookEntry>,
     /// Hooks seal cannot wrap (not `"type": "command"`, or no command string).
     pub skipped: Vec<HookEntry>,
@@ -50,16 +65,35 @@ pub struct InstallSummary {
     pub on_failure_added: usize,
     /// Wrapped hooks left without it because they already had an `onFailure`.
     pub on_failure_kept: usize,
+    /// Hooks in another agent's shape, which `--install` does not wrap
+    /// (`hooks.BeforeTool`, `hooks.preToolUse`, a top-level `PreToolUse`).
+    pub other_shape: Option<String>,
 }
 
 impl InstallSummary {
-    /// Whether the settings value was modified.
+    /// Whether the settings text was modified.
     pub fn changed(&self) -> bool {
         !self.wrapped.is_empty()
     }
 }
 
-/// Wrap every PreToolUse command hook in `value` with `seal_exe seal`.
+/// The settings text after [`wrap_settings`], and what it did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wrapped {
+    /// The new text (the input, unchanged, when nothing was wrapped).
+    pub text: String,
+    /// What was wrapped, left alone or skipped.
+    pub summary: InstallSummary,
+}
+
+/// One replacement: bytes `start..end` of the text become `with`.
+struct Edit {
+    start: usize,
+    end: usize,
+    with: String,
+}
+
+/// Wrap every PreToolUse command hook in the settings `text` with `seal_exe seal`.
 ///
 /// The original command is a shell string, so it becomes
 /// `SEAL_EXE seal [--deadline D] -- /bin/sh -c 'ORIGINAL'`: env assignments,
@@ -67,50 +101,64 @@ impl InstallSummary {
 /// non-zero (so seal refuses). When the hook has a `timeout` T, the deadline
 /// is set to T − 1 s (T / 2 under 2 s) so seal always answers before Claude
 /// Code gives up on the hook; without one, seal's default deadline applies.
-/// Hooks already running through seal are left alone (idempotent); other
-/// keys and their order are untouched.
+/// Hooks already running through seal are left alone (idempotent), and so
+/// are hooks whose command undoes seal or would undo it ([`protection`]);
+/// every other byte of the text is kept.
 ///
 /// With `add_on_failure` (the Claude Code that runs the hooks honours it),
 /// each hook wrapped here also gets `"onFailure": "block"`, unless it has an
 /// `onFailure` already: then a missing or broken seal binary still blocks.
-pub fn wrap_settings(value: &mut Value, seal_exe: &str, add_on_failure: bool) -> InstallSummary {
+pub fn wrap_settings(text: &str, seal_exe: &str, add_on_failure: bool) -> Result<Wrapped, DocumentError> {
+    let root = document::parse(text)?;
     let mut summary = InstallSummary::default();
-    let Some(groups) = value.pointer_mut("/hooks/PreToolUse").and_then(Value::as_array_mut) else {
-        return summary;
+    let mut edits = Vec::new();
+    let groups = root.as_object().and_then(|o| member(o, "hooks")).and_then(Value::as_object);
+    let Some(groups) = groups.and_then(|h| member(h, "PreToolUse")).and_then(Value::as_array) else {
+        summary.other_shape = other_shape(&root);
+        return Ok(Wrapped { text: text.to_string(), summary });
     };
-    for (group, entry) in groups.iter_mut().enumerate() {
-        let matcher = entry.get("matcher").and_then(Value::as_str).map(str::to_string);
-        let Some(hooks) = entry.get_mut("hooks").and_then(Value::as_array_mut) else { continue };
-        for (index, hook) in hooks.iter_mut().enumerate() {
+    for (group, entry) in groups.elements.iter().enumerate() {
+        let Some(entry) = entry.as_object() else { continue };
+        let matcher = member(entry, "matcher").and_then(Value::as_string_lit).map(|s| s.value.to_string());
+        let Some(hooks) = member(entry, "hooks").and_then(Value::as_array) else { continue };
+        for (index, hook) in hooks.elements.iter().enumerate() {
             let report = |what: String| HookEntry { group, matcher: matcher.clone(), index, what };
-            let kind = hook.get("type").and_then(Value::as_str).unwrap_or("(none)").to_string();
+            let Some(hook) = hook.as_object() else {
+                summary.skipped.push(report("not a JSON object".into()));
+                continue;
+            };
+            let kind = member(hook, "type").and_then(Value::as_string_lit).map(|s| s.value.to_string());
+            let kind = kind.unwrap_or_else(|| "(none)".into());
             if kind != "command" {
                 summary.skipped.push(report(format!("type {kind:?} is not a command hook")));
                 continue;
             }
-            let Some(command) = hook.get("command").and_then(Value::as_str).map(str::to_string) else {
+            let Some(lit) = member(hook, "command").and_then(Value::as_string_lit) else {
                 summary.skipped.push(report("command hook without a command string".into()));
                 continue;
             };
-            match invocation::classify_for(&command, Some(seal_exe)) {
-                SealUse::Sealed(_) => {
+            let command = lit.value.to_string();
+            match protection::judge(&command, Some(seal_exe)) {
+                Protection::Sealed => {
                     summary.already_wrapped.push(report(command));
                     continue;
                 }
-                use_ @ (SealUse::Undone { .. } | SealUse::Mistyped { .. }) => {
-                    let problem = use_.problem().unwrap_or_default();
-                    summary.unprotected.push(report(format!("{command}: {problem}")));
+                Protection::NotProtected(why) => {
+                    summary.unprotected.push(report(format!("{command}: {why}")));
                     continue;
                 }
-                SealUse::NotSealed => {}
+                Protection::Wrappable => {}
             }
-            let deadline = hook.get("timeout").and_then(Value::as_f64).and_then(deadline_for_timeout);
-            hook["command"] = Value::String(wrap_command(&command, seal_exe, deadline));
+            let timeout =
+                member(hook, "timeout").and_then(Value::as_number_lit).and_then(|n| n.value.parse::<f64>().ok());
+            let deadline = timeout.and_then(deadline_for_timeout);
+            let wrapped = wrap_command(&command, seal_exe, deadline);
+            edits.push(Edit { start: lit.range.start, end: lit.range.end, with: json_string(&wrapped) });
             if add_on_failure {
-                if hook.get("onFailure").is_some() {
+                if member(hook, "onFailure").is_some() {
                     summary.on_failure_kept += 1;
                 } else {
-                    hook["onFailure"] = Value::String("block".into());
+                    edits.push(on_failure_edit(text, hook));
                     summary.on_failure_added += 1;
                 }
             }
@@ -121,7 +169,58 @@ pub fn wrap_settings(value: &mut Value, seal_exe: &str, add_on_failure: bool) ->
             summary.wrapped.push(report(what));
         }
     }
-    summary
+    let mut out = text.to_string();
+    edits.sort_by_key(|e| e.start);
+    for e in edits.iter().rev() {
+        out.replace_range(e.start..e.end, &e.with);
+    }
+    Ok(Wrapped { text: out, summary })
+}
+
+/// Where `root` holds hooks in a shape `--install` does not wrap, named.
+fn other_shape(root: &Value) -> Option<String> {
+    let root = root.as_object()?;
+    let hooks = member(root, "hooks").and_then(Value::as_object);
+    if hooks.is_some_and(|h| member(h, "BeforeTool").is_some()) {
+        Some("hooks.BeforeTool (Gemini CLI's shape)".into())
+    } else if hooks.is_some_and(|h| member(h, "preToolUse").is_some()) {
+        Some("hooks.preToolUse (Copilot CLI's shape)".into())
+    } else if member(root, "PreToolUse").is_some() {
+        Some("a top-level PreToolUse (Factory's hooks.json shape)".into())
+    } else {
+        None
+    }
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("a string always serialises")
+}
+
+/// Insert `"onFailure": "block"` after the last member of `hook`, laid out
+/// as its other members are: on a line of its own, indented like the last
+/// member, when the object spans lines; else after the same separator.
+fn on_failure_edit(text: &str, hook: &Object) -> Edit {
+    let props = &hook.properties;
+    let last = props.last().expect("a command hook has members");
+    let colon = &text[last.name.range().end..last.value.range().start];
+    let colon = if colon.trim() == ":" { colon } else { ": " };
+    let separator = if text[hook.range.start..last.range.start].contains('\n') {
+        let line_start = text[..last.range.start].rfind('\n').map_or(0, |i| i + 1);
+        let indent = &text[line_start..last.range.start];
+        let indent = if indent.trim().is_empty() { indent } else { "  " };
+        format!(",\n{indent}")
+    } else if props.len() >= 2 {
+        let between = &text[props[props.len() - 2].range.end..last.range.start];
+        if between.trim() == "," {
+            between.to_string()
+        } else {
+            ", ".into()
+        }
+    } else {
+        ", ".into()
+    };
+    Edit { start: last.range.end, end: last.range.end, with: format!("{separator}\"onFailure\"{colon}\"block\"") }
 }
 
 /// The seal command line for an original shell command string.
@@ -189,9 +288,17 @@ fn shell_words(s: &str, max: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     const EXE: &str = "/opt/fo/failopen";
+
+    /// [`wrap_settings`] on `v` written out as pretty JSON; `v` becomes the result.
+    fn wrap_value(v: &mut Value, seal_exe: &str, add_on_failure: bool) -> InstallSummary {
+        let text = serde_json::to_string_pretty(v).unwrap();
+        let out = wrap_settings(&text, seal_exe, add_on_failure).unwrap();
+        *v = serde_json::from_str(&out.text).unwrap();
+        out.summary
+    }
 
     fn settings() -> Value {
         json!({
@@ -202,7 +309,7 @@ mod tests {
                         {"type": "command", "command": "/path/guard.sh --flag", "timeout": 5},
                         {"type": "http", "url": "http://127.0.0.1:1/hook"}
                     ]},
-                    {"hooks": [{"type": "command", "command": "FOO=1 /g/it's.sh | cat"}]}
+                    {"hooks": [{"type": "command", "command": "FOO=1 \"/g/it's.sh\" && cat x"}]}
                 ],
                 "PostToolUse": [{"hooks": [{"type": "command", "command": "/post.sh"}]}]
             },
@@ -213,7 +320,7 @@ mod tests {
     #[test]
     fn wraps_command_hooks_and_skips_http() {
         let mut v = settings();
-        let s = wrap_settings(&mut v, EXE, false);
+        let s = wrap_value(&mut v, EXE, false);
         assert_eq!(s.wrapped.len(), 2, "{s:?}");
         assert_eq!(s.skipped.len(), 1);
         assert!(s.skipped[0].what.contains("\"http\""), "{:?}", s.skipped);
@@ -223,7 +330,7 @@ mod tests {
         );
         assert_eq!(
             v["hooks"]["PreToolUse"][1]["hooks"][0]["command"],
-            r"/opt/fo/failopen seal -- /bin/sh -c 'FOO=1 /g/it'\''s.sh | cat'"
+            r#"/opt/fo/failopen seal -- /bin/sh -c 'FOO=1 "/g/it'\''s.sh" && cat x'"#
         );
         assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 5);
         assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][1], json!({"type": "http", "url": "http://127.0.0.1:1/hook"}));
@@ -233,7 +340,7 @@ mod tests {
     #[test]
     fn keeps_other_keys_and_their_order() {
         let mut v = settings();
-        wrap_settings(&mut v, EXE, false);
+        wrap_value(&mut v, EXE, false);
         let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, ["model", "hooks", "zlast"]);
         let hook_keys: Vec<_> = v["hooks"]["PreToolUse"][0]["hooks"][0].as_object().unwrap().keys().cloned().collect();
@@ -243,9 +350,9 @@ mod tests {
     #[test]
     fn idempotent() {
         let mut v = settings();
-        wrap_settings(&mut v, EXE, false);
+        wrap_value(&mut v, EXE, false);
         let once = v.clone();
-        let s = wrap_settings(&mut v, EXE, false);
+        let s = wrap_value(&mut v, EXE, false);
         assert!(!s.changed());
         assert_eq!(s.already_wrapped.len(), 2);
         assert_eq!(v, once);
@@ -264,16 +371,53 @@ mod tests {
             {"type": "command", "command": "/x/guard.sh seal"}
         ]}]}});
         let before = v.clone();
-        let s = wrap_settings(&mut v, "/opt/fo/fo-renamed", false);
+        let s = wrap_value(&mut v, "/opt/fo/fo-renamed", false);
         assert_eq!(s.already_wrapped.len(), 3, "{s:?}");
         assert_eq!(s.unprotected.len(), 4, "{s:?}");
-        assert!(s.unprotected[0].what.contains("undoes it: `||` after seal"), "{:?}", s.unprotected[0]);
+        assert!(
+            s.unprotected[0].what.ends_with(
+                "/x.sh || true: `||` after seal turns its refusal (exit 2) into the exit code of what follows"
+            ),
+            "{:?}",
+            s.unprotected[0]
+        );
         assert!(s.unprotected[3].what.contains("\"sael\" where `seal` should be"), "{:?}", s.unprotected[3]);
         assert_eq!(s.wrapped.len(), 1, "only the plain guard is wrapped");
         let hooks = &v["hooks"]["PreToolUse"][0]["hooks"];
         for i in 0..7 {
             assert_eq!(hooks[i], before["hooks"]["PreToolUse"][0]["hooks"][i], "hook {i} left alone");
         }
+    }
+
+    /// A settings file as people write them: big and odd numbers, tabs,
+    /// escapes, one-line and multi-line hooks, keys in no order.
+    const HAND_WRITTEN: &str = "{\n\t\"zeta\": 123456789012345678901234567890,\n\t\"hooks\": {\"PreToolUse\": [\n\t\t{\"matcher\": \"Bash\",\n\t\t \"hooks\": [\n\t\t\t{\n\t\t\t\t\"type\": \"command\",\n\t\t\t\t\"command\": \"/g.sh \\\"x\\\" \\u00e9\",\n\t\t\t\t\"timeout\": 1e1\n\t\t\t},\n\t\t\t{ \"type\" : \"command\" , \"command\" : \"/h.sh\" },\n\t\t\t{\"type\":\"command\",\"command\":\"/i.sh\"}\n\t\t]}\n\t]},\n\t\"a\": 1.0, \"b\": 1e2, \"c\": -0, \"d\": \"\\u2028\\/\"\n}";
+
+    #[test]
+    fn keeps_every_byte_outside_the_wrapped_commands() {
+        let out = wrap_settings(HAND_WRITTEN, EXE, true).unwrap();
+        assert_eq!(out.summary.wrapped.len(), 3, "{:?}", out.summary);
+        let expected = HAND_WRITTEN
+            .replace(
+                r#""/g.sh \"x\" \u00e9",
+				"timeout": 1e1"#,
+                r#""/opt/fo/failopen seal --deadline 9 -- /bin/sh -c '/g.sh \"x\" é'",
+				"timeout": 1e1,
+				"onFailure": "block""#,
+            )
+            .replace(r#""/h.sh" }"#, r#""/opt/fo/failopen seal -- /bin/sh -c '/h.sh'" , "onFailure" : "block" }"#)
+            .replace(r#""/i.sh"}"#, r#""/opt/fo/failopen seal -- /bin/sh -c '/i.sh'","onFailure":"block"}"#);
+        assert_eq!(out.text, expected);
+        // And nothing else moved: a second run changes nothing.
+        let again = wrap_settings(&out.text, EXE, true).unwrap();
+        assert_eq!((again.text.as_str(), again.summary.already_wrapped.len()), (out.text.as_str(), 3));
+    }
+
+    #[test]
+    fn a_file_with_repeated_keys_is_refused() {
+        let text = "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/first.sh\"}]}]},\n \"hooks\": {}}";
+        let Err(DocumentError::Duplicates(d)) = wrap_settings(text, EXE, false) else { panic!() };
+        assert_eq!((d[0].key.as_str(), d[0].lines.as_slice()), ("hooks", [1, 2].as_slice()));
     }
 
     #[test]
@@ -289,7 +433,10 @@ mod tests {
             let wrapped = wrap_command(&original, EXE, Some(1.5));
             let words = shell_words(&wrapped, 8);
             proptest::prop_assert_eq!(words, [EXE, "seal", "--deadline", "1.5", "--", "/bin/sh", "-c", original.as_str()]);
-            proptest::prop_assert!(invocation::classify_for(&wrapped, None).is_sealed());
+            // What --install writes (it wraps only a wrappable command) reads back as sealed.
+            if protection::judge(&original, Some(EXE)) == Protection::Wrappable {
+                proptest::prop_assert_eq!(protection::judge(&wrapped, None), Protection::Sealed);
+            }
         }
     }
 
@@ -323,7 +470,7 @@ mod tests {
     fn huge_timeout_is_wrapped_with_the_capped_deadline() {
         let mut v =
             json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/g.sh", "timeout": 1e20}]}]}});
-        let s = wrap_settings(&mut v, EXE, false);
+        let s = wrap_value(&mut v, EXE, false);
         assert_eq!(
             v["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
             "/opt/fo/failopen seal --deadline 86400 -- /bin/sh -c '/g.sh'"
@@ -339,7 +486,7 @@ mod tests {
             {"type": "command", "command": "/opt/fo/failopen seal -- /c.sh"},
             {"type": "http", "url": "http://127.0.0.1:1/"}
         ]}]}});
-        let s = wrap_settings(&mut v, EXE, true);
+        let s = wrap_value(&mut v, EXE, true);
         let hooks = &v["hooks"]["PreToolUse"][0]["hooks"];
         assert_eq!(hooks[0]["onFailure"], "block");
         let keys: Vec<_> = hooks[0].as_object().unwrap().keys().cloned().collect();
@@ -350,7 +497,7 @@ mod tests {
         assert_eq!((s.on_failure_added, s.on_failure_kept), (1, 1));
 
         let mut v = settings();
-        let s = wrap_settings(&mut v, EXE, false);
+        let s = wrap_value(&mut v, EXE, false);
         assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0].get("onFailure"), None);
         assert_eq!((s.on_failure_added, s.on_failure_kept), (0, 0));
     }
@@ -358,7 +505,7 @@ mod tests {
     #[test]
     fn no_hooks_no_change() {
         let mut v = json!({"a": 1});
-        assert_eq!(wrap_settings(&mut v, EXE, false), InstallSummary::default());
+        assert_eq!(wrap_value(&mut v, EXE, false), InstallSummary::default());
         assert_eq!(v, json!({"a": 1}));
     }
 }

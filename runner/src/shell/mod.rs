@@ -1,7 +1,9 @@
 //! Small facts about POSIX shell commands, shared by seal and audit:
-//! assignment words, and ([`lex`]) a command split into words and operators.
+//! assignment words, ([`lex`]) a command split into words and operators, and
+//! ([`tree`]) those tokens as lists, pipelines, groups and simple commands.
 
 pub mod lex;
+pub mod tree;
 
 /// `NAME=value` as a shell assignment word.
 pub fn is_assignment(word: &str) -> bool {

@@ -230,10 +230,7 @@ fn install_names_a_seal_its_command_undoes_and_exits_1() {
         let out = install(&f, &settings);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{tail}: {stdout}");
-        assert!(
-            stdout.contains("NOT PROTECTED") && stdout.contains("the command around `failopen seal` undoes it"),
-            "{stdout}"
-        );
+        assert!(stdout.contains("NOT PROTECTED") && stdout.contains("after seal"), "{stdout}");
         assert!(!stdout.contains("already wrapped"), "{stdout}");
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("fix it by hand"),
@@ -291,4 +288,339 @@ fn install_on_a_missing_file_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(p(&settings)) && err.contains("does not exist"), "{err}");
     assert!(!settings.exists());
+}
+
+// ------------------------------------------- what --install calls protected
+
+/// How `--install` must report a hook command.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Verdict {
+    /// Seal's exit code is the command's: left alone as already wrapped.
+    AlreadyWrapped,
+    /// Every part can fail the hook: wrapped, and the wrapped hook refuses a crash.
+    Wrapped,
+    /// Something in it can turn a refusal or a crash into another exit code.
+    NotProtected,
+}
+
+/// `command` run as Claude Code runs a hook (`/bin/sh -c`, payload on
+/// stdin), with failopen's directory first on `PATH`; its exit code.
+fn run_hook(f: &Fixture, command: &str) -> Option<i32> {
+    let path = format!("{}:/usr/bin:/bin", p(support::bin().parent().unwrap()));
+    let out = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(f.dir.path())
+        .env("PATH", path)
+        .env(TAG_VAR, &f.tag)
+        .write_stdin(PAYLOAD)
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    out.status.code()
+}
+
+/// Every hook command of the issue (and more), with the verdict `--install`
+/// must give it and the exit code it really has when its guard crashes (or
+/// hangs), measured by running it. A NOT PROTECTED verdict is only right if
+/// the command, as it is or wrapped, can exit other than 2; the others must
+/// exit 2 once installed.
+#[test]
+fn install_verdicts_match_what_the_shell_does_with_a_crashing_guard() {
+    use Verdict::*;
+    let f = Fixture::new();
+    let crash = f.script("crash.sh", "exit 1");
+    let hang = f.script("hang.sh", "exec sleep 30");
+    let fo = p(&support::bin()).to_string();
+    #[rustfmt::skip]
+    let cases: &[(&str, Verdict, Option<i32>)] = &[
+        // Seal as the whole command, behind prefixes that pass exit 2 on.
+        ("@FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("exec @FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("A=1 @FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("env @FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("env A=1 B=2 @FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("nice @FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("nice -n 5 @FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("command @FO@ seal -- @G@", AlreadyWrapped, Some(2)),
+        ("(@FO@ seal -- @G@)", AlreadyWrapped, Some(2)),
+        ("{ @FO@ seal -- @G@; }", AlreadyWrapped, Some(2)),
+        ("sh -c '@FO@ seal -- @G@'", AlreadyWrapped, Some(2)),
+        // The issue's holes: reported "wrapped" before, each exits 0 on a crash.
+        ("env @FO@ seal -- @G@ || true", NotProtected, Some(0)),
+        ("env A=1 @FO@ seal -- @G@ || true", NotProtected, Some(0)),
+        ("nice -n 5 @FO@ seal -- @G@ || exit 0", NotProtected, Some(0)),
+        ("timeout 5 @FO@ seal -- @G@ || true", NotProtected, Some(0)),
+        ("command @FO@ seal -- @G@ || true", NotProtected, Some(0)),
+        ("@G@ || true", NotProtected, Some(0)),
+        // Every construct that can change seal's exit 2, wherever seal sits.
+        ("@FO@ seal -- @G@ || true", NotProtected, Some(0)),
+        ("@FO@ seal -- @G@; echo done", NotProtected, Some(0)),
+        ("@FO@ seal -- @G@\necho done", NotProtected, Some(0)),
+        ("@FO@ seal -- @G@ &", NotProtected, Some(0)),
+        ("@FO@ seal -- @G@ | cat", NotProtected, Some(0)),
+        ("! @FO@ seal -- @G@", NotProtected, Some(0)),
+        ("(@FO@ seal -- @G@) || true", NotProtected, Some(0)),
+        ("(@FO@ seal -- @G@ || true)", NotProtected, Some(0)),
+        ("(@FO@ seal -- @G@; exit 0)", NotProtected, Some(0)),
+        ("{ @FO@ seal -- @G@; exit 0; }", NotProtected, Some(0)),
+        ("true || @FO@ seal -- @G@", NotProtected, Some(0)),
+        ("false && @FO@ seal -- @G@", NotProtected, Some(1)),
+        ("echo \"$(@FO@ seal -- @G@)\"", NotProtected, Some(0)),
+        ("sh -c '@FO@ seal -- @G@ || true'", NotProtected, Some(0)),
+        ("@FO@ seal -- /bin/sh -c '@G@ || true'", NotProtected, Some(0)),
+        ("timeout 0.5 @FO@ seal --deadline 5 -- @H@", NotProtected, Some(124)),
+        ("env -i failopen seal -- @G@", NotProtected, Some(127)),
+        ("command -v failopen seal -- @G@", NotProtected, Some(0)),
+        ("@FO@ sael -- @G@", NotProtected, Some(2)),
+        // Plain guards: wrapped when every part can fail the hook.
+        ("@G@", Wrapped, Some(1)),
+        ("A=1 @G@ --flag", Wrapped, Some(1)),
+        ("cd / && @G@", Wrapped, Some(1)),
+        ("@G@ && echo ok", Wrapped, Some(1)),
+        ("timeout 5 @G@", Wrapped, Some(1)),
+        ("nice -n 5 @G@", Wrapped, Some(1)),
+        ("(@G@)", Wrapped, Some(1)),
+        ("nice -n 5 @G@ || exit 0", NotProtected, Some(0)),
+        ("@G@; echo done", NotProtected, Some(0)),
+        ("@G@ | cat", NotProtected, Some(0)),
+        ("@G@ &", NotProtected, Some(0)),
+        ("if [ -x /nonexistent ]; then /nonexistent; fi", NotProtected, Some(0)),
+    ];
+    let mut failures = Vec::new();
+    for &(template, verdict, exit) in cases {
+        let command = template.replace("@FO@", &fo).replace("@G@", p(&crash)).replace("@H@", p(&hang));
+        let as_is = run_hook(&f, &command);
+        if as_is != exit {
+            failures.push(format!("{command:?} exits {as_is:?}, not {exit:?}"));
+            continue;
+        }
+        let settings = f.path("settings.json");
+        let json = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}});
+        fs::write(&settings, json.to_string()).unwrap();
+        let out = install(&f, &settings);
+        let report = String::from_utf8_lossy(&out.stdout).to_string();
+        let said = if report.contains("NOT PROTECTED") {
+            NotProtected
+        } else if report.contains("already wrapped") {
+            AlreadyWrapped
+        } else if report.contains("  wrapped: ") {
+            Wrapped
+        } else {
+            failures.push(format!("{command:?}: no verdict in {report}"));
+            continue;
+        };
+        if said != verdict {
+            failures.push(format!("{command:?}: {said:?}, not {verdict:?}: {report}"));
+            continue;
+        }
+        let expected_code = if verdict == NotProtected { 1 } else { 0 };
+        if out.status.code() != Some(expected_code) {
+            failures.push(format!("{command:?}: --install exited {:?}", out.status.code()));
+        }
+        match verdict {
+            Wrapped => {
+                let new = first_command(&settings);
+                let code = run_hook(&f, &new);
+                if code != Some(2) {
+                    failures.push(format!("{command:?} wrapped as {new:?} exits {code:?}"));
+                }
+                let _ = fs::remove_file(f.path("settings.json.failopen-backup"));
+            }
+            AlreadyWrapped => assert_eq!(as_is, Some(2)),
+            NotProtected => {
+                // Wrapping it would not help: as it is or wrapped, a crash gets through.
+                let by_hand = format!("{fo} seal -- /bin/sh -c '{}'", command.replace('\'', r"'\''"));
+                let wrapped = run_hook(&f, &by_hand);
+                // (A mistyped subcommand refuses every call instead: no guard runs.)
+                if as_is == Some(2) && wrapped == Some(2) && !command.contains(" sael ") {
+                    failures.push(format!("{command:?} refuses as it is and wrapped, yet is NOT PROTECTED"));
+                }
+                assert_eq!(fs::read_to_string(&settings).unwrap(), json.to_string(), "{command:?}: file changed");
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    f.assert_no_survivors();
+}
+
+// --------------------------------------------- --install keeps every byte
+
+/// Hook files of each agent whose hooks `--install` wraps (Claude Code's
+/// `hooks.PreToolUse` shape: Claude Code, Codex's hooks.json, Qwen Code),
+/// written by hand: every byte but the wrapped commands stays.
+#[test]
+fn install_keeps_numbers_keys_and_layout_of_each_agents_file() {
+    let f = Fixture::new();
+    let bin = bin_with_claude(&f, Some("2.1.328 (Claude Code)"));
+    let files = [
+        (
+            "claude settings.json",
+            "{\n  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n  \"cleanupPeriodDays\": 123456789012345678901234567890,\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"/g/guard.sh --mode \\\"strict\\\"\",\n            \"timeout\": 5.0\n          }\n        ]\n      }\n    ]\n  },\n  \"env\": {\"RATIO\": \"1e2\", \"N\": 1e2},\n  \"model\": \"opus\"\n}\n",
+            "\"/g/guard.sh --mode \\\"strict\\\"\",\n            \"timeout\": 5.0",
+            "\"@FO@ seal --deadline 4 -- /bin/sh -c '/g/guard.sh --mode \\\"strict\\\"'\",\n            \"timeout\": 5.0,\n            \"onFailure\": \"block\"",
+        ),
+        (
+            "codex hooks.json",
+            "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash|apply_patch\", \"hooks\": [{\"type\": \"command\", \"command\": \"python3 /g/policy.py\", \"timeout\": 30}]}]}}",
+            "\"python3 /g/policy.py\", \"timeout\": 30",
+            "\"@FO@ seal --deadline 29 -- /bin/sh -c 'python3 /g/policy.py'\", \"timeout\": 30, \"onFailure\": \"block\"",
+        ),
+        (
+            "qwen settings.json",
+            "{\r\n\t\"general\": {\"vimMode\": false},\r\n\t\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/g/q.sh\"}]}]},\r\n\t\"ui\": {\"theme\": \"x\", \"n\": -0.0}\r\n}",
+            "\"/g/q.sh\"}",
+            "\"@FO@ seal -- /bin/sh -c '/g/q.sh'\", \"onFailure\": \"block\"}",
+        ),
+    ];
+    for (name, text, old, new) in files {
+        let settings = f.path("settings.json");
+        let _ = fs::remove_file(f.path("settings.json.failopen-backup"));
+        fs::write(&settings, text).unwrap();
+        let out = install_as(&bin.join("failopen"), &settings, &format!("{}:/usr/bin:/bin", p(&bin)));
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let expected = text.replace(old, &new.replace("@FO@", p(&bin.join("failopen"))));
+        assert_ne!(expected, text, "{name}: the test's span is wrong");
+        assert_eq!(fs::read_to_string(&settings).unwrap(), expected, "{name}");
+        assert_eq!(fs::read_to_string(f.path("settings.json.failopen-backup")).unwrap(), text, "{name}");
+    }
+}
+
+/// Agents whose hook files have another shape (Gemini's `hooks.BeforeTool`,
+/// Copilot's `hooks.preToolUse` with `bash`): `--install` does not wrap
+/// them, says so, and leaves every byte.
+#[test]
+fn install_leaves_other_agents_hook_files_untouched() {
+    let f = Fixture::new();
+    for text in [
+        "{\"hooks\": {\"BeforeTool\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"/g.sh\", \"timeout\": 5000}]}]}}",
+        "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"/g.sh\", \"timeoutSec\": 3}]}}",
+    ] {
+        let settings = f.path("hooks.json");
+        fs::write(&settings, text).unwrap();
+        let out = install(&f, &settings);
+        assert_eq!(out.status.code(), Some(0));
+        let report = String::from_utf8_lossy(&out.stdout);
+        assert!(report.contains("no PreToolUse hooks found; file not changed"), "{report}");
+        assert!(report.contains("note: it has hooks in hooks.") && report.contains("which --install does not wrap"), "{report}");
+        assert_eq!(fs::read_to_string(&settings).unwrap(), text);
+        assert_eq!(fs::read_dir(f.dir.path()).unwrap().count(), 1, "no backup");
+    }
+}
+
+#[test]
+fn install_refuses_repeated_keys_naming_each_and_its_line() {
+    let f = Fixture::new();
+    let settings = f.path("settings.json");
+    let text = "{\n  \"env\": {\"A\": \"1\"},\n  \"hooks\": {\n    \"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/first.sh\"}]}],\n    \"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/second.sh\"}]}]\n  },\n  \"env\": {\"B\": \"2\"}\n}\n";
+    fs::write(&settings, text).unwrap();
+    let out = install(&f, &settings);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for says in [
+        "repeated keys",
+        "\"env\" appears on lines 2 and 7: the agent reads only the last one (line 7), so what is under line 2 never takes effect",
+        "\"PreToolUse\" in hooks appears on lines 4 and 5",
+        "a hook under an earlier one never runs",
+    ] {
+        assert!(err.contains(says), "{says:?} in {err}");
+    }
+    assert_eq!(fs::read_to_string(&settings).unwrap(), text);
+    assert_eq!(fs::read_dir(f.dir.path()).unwrap().count(), 1, "no backup, no temp file");
+}
+
+#[test]
+fn install_refuses_a_fifo_without_opening_it() {
+    let f = Fixture::new();
+    let fifo = f.path("settings.json");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let start = Instant::now();
+    let out =
+        support::failopen().arg("seal").arg("--install").arg(&fifo).timeout(Duration::from_secs(10)).output().unwrap();
+    assert!(start.elapsed() < Duration::from_secs(5), "it blocked: {:?}", start.elapsed());
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is a FIFO (named pipe), not a settings file"), "{err}");
+}
+
+/// A settings file of about 40 KB, so a backup can fail part way.
+fn big_settings() -> String {
+    let pad = "x".repeat(40_000);
+    format!("{{\"pad\": \"{pad}\", \"hooks\": {{\"PreToolUse\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"/g.sh\"}}]}}]}}}}\n")
+}
+
+/// Names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+/// Under `ulimit -f` the backup cannot be written: the run fails, with the
+/// original untouched and neither a backup nor a temporary file left; the
+/// next run writes the canonical backup, complete.
+#[test]
+fn install_under_a_file_size_limit_leaves_no_partial_backup() {
+    let f = Fixture::new();
+    let settings = f.path("settings.json");
+    let text = big_settings();
+    fs::write(&settings, &text).unwrap();
+    // 32 blocks of 512 bytes: 16 KiB.
+    let mut cmd = std::process::Command::new("/bin/sh");
+    cmd.arg("-c").arg(format!("ulimit -f 32 && exec '{}' seal --install '{}'", p(&support::bin()), p(&settings)));
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot back up") && err.contains("the original is unchanged"), "{err}");
+    assert_eq!(fs::read_to_string(&settings).unwrap(), text);
+    assert_eq!(names(f.dir.path()), ["settings.json"], "a partial backup or a temp file was left");
+
+    assert_eq!(install(&f, &settings).status.code(), Some(0));
+    assert_eq!(names(f.dir.path()), ["settings.json", "settings.json.failopen-backup"]);
+    assert_eq!(fs::read_to_string(f.path("settings.json.failopen-backup")).unwrap(), text);
+}
+
+/// On a full disk (a 64 KiB tmpfs in a private mount namespace) the same:
+/// no backup name, no temp file; once there is room, the canonical backup.
+#[test]
+fn install_on_a_full_disk_leaves_no_partial_backup() {
+    let f = Fixture::new();
+    let src = f.path("src.json");
+    fs::write(&src, big_settings()).unwrap();
+    let mnt = f.path("mnt");
+    fs::create_dir(&mnt).unwrap();
+    let script = format!(
+        r#"set -u
+mount -t tmpfs -o size=64k tmpfs '{m}' || exit 77
+cp '{src}' '{m}/settings.json'
+'{fo}' seal --install '{m}/settings.json' >/dev/null 2>'{m}/../err1'; echo "first=$?"
+echo "after-first=$(ls -A '{m}' | tr '\n' ' ')"
+cmp -s '{src}' '{m}/settings.json' && echo original-kept
+mount -o remount,size=512k '{m}'
+'{fo}' seal --install '{m}/settings.json' >/dev/null; echo "second=$?"
+echo "after-second=$(ls -A '{m}' | tr '\n' ' ')"
+cmp -s '{src}' '{m}/settings.json.failopen-backup' && echo backup-complete
+"#,
+        m = p(&mnt),
+        src = p(&src),
+        fo = p(&support::bin())
+    );
+    let out = std::process::Command::new("unshare").args(["-rm", "/bin/sh", "-c", &script]).output();
+    let out = match out {
+        Ok(o) if o.status.code() != Some(77) && o.status.success() => o,
+        other => {
+            eprintln!("skipped: cannot mount a tmpfs in a private namespace here: {other:?}");
+            return;
+        }
+    };
+    let said = String::from_utf8_lossy(&out.stdout);
+    let err1 = fs::read_to_string(f.path("err1")).unwrap_or_default();
+    assert!(said.contains("first=1\n"), "{said}");
+    assert!(err1.contains("cannot back up") && err1.contains("No space left"), "{err1}");
+    assert!(said.contains("after-first=settings.json \n"), "nothing but the original: {said}");
+    assert!(said.contains("original-kept"), "{said}");
+    assert!(said.contains("second=0\n"), "{said}");
+    assert!(said.contains("after-second=settings.json settings.json.failopen-backup \n"), "{said}");
+    assert!(said.contains("backup-complete"), "{said}");
 }
