@@ -88,6 +88,7 @@ pub fn skill_settings(skill: &SkillHooks, project_dir: PathBuf) -> Option<Settin
         project_dir,
         value: serde_json::json!({ "hooks": hooks }),
         managed: false,
+        plugin: None,
     })
 }
 
@@ -226,7 +227,7 @@ mod tests {
             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "/g/p.sh", "onFailure": "block"}]}],
             "PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/g/q.sh"}]}],
             "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/g/r.sh"}]}]}});
-        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false };
+        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false, plugin: None };
         let hooks = event_hooks(&[f]);
         assert_eq!(hooks.len(), 2);
         assert_eq!(

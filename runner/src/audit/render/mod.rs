@@ -42,7 +42,12 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
     }
     for p in &r.plugins {
         let state = if p.loaded { "loaded" } else { "NOT loaded" };
-        let at = p.install_path.as_ref().map(|i| format!(" from {}", i.display())).unwrap_or_default();
+        let at = p
+            .runs_from
+            .as_ref()
+            .or(p.install_path.as_ref())
+            .map(|i| format!(" from {}", i.display()))
+            .unwrap_or_default();
         let _ = writeln!(s, "plugin {} ({state}{at}): {}", p.name, p.reason);
     }
     let _ = writeln!(s, "\nResult: {}", verdict(r));
