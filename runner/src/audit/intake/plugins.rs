@@ -272,6 +272,53 @@ mod tests {
         assert!(by("absent@m").reason.contains("not installed"));
     }
     #[test]
+    fn a_directory_marketplaces_plugin_runs_from_its_source_not_the_cache() {
+        let d = tempfile::tempdir().unwrap();
+        let (home, market) = (d.path().join("home"), d.path().join("mkt"));
+        let (source, cache) = (market.join("plugins/plug"), home.join(".claude/plugins/cache/mkt/plug/0.0.1"));
+        for dir in [source.join("hooks"), cache.join("hooks"), market.join(".claude-plugin")] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(source.join("hooks/hooks.json"), "{}").unwrap();
+        std::fs::write(cache.join("hooks/hooks.json"), "{}").unwrap();
+        std::fs::write(
+            market.join(".claude-plugin/marketplace.json"),
+            json!({"name": "mkt", "plugins": [{"name": "plug", "source": "./plugins/plug"}]}).to_string(),
+        )
+        .unwrap();
+        // As `claude plugin marketplace add DIR; claude plugin install plug@mkt` wrote them (2.1.328).
+        std::fs::write(
+            home.join(".claude/plugins/known_marketplaces.json"),
+            json!({"mkt": {"source": {"source": "directory", "path": market}, "installLocation": market}}).to_string(),
+        )
+        .unwrap();
+        std::fs::write(
+            registry_path(&home),
+            json!({"version": 2, "plugins": {"plug@mkt": [{"scope": "user", "installPath": cache}]}}).to_string(),
+        )
+        .unwrap();
+        let found =
+            find(&[scope("user.json", json!({"enabledPlugins": {"plug@mkt": true}}))], Some(&home), Path::new("/p"));
+        let source = source.canonicalize().unwrap();
+        assert_eq!(found[0].runs_from.as_deref(), Some(source.as_path()));
+        assert_eq!(found[0].hooks_files, [source.join("hooks/hooks.json")]);
+        assert_eq!(
+            found[0].install_path.as_deref(),
+            Some(cache.as_path()),
+            "the registry's path is kept, for the report"
+        );
+        assert_eq!(data_dir(&home, "plug@mkt"), home.join(".claude/plugins/data/plug-mkt"));
+        assert_eq!(data_dir(&home, "plugd"), home.join(".claude/plugins/data/plugd-inline"));
+        // A marketplace that is no directory one (GitHub): the install path.
+        std::fs::write(
+            home.join(".claude/plugins/known_marketplaces.json"),
+            json!({"mkt": {"source": {"source": "github", "repo": "o/r"}, "installLocation": market}}).to_string(),
+        )
+        .unwrap();
+        assert_eq!(runs_from(&home, "plug@mkt"), None);
+    }
+
+    #[test]
     fn a_plugins_root_is_put_in() {
         let d = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(d.path().join("hooks")).unwrap();

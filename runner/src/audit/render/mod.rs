@@ -171,6 +171,16 @@ pub(in crate::audit) fn verdict(r: &AuditReport) -> String {
                 if untested == 1 { "it" } else { "they" }
             )
         }
+        // Open with no hole proven: an error finding of the static checks says a guard fails open.
+        (GuardStatus::Open, true) if holes == 0 => {
+            let errors = r.checks.findings.iter().filter(|f| f.severity >= crate::audit::Severity::Error).count()
+                + r.agents
+                    .iter()
+                    .flat_map(|a| a.checks.findings.iter())
+                    .filter(|f| f.severity >= crate::audit::Severity::Error)
+                    .count();
+            format!("no hole proven in a session, but {errors} error finding{} say a guard fails open", s(errors))
+        }
         (GuardStatus::Open, true) => format!("{holes} hole{} found", s(holes)),
         (GuardStatus::Open, false) => "warnings found (static checks only)".to_string(),
     }
