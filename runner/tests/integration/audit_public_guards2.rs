@@ -62,18 +62,23 @@ fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
 /// it would a user's global install), its hook in `~/.claude/settings.json`
 /// exactly as the README writes it: `node $(npm root -g)/...`.
 ///
-/// Expected, with the reasoning (measured on 2.1.328 with this setup):
+/// Expected, with the reasoning (measured on 2.1.328 with this setup, `failopen audit --format json -j 2`):
 /// - no static error: the script's path is `$(npm root -g)/...`, known
 ///   only when the shell runs the hook; the finding `resolved-at-run-time`
-///   (info) says so, and the sessions decide;
-/// - exercised: it lets a plain write through (Bash `printf > notes.txt`
-///   is no secret), and refuses `Read .env.local` (the probe `read-env`)
-///   by name with exit 2, on screen and in a session: `blocked` as-is;
-/// - under that probe, `missing` (the script gone, `node` kept: node exits
-///   1), `crash`, `signal` and `no-launcher` (node gone from the hook's
-///   PATH: the shell exits 127) give no decision: the read goes through and
-///   the decoy secret is shown: **wrote**, holes; `hang` is not waited for
-///   (no timeout: 600 s). Exit 3.
+///   (info) says so, and the sessions decide. Before issue 43 this was a
+///   static "script ... does not exist" error, and audit exited 3 with
+///   "0 holes found" for a guard it never exercised;
+/// - it lets every plain write through (a write holds no secret), and on
+///   screen refuses `Read .env.local` (the probe `read-env`) by name with
+///   exit 2; the matcher does not cover Write, so the Write probes are not
+///   matched;
+/// - the `read-env` session cannot confirm the refusal: audit's session
+///   evidence records only write-capable tools' calls, so the Read call
+///   shows as no call at all (`invalid`), and no fault is injected under
+///   it. So the guard is **untested**, nothing was found open, and audit
+///   exits 6: a CI gate fails for the right reason. (When Read calls are
+///   judged in sessions, this becomes `blocked` as-is and the faults under
+///   it holes, exit 3: this test then fails and is to be updated.)
 #[test]
 fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fails_open() {
     let d = tempfile::tempdir().unwrap();
@@ -99,17 +104,13 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fai
     let codes: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
     assert!(codes.contains(&"resolved-at-run-time"), "{codes:?}");
     assert!(!codes.contains(&"script-missing"), "no static 'does not exist' for a $(...) path: {codes:?}");
-    let probe = "Read:read-env";
-    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
-    for fault in ["missing", "crash", "signal", "no-launcher"] {
-        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
-    }
-    // `missing` took the script away, not node: node itself said so (exit 1, "Cannot find module").
-    let missing = cell(&v, "H1", probe, "missing");
-    let said = missing["guard_error"].as_str().unwrap_or_default();
-    assert!(said.starts_with("exit 1") && said.contains("Cannot find module"), "{missing:#}");
-    assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: 600 s is not waited for: {v:#}");
-    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+    assert_eq!(screen["refused"], true, "{v:#}");
+    assert!(screen["answer"].as_str().unwrap().starts_with("exit 2: "), "{screen:#}");
+    assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a plain write holds no secret: {v:#}");
+    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    assert_eq!(guard["status"], "untested", "{v:#}");
+    assert_eq!(out.status.code(), Some(6), "untested, nothing found open: {v:#}");
 }
 
 /// Sensitive Canary as its README's plugin, from a directory marketplace
@@ -123,9 +124,9 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fai
 ///   a non-blocking error, so the guard refuses nothing, and audit cannot
 ///   exercise it: **untested**, exit 6, and the report says why, in the
 ///   guard's own words: `exit 9: node: bad option: --experimental-strip-types`.
-/// - On Node 22.6 or later it strips the types and refuses `read-env` as
-///   the global install does: `blocked` as-is, and the faults under it
-///   **wrote**: exit 3.
+/// - On Node 22.6 or later it strips the types and refuses `read-env` on
+///   screen as the global install does, and is untested for the same
+///   reason (a Read call is not judged in a session): exit 6.
 ///
 /// Either way the plugin's hook runs from the marketplace's source
 /// directory, as Claude Code runs it, with `CLAUDE_PLUGIN_ROOT` set.
@@ -164,8 +165,9 @@ fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
     assert!(v["hooks"][0]["file"].as_str().unwrap().ends_with("market/plugins/sensitive-canary/hooks/hooks.json"));
     let strips_types = node_version() >= (22, 6);
     if strips_types {
-        assert_eq!(result(&v, "H1", "Read:read-env", "none"), "blocked", "{v:#}");
-        assert_eq!(out.status.code(), Some(3), "{v:#}");
+        let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+        assert_eq!(screen["refused"], true, "{v:#}");
+        assert_eq!(out.status.code(), Some(6), "{v:#}");
         return;
     }
     // Untested, and why: the screens and the baseline's cells say what node said.
