@@ -119,11 +119,15 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fai
 ///
 /// Expected, with the reasoning: its hook is `node --experimental-strip-types ...src/pre-tool-use-hook.ts`.
 /// - On Node older than 22.6 (this machine's 20.20 among them) node
-///   rejects the option and exits 9 before the guard runs (measured: `node:
-///   bad option: --experimental-strip-types`): Claude Code takes exit 9 as
-///   a non-blocking error, so the guard refuses nothing, and audit cannot
-///   exercise it: **untested**, exit 6, and the report says why, in the
-///   guard's own words: `exit 9: node: bad option: --experimental-strip-types`.
+///   rejects the option and exits 9 before the guard runs (measured in a
+///   real `claude -p` session of 2.1.328 with this plugin installed: the
+///   `hook_response` has exit 9 and that stderr, and `notes.txt` was
+///   written): Claude Code takes exit 9 as a non-blocking error, so every
+///   call goes through, as configured: **open** (holes of kind
+///   `broken-as-configured`), exit 3; and the report says why, in the
+///   guard's own words, on every screen and every session cell where it
+///   ran: `exit 9: node: bad option: --experimental-strip-types` (under
+///   `missing` too: node rejects the option before it looks for the script).
 /// - On Node 22.6 or later it strips the types and refuses `read-env` on
 ///   screen as the global install does, and is untested for the same
 ///   reason (a Read call is not judged in a session): exit 6.
@@ -170,14 +174,19 @@ fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
         assert_eq!(out.status.code(), Some(6), "{v:#}");
         return;
     }
-    // Untested, and why: the screens and the baseline's cells say what node said.
+    // Open as configured, and why: the screens and the session cells say what node said.
+    let said = "exit 9: node: bad option: --experimental-strip-types";
     let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
-    assert_eq!(guard["status"], "untested", "{v:#}");
+    assert_eq!(guard["status"], "open", "{v:#}");
+    let holes = v["holes"].as_array().unwrap();
+    assert!(holes.iter().any(|h| h["kind"] == "broken-as-configured" && h["tool"] == "Bash"), "{v:#}");
     let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
-    assert_eq!(screen["answer"], "exit 9: node: bad option: --experimental-strip-types", "{v:#}");
-    let base = cell(&v, "H1", "Bash", "none");
-    assert_eq!(base["guard_error"], "exit 9: node: bad option: --experimental-strip-types", "{base:#}");
-    assert_eq!(out.status.code(), Some(6), "untested, nothing found open: {v:#}");
+    assert_eq!(screen["answer"], said, "{v:#}");
+    for fault in ["none", "missing"] {
+        let c = cell(&v, "H1", "Bash", fault);
+        assert_eq!((c["result"].as_str(), c["guard_error"].as_str()), (Some("wrote"), Some(said)), "{c:#}");
+    }
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
 }
 
 /// A guard plugin (of a directory marketplace) that reads its rules from
