@@ -206,9 +206,12 @@ fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
 /// the source), so the guard reads `git reset --hard` from the rules and
 /// refuses the probe `git-reset-hard`: `blocked` as-is; before issue 43 it
 /// ran in an empty directory without the variable, failed, refused nothing
-/// and was called untested. Under the probe, `crash` and `signal` let the
-/// reset run: **wrote**; `missing` (guard.sh gone: sh exits 127) **wrote**;
-/// exit 3.
+/// and was called untested. Under the probe, `crash`, `hang` (past its 5 s
+/// timeout) and `signal` let the reset run: **wrote**, holes; `missing`
+/// takes guard.sh away and keeps `sh`, which then exits 2 ("cannot open"),
+/// a refusal to Claude Code: `blocked`, no hole (as `uv run` with its
+/// script gone); `no-launcher` does not apply (`sh` is always on PATH).
+/// Exit 3.
 #[test]
 fn a_plugin_guard_reading_rules_from_the_project_runs_as_claude_code_runs_it() {
     let d = tempfile::tempdir().unwrap();
@@ -248,9 +251,11 @@ exit 0
     let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == probe).unwrap();
     assert_eq!(screen["answer"], "exit 2: rguard: git reset --hard is not allowed", "{v:#}");
     assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
-    for fault in ["missing", "crash", "signal"] {
+    for fault in ["crash", "hang", "signal"] {
         assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
     }
+    assert_eq!(result(&v, "H1", probe, "missing"), "blocked", "sh exits 2 on a missing script: {v:#}");
+    assert_eq!(result(&v, "H1", probe, "no-launcher"), "skipped", "{v:#}");
     assert_eq!(out.status.code(), Some(3), "{v:#}");
     // The project's rules were read from a copy: the user's project is as it was.
     assert_eq!(std::fs::read_dir(&project).unwrap().count(), 1, "only .guard/ in the project");
