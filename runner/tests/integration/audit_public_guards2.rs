@@ -80,7 +80,7 @@ fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
 ///   judged in sessions, this becomes `blocked` as-is and the faults under
 ///   it holes, exit 3: this test then fails and is to be updated.)
 #[test]
-fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fails_open() {
+fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_untested() {
     let d = tempfile::tempdir().unwrap();
     let (home, project, prefix) = (d.path().join("home"), d.path().join("project"), d.path().join("npm-global"));
     std::fs::create_dir_all(home.join(".claude")).unwrap();
