@@ -289,6 +289,12 @@ pub trait AgentDriver: Sync {
     fn reports_hook_events(&self) -> bool {
         false
     }
+    /// The hooks of a session (its stream, `stdout`) that ended in error,
+    /// each as `exit N: <the start of its stderr>`; none when the stream
+    /// does not say.
+    fn hook_errors(&self, _stdout: &str) -> Vec<String> {
+        Vec::new()
+    }
     /// Whether it runs a hook of type `t` at all. An arm whose hook type it
     /// cannot run is no cell of its runs ([`crate::cells::expand`]), so one
     /// arm set (`all`) can hold settings hooks and the SDK's callbacks and a

@@ -235,7 +235,13 @@ mod tests {
 
     fn entry(hook: serde_json::Value, matcher: &str) -> HookEntry {
         let value = json!({"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [hook]}]}});
-        let f = config::SettingsFile { path: "h.json".into(), project_dir: "/p".into(), value, managed: false };
+        let f = config::SettingsFile {
+            path: "h.json".into(),
+            project_dir: "/p".into(),
+            value,
+            managed: false,
+            plugin: None,
+        };
         config::entries(&[f]).remove(0)
     }
 

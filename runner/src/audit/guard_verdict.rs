@@ -218,11 +218,12 @@ mod tests {
             raw: Value::Null,
             project_dir: PathBuf::new(),
             managed: false,
+            plugin: None,
         }
     }
 
     fn cell(tool: &str, fault: Fault, result: CellResult) -> AuditCell {
-        AuditCell { hook: "H1".into(), tool: tool.into(), fault, result }
+        AuditCell { hook: "H1".into(), tool: tool.into(), fault, result, guard_error: None }
     }
 
     fn all_faults(tool: &str, result: CellResult) -> Vec<AuditCell> {

@@ -18,6 +18,7 @@ mod audit_launchers;
 mod audit_models;
 mod audit_probes;
 mod audit_public_guards;
+mod audit_public_guards2;
 mod audit_qwen_cline_plugins;
 mod audit_sources;
 mod battery;

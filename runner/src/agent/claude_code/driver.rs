@@ -59,6 +59,10 @@ impl AgentDriver for ClaudeCode {
         true
     }
 
+    fn hook_errors(&self, stdout: &str) -> Vec<String> {
+        super::hook_census::pretooluse_errors(stdout)
+    }
+
     fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
         Some(&super::hook_contract::ClaudeCodeContract)
     }

@@ -44,6 +44,50 @@ pub fn pretooluse_runs(stdout: &str) -> BTreeMap<String, ToolHookRuns> {
     out
 }
 
+/// The most characters of a guard's stderr shown.
+const MAX_SAID: usize = 240;
+
+/// The PreToolUse hooks of a session that ended in error (an exit code
+/// other than 0 and 2, a signal, a timeout), each as `exit N: <the start of
+/// its stderr>`, read from the `hook_response` events (measured on 2.1.328:
+/// `exit_code`, `outcome` `error`, and the hook's `stderr`; node rejecting
+/// an option shows as `exit 9: node: bad option: ...`).
+pub fn pretooluse_errors(stdout: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in stdout.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
+        if v["subtype"].as_str() != Some("hook_response") || v["hook_event"].as_str() != Some("PreToolUse") {
+            continue;
+        }
+        let outcome = v["outcome"].as_str().unwrap_or_default();
+        let code = v["exit_code"].as_i64();
+        if outcome == "success" || code == Some(2) {
+            continue;
+        }
+        let stderr = v["stderr"].as_str().or(v["output"].as_str()).unwrap_or_default();
+        out.push(said(code.map_or_else(|| outcome.to_string(), |c| format!("exit {c}")), stderr));
+    }
+    out
+}
+
+/// `head: <the start of stderr>`, on one line, at most [`MAX_SAID`] characters of it.
+pub fn said(head: String, stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    // A Python traceback says what went wrong on its last line.
+    let mut text = match lines.first() {
+        Some(first) if first.starts_with("Traceback") => lines.last().copied().unwrap_or_default().to_string(),
+        _ => lines.join(" / "),
+    };
+    if text.chars().count() > MAX_SAID {
+        text = text.chars().take(MAX_SAID).collect::<String>() + "...";
+    }
+    if text.is_empty() {
+        format!("{head} (nothing on stderr)")
+    } else {
+        format!("{head}: {text}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +101,30 @@ mod tests {
 {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"(Bash completed with no output)"}]}}
 {"type":"system","subtype":"hook_started","hook_id":"b2","hook_name":"PostToolUse:Bash","hook_event":"PostToolUse","session_id":"s"}
 {"type":"result","subtype":"success","result":"done"}"#;
+
+    #[test]
+    fn a_guard_that_errored_says_its_exit_code_and_stderr() {
+        // From a real session of 2.1.328: `node --experimental-bogus-flag /tmp/x.js` as the hook.
+        let real = r#"{"type":"system","subtype":"hook_response","hook_id":"7b","hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","output":"node: bad option: --experimental-bogus-flag\n","stdout":"","stderr":"node: bad option: --experimental-bogus-flag\n","exit_code":9,"outcome":"error"}"#;
+        assert_eq!(pretooluse_errors(real), ["exit 9: node: bad option: --experimental-bogus-flag"]);
+        // A refusal (exit 2) and a success are no error; neither is another event's hook.
+        assert!(pretooluse_errors(ONE_PLUGIN_HOOK).is_empty());
+        let refused = real.replace("\"exit_code\":9", "\"exit_code\":2");
+        assert!(pretooluse_errors(&refused).is_empty());
+        let post = real.replace("\"hook_event\":\"PreToolUse\"", "\"hook_event\":\"PostToolUse\"");
+        assert!(pretooluse_errors(&post).is_empty());
+        let long = "x".repeat(1000);
+        assert!(said("exit 1".into(), &long).len() < 260);
+        assert_eq!(
+            said(
+                "exit 1".into(),
+                "Traceback (most recent call last):\n  File x\nModuleNotFoundError: No module named 'yaml'\n"
+            ),
+            "exit 1: ModuleNotFoundError: No module named 'yaml'"
+        );
+        assert_eq!(said("exit 1".into(), "a\nb\n"), "exit 1: a / b");
+        assert_eq!(said("exit 1".into(), ""), "exit 1 (nothing on stderr)");
+    }
 
     #[test]
     fn counts_calls_and_pretooluse_starts_per_tool_and_nothing_else() {

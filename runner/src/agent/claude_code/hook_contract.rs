@@ -41,7 +41,7 @@ impl HookContract for ClaudeCodeContract {
         match code {
             Some(2) => (true, format!("exit 2: {}", first_line(stderr))),
             Some(0) => exit0(stdout),
-            Some(n) => (false, format!("exit {n}: {}", first_line(stderr))),
+            Some(n) => (false, super::hook_census::said(format!("exit {n}"), &String::from_utf8_lossy(stderr))),
             None => (false, "killed by a signal".into()),
         }
     }

@@ -86,6 +86,7 @@ pub fn load(agent: Agent, path: &Path, project_dir: PathBuf) -> Result<AgentFile
         project_dir,
         value: json!({"hooks": {"PreToolUse": hooks}}),
         managed: false,
+        plugin: None,
     };
     Ok(AgentFile { agent, file, notes })
 }

@@ -67,7 +67,7 @@ pub fn read(at: Where<'_>) -> anyhow::Result<ClaudeIntake> {
     }
     let mut other_sources = Vec::new();
     for dir in at.plugin_dirs {
-        for f in plugins::plugin_dir_hooks(dir, at.cwd.to_path_buf())? {
+        for f in plugins::plugin_dir_hooks(dir, at.cwd.to_path_buf(), at.home)? {
             other_sources.push(f.path.clone());
             files.push(f);
         }
@@ -75,9 +75,10 @@ pub fn read(at: Where<'_>) -> anyhow::Result<ClaudeIntake> {
     let plugins =
         if at.read_plugins { plugins::find(&scopes_in_order(&files, at.home), at.home, at.cwd) } else { vec![] };
     for p in plugins.iter().filter(|p| p.loaded) {
-        let root = p.install_path.clone().unwrap_or_default();
+        let root = p.runs_from.clone().or_else(|| p.install_path.clone()).unwrap_or_default();
+        let data = at.home.map(|h| plugins::data_dir(h, &p.name));
         for hooks in &p.hooks_files {
-            let f = plugins::hooks_settings(&root, hooks, at.cwd.to_path_buf())?;
+            let f = plugins::hooks_settings(&root, hooks, at.cwd.to_path_buf(), data.clone())?;
             other_sources.push(f.path.clone());
             files.push(f);
         }

@@ -6,6 +6,22 @@ use std::path::{Path, PathBuf};
 use crate::seal::invocation::{self, SealUse};
 use crate::shell::lex::{self, Token};
 
+/// `command` (a simple command) with its `index`-th word replaced by
+/// `with` (quoted), every other word kept exactly as written (quotes and
+/// `$VARS` included); None when it is not a simple command.
+pub fn replace_word(command: &str, index: usize, with: &str) -> Option<String> {
+    let tokens = lex::tokens(command).ok()?;
+    let mut words = Vec::new();
+    for t in tokens {
+        match t {
+            Token::Word(w) => words.push(w),
+            Token::Operator(_) => return None,
+        }
+    }
+    *words.get_mut(index)? = shlex::try_quote(with).ok()?.into_owned();
+    Some(words.join(" "))
+}
+
 /// Programs that run a script named by their first non-option argument.
 const INTERPRETERS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "node", "nodejs", "deno", "bun", "perl", "ruby",
@@ -26,6 +42,13 @@ pub struct GuardCommand {
     /// The module Python runs (`python -m agent_guard`): no script file, and
     /// a missing module makes Python exit 1, where a missing script exits 2.
     pub module: Option<String>,
+    /// The package a launcher runs (`npx some-guard`, `uvx pkg`), or a
+    /// command of the project's environment (`uv run my-guard`): no script
+    /// file of its own to check or remove.
+    pub package: Option<String>,
+    /// The index in `words` of the script (or module) word: the `missing`
+    /// fault replaces that word only, and keeps the launcher before it.
+    pub script_at: Option<usize>,
 }
 
 /// A hook command, taken apart.
@@ -67,33 +90,181 @@ pub fn parse(command: &str) -> ParsedCommand {
 }
 
 fn guard_of(words: Vec<String>) -> GuardCommand {
-    let mut rest = words.iter().skip_while(|w| is_assignment(w)).peekable();
+    let mut g = GuardCommand { words: Some(words.clone()), ..Default::default() };
+    let mut at = words.iter().take_while(|w| is_assignment(w)).count();
     // `env [VAR=value...] PROGRAM`
-    if rest.peek().is_some_and(|w| file_name(w) == "env") {
-        rest.next();
-        while rest.peek().is_some_and(|w| is_assignment(w) || w.starts_with('-')) {
-            rest.next();
+    if words.get(at).is_some_and(|w| file_name(w) == "env") {
+        at += 1;
+        while words.get(at).is_some_and(|w| is_assignment(w) || w.starts_with('-')) {
+            at += 1;
         }
     }
-    let rest: Vec<&String> = rest.collect();
-    let Some(program) = rest.first() else { return GuardCommand { words: Some(words.clone()), ..Default::default() } };
-    let mut g = GuardCommand { words: Some(words.clone()), ..Default::default() };
-    if INTERPRETERS.contains(&file_name(program).as_str()) || file_name(program).starts_with("python3.") {
-        g.interpreter = Some(program.to_string());
-        let args = &rest[1..];
-        if args.iter().any(|a| *a == "-c" || *a == "-e" || *a == "--eval") {
+    if at < words.len() {
+        describe(&mut g, &words, at, None);
+    }
+    g
+}
+
+/// Fill `g` from the program at `words[at]`; `launcher`: the program a
+/// launcher before it (`uv run`, `npx`) looks up on PATH.
+fn describe(g: &mut GuardCommand, words: &[String], at: usize, launcher: Option<&str>) {
+    let program = &words[at];
+    // What a launcher runs may carry a version (`tsx@4`).
+    let name = if launcher.is_some() { package_name(program) } else { file_name(program) };
+    if let Some((after, target)) = launch(words, at) {
+        let launcher = launcher.unwrap_or(program);
+        g.interpreter = Some(launcher.to_string());
+        let Some(next) = words.get(after) else { return };
+        let next_name = package_name(next);
+        match target {
+            // `npx -c '...'`: inline.
+            Target::Inline => g.inline = true,
+            // `npx tsx g.ts`, `uv run python g.py`: the interpreter it runs takes the script.
+            _ if INTERPRETERS.contains(&next_name.as_str()) || next_name.starts_with("python3.") => {
+                describe(g, words, after, Some(launcher));
+                g.interpreter = Some(launcher.to_string());
+            }
+            Target::Package => g.package = Some(next.to_string()),
+            // `uv run g.py`, `bun run g.ts`, `deno run -A g.ts`: a script file; a bare name is a command of the
+            // project's environment or a package.json script.
+            Target::ScriptOrCommand if next.contains('/') || has_script_extension(next) => {
+                g.script = Some(next.to_string());
+                g.script_at = Some(after);
+            }
+            Target::ScriptOrCommand => g.package = Some(next.to_string()),
+        }
+        return;
+    }
+    if INTERPRETERS.contains(&name.as_str()) || name.starts_with("python3.") {
+        if launcher.is_none() {
+            g.interpreter = Some(program.to_string());
+        }
+        let args = &words[at + 1..];
+        if args.iter().any(|a| a == "-c" || a == "-e" || a == "--eval") {
             g.inline = true;
-        } else if let Some(at) = args.iter().position(|a| *a == "-m").filter(|_| is_python(program)) {
-            g.module = args.get(at + 1).map(|m| m.to_string());
-        } else {
-            g.script = args.iter().find(|a| !a.starts_with('-')).map(|s| s.to_string());
+        } else if let Some(i) = args.iter().position(|a| a == "-m").filter(|_| is_python(program)) {
+            g.module = args.get(i + 1).map(|m| m.to_string());
+            g.script_at = args.get(i + 1).map(|_| at + 1 + i + 1);
+        } else if let Some(i) = args.iter().position(|a| !a.starts_with('-')) {
+            g.script = Some(args[i].to_string());
+            g.script_at = Some(at + 1 + i);
         }
     } else if SHELL_BUILTINS.contains(&program.as_str()) {
         g.inline = true;
+    } else if launcher.is_some() {
+        g.package = Some(program.to_string());
     } else {
         g.script = Some(program.to_string());
+        g.script_at = Some(at);
     }
-    g
+}
+
+/// What a launcher runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// A package, fetched or cached (`npx pkg`, `uvx pkg`, `bunx pkg`, `pnpm dlx pkg`).
+    Package,
+    /// A script file, or a command of the project's environment (`uv run`, `bun run`, `deno run`).
+    ScriptOrCommand,
+    /// Inline code (`npx -c '...'`).
+    Inline,
+}
+
+/// When `words[at]` starts a launcher: the index of the word it runs, and what that is.
+fn launch(words: &[String], at: usize) -> Option<(usize, Target)> {
+    let name = file_name(&words[at]);
+    let sub = words.get(at + 1).map(String::as_str);
+    let (skip, target, valued): (usize, Target, &[&str]) = match (name.as_str(), sub) {
+        ("uv", Some("run")) => (2, Target::ScriptOrCommand, UV_VALUED),
+        ("uv", Some("tool")) if words.get(at + 2).is_some_and(|w| w == "run") => (3, Target::Package, UV_VALUED),
+        ("uvx", _) => (1, Target::Package, UV_VALUED),
+        ("bun", Some("run")) => (2, Target::ScriptOrCommand, BUN_VALUED),
+        ("bun", Some("x")) => (2, Target::Package, BUN_VALUED),
+        ("bunx", _) => (1, Target::Package, BUN_VALUED),
+        ("npx", _) => (1, Target::Package, NPX_VALUED),
+        ("pnpm" | "yarn", Some("dlx" | "exec")) => (2, Target::Package, NPX_VALUED),
+        ("deno", Some("run")) => (2, Target::ScriptOrCommand, DENO_VALUED),
+        _ => return None,
+    };
+    let mut i = at + skip;
+    while let Some(w) = words.get(i) {
+        if !w.starts_with('-') || w == "-" {
+            break;
+        }
+        if name == "npx" && (w == "-c" || w == "--call") {
+            return Some((i, Target::Inline));
+        }
+        if w == "--" {
+            i += 1;
+            break;
+        }
+        i += if valued.contains(&w.as_str()) { 2 } else { 1 };
+    }
+    Some((i, target))
+}
+
+/// Options of `uv run`/`uvx` that take a value.
+const UV_VALUED: &[&str] = &[
+    "--with",
+    "-w",
+    "--with-editable",
+    "--with-requirements",
+    "--python",
+    "-p",
+    "--project",
+    "--directory",
+    "--env-file",
+    "--extra",
+    "--group",
+    "--index",
+    "--index-url",
+    "--default-index",
+    "--extra-index-url",
+    "--from",
+    "--package",
+    "--cache-dir",
+    "--config-file",
+];
+/// Options of `bun run`/`bunx` that take a value.
+const BUN_VALUED: &[&str] = &["--cwd", "-p", "--package", "--config", "-c", "--env-file", "--preload", "-r"];
+/// Options of `npx`/`pnpm dlx` that take a value.
+const NPX_VALUED: &[&str] = &["-p", "--package", "--registry", "--cache", "--prefix", "-C", "--dir"];
+/// Options of `deno run` that take a value (most are written `--opt=value`).
+const DENO_VALUED: &[&str] = &["--config", "-c", "--import-map", "--lock", "--env-file", "--cert", "--location"];
+
+/// A package word without its scope's `@` or its `@version`: `tsx@4` → `tsx`.
+fn package_name(word: &str) -> String {
+    let base = file_name(word);
+    match base.rsplit_once('@') {
+        Some((name, _)) if !name.is_empty() => name.to_string(),
+        _ => base,
+    }
+}
+
+fn has_script_extension(word: &str) -> bool {
+    [".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".sh"].iter().any(|e| word.ends_with(e))
+}
+
+/// Whether a word's value is only known when the shell runs it: a command
+/// substitution (`$(npm root -g)`, backquotes), or a variable other than
+/// `$CLAUDE_PROJECT_DIR`, `$CLAUDE_PLUGIN_ROOT` and `$HOME` (which audit
+/// expands as Claude Code's shell would).
+pub fn resolved_at_run_time(word: &str) -> bool {
+    if word.contains("$(") || word.contains('`') {
+        return true;
+    }
+    let known = ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "HOME"];
+    let mut rest = word;
+    while let Some(i) = rest.find('$') {
+        let after = &rest[i + 1..];
+        let var: String =
+            after.trim_start_matches('{').chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if !known.contains(&var.as_str()) {
+            return true;
+        }
+        rest = after;
+    }
+    false
 }
 
 fn is_python(program: &str) -> bool {
@@ -221,6 +392,69 @@ mod tests {
         assert_eq!(code, "seal-mistyped");
         assert!(problem.contains("\"sael\" where `seal` should be"), "{problem}");
         assert_eq!(parse("/x/failopen seal -- /g/deny.sh").seal_problem, None);
+    }
+
+    #[test]
+    fn launchers_are_told_from_the_guards_own_script() {
+        let g = parse("uv run \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/x.py --strict").guard;
+        assert_eq!(g.interpreter.as_deref(), Some("uv"));
+        assert_eq!(g.script.as_deref(), Some("$CLAUDE_PROJECT_DIR/.claude/hooks/x.py"));
+        assert_eq!(g.script_at, Some(2));
+        let g = parse("uv run --with pyyaml --python 3.12 -q x.py").guard;
+        assert_eq!((g.script.as_deref(), g.script_at), (Some("x.py"), Some(7)));
+        let g = parse("uv run --project /p python -m guard.hook").guard;
+        assert_eq!((g.interpreter.as_deref(), g.module.as_deref()), (Some("uv"), Some("guard.hook")));
+        let g = parse("uv run my-guard --hook").guard;
+        assert_eq!((g.script, g.package.as_deref()), (None, Some("my-guard")), "a command of the project's venv");
+        for (cmd, package) in [
+            ("uvx guard-pkg@1.2 check", "guard-pkg@1.2"),
+            ("uv tool run --from g guard", "guard"),
+            ("bunx @scope/guard --hook", "@scope/guard"),
+            ("bun x guard", "guard"),
+            ("npx -y some-guard", "some-guard"),
+            ("npx --package a b", "b"),
+            ("pnpm dlx guard", "guard"),
+            ("bun run lint-hook", "lint-hook"),
+        ] {
+            let g = parse(cmd).guard;
+            assert_eq!((g.script.as_deref(), g.package.as_deref()), (None, Some(package)), "{cmd}");
+            assert!(g.interpreter.is_some(), "{cmd}");
+        }
+        let g = parse("bun run ${CLAUDE_PLUGIN_ROOT}/hooks/guard.ts").guard;
+        assert_eq!(
+            (g.interpreter.as_deref(), g.script.as_deref()),
+            (Some("bun"), Some("${CLAUDE_PLUGIN_ROOT}/hooks/guard.ts"))
+        );
+        let g = parse("deno run -A --config /c.json g.ts").guard;
+        assert_eq!((g.interpreter.as_deref(), g.script.as_deref()), (Some("deno"), Some("g.ts")));
+        let g = parse("npx -y tsx@4 .claude/hooks/g.ts").guard;
+        assert_eq!((g.interpreter.as_deref(), g.script.as_deref()), (Some("npx"), Some(".claude/hooks/g.ts")));
+        assert!(parse("npx -c 'exit 2'").guard.inline);
+        let g = parse("FOO=1 env BAR=2 node --experimental-strip-types g.ts").guard;
+        assert_eq!((g.interpreter.as_deref(), g.script.as_deref(), g.script_at), (Some("node"), Some("g.ts"), Some(5)));
+        // The launcher alone stays what it was.
+        assert_eq!(parse("bun g.ts").guard.script.as_deref(), Some("g.ts"));
+        assert_eq!(parse("deno g.ts").guard.script.as_deref(), Some("g.ts"));
+    }
+
+    #[test]
+    fn a_substitution_or_an_unknown_variable_is_resolved_at_run_time() {
+        assert!(resolved_at_run_time("$(npm root -g)/g/dist/hook.js"));
+        assert!(resolved_at_run_time("`npm root -g`/g.js"));
+        assert!(resolved_at_run_time("${GUARD_HOME}/g.js"));
+        assert!(resolved_at_run_time("$PWD/g.js"));
+        assert!(!resolved_at_run_time("$CLAUDE_PROJECT_DIR/.claude/g.py"));
+        assert!(!resolved_at_run_time("${CLAUDE_PLUGIN_ROOT}/g.js"));
+        assert!(!resolved_at_run_time("$HOME/g.sh"));
+        let g = parse("node $(npm root -g)/guard/dist/hook.js").guard;
+        assert_eq!(g.script.as_deref(), Some("$(npm root -g)/guard/dist/hook.js"));
+    }
+
+    #[test]
+    fn one_word_is_replaced_and_the_rest_kept_as_written() {
+        let c = "uv run \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/x.py --arg \"$X\"";
+        assert_eq!(replace_word(c, 2, "/no/x y.py").unwrap(), "uv run '/no/x y.py' --arg \"$X\"");
+        assert_eq!(replace_word("a | b", 0, "x"), None);
     }
 
     #[test]

@@ -33,6 +33,22 @@ pub struct SettingsFile {
     pub value: Value,
     /// A machine-wide managed settings file (Claude Code reads it in every session).
     pub managed: bool,
+    /// The plugin whose hooks file this is, as the agent starts its hooks.
+    pub plugin: Option<PluginRun>,
+}
+
+/// Where a plugin's hooks run from, as Claude Code 2.1.328 starts them
+/// (measured with a census hook: `runner/tests/fixtures/hook-start/`): its
+/// `CLAUDE_PLUGIN_ROOT` is the directory it is loaded from (the source
+/// directory for a `directory` marketplace, not the cache copy), and its
+/// `CLAUDE_PLUGIN_DATA` is `~/.claude/plugins/data/<name>-<marketplace>`
+/// (`<name>-inline` for `--plugin-dir`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PluginRun {
+    /// `CLAUDE_PLUGIN_ROOT`.
+    pub root: PathBuf,
+    /// `CLAUDE_PLUGIN_DATA`, when HOME is known.
+    pub data: Option<PathBuf>,
 }
 
 /// The kind of hook.
@@ -98,6 +114,10 @@ pub struct HookEntry {
     /// It comes from a managed settings file: it runs beside every audited
     /// hook in every session, and is checked statically only.
     pub managed: bool,
+    /// The plugin it belongs to: its hook runs with `CLAUDE_PLUGIN_ROOT` and
+    /// `CLAUDE_PLUGIN_DATA` set.
+    #[serde(skip)]
+    pub plugin: Option<PluginRun>,
 }
 
 impl HookEntry {
@@ -167,7 +187,7 @@ pub fn load(path: &Path, project_dir: PathBuf) -> Result<SettingsFile, ConfigErr
             return Err(ConfigError::Shape { path: shown, message: "hooks.PreToolUse is not an array".into() });
         }
     }
-    Ok(SettingsFile { path: path.to_path_buf(), project_dir, value, managed: false })
+    Ok(SettingsFile { path: path.to_path_buf(), project_dir, value, managed: false, plugin: None })
 }
 
 /// The PreToolUse hook entries of several files, numbered `H1`, `H2`, ...
@@ -206,6 +226,7 @@ pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
                     raw: h.clone(),
                     project_dir: f.project_dir.clone(),
                     managed: f.managed,
+                    plugin: f.plugin.clone(),
                 });
             }
         }
@@ -236,7 +257,8 @@ mod tests {
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "a", "timeout": 5}, {"type": "http", "url": "u"}]},
             {"hooks": [{"type": "agentic"}]}
         ]}});
-        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value: v, managed: false };
+        let f =
+            SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value: v, managed: false, plugin: None };
         let e = entries(&[f]);
         assert_eq!(e.len(), 3);
         assert_eq!(e[1].id, "H2");

@@ -31,11 +31,34 @@ pub const OTHER_EVENTS: [&str; 2] = ["PermissionRequest", "UserPromptSubmit"];
 
 pub(crate) fn put_in(v: &mut Value, root: &str) {
     match v {
-        Value::String(s) if s.contains(PLUGIN_ROOT_VAR) => *s = s.replace(PLUGIN_ROOT_VAR, root),
+        Value::String(s) if s.contains("$CLAUDE_PLUGIN_ROOT") || s.contains(PLUGIN_ROOT_VAR) => {
+            *s = put_in_text(&s.replace(PLUGIN_ROOT_VAR, root), root)
+        }
         Value::Array(items) => items.iter_mut().for_each(|i| put_in(i, root)),
         Value::Object(map) => map.values_mut().for_each(|i| put_in(i, root)),
         _ => {}
     }
+}
+
+/// `text` with `$CLAUDE_PLUGIN_ROOT` (unbraced, not the start of a longer
+/// name) replaced by `root`: the hook's shell expands it to the same path,
+/// from the variable Claude Code sets (measured on 2.1.328).
+fn put_in_text(text: &str, root: &str) -> String {
+    const BARE: &str = "$CLAUDE_PLUGIN_ROOT";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(BARE) {
+        let after = &rest[i + BARE.len()..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(BARE);
+        } else {
+            out.push_str(root);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A skill whose frontmatter declares hooks.
@@ -88,6 +111,7 @@ pub fn skill_settings(skill: &SkillHooks, project_dir: PathBuf) -> Option<Settin
         project_dir,
         value: serde_json::json!({ "hooks": hooks }),
         managed: false,
+        plugin: None,
     })
 }
 
@@ -208,6 +232,14 @@ pub fn findings(hooks: &[EventHook], skills: &[SkillHooks], claude_version: Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_plugin_root_is_put_in_braced_or_bare() {
+        let mut v =
+            serde_json::json!({"c": "sh \"$CLAUDE_PLUGIN_ROOT/g.sh\" ${CLAUDE_PLUGIN_ROOT}/x $CLAUDE_PLUGIN_ROOTS"});
+        put_in(&mut v, "/r");
+        assert_eq!(v["c"], "sh \"/r/g.sh\" /r/x $CLAUDE_PLUGIN_ROOTS");
+    }
     use serde_json::json;
 
     #[test]
@@ -226,7 +258,7 @@ mod tests {
             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "/g/p.sh", "onFailure": "block"}]}],
             "PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/g/q.sh"}]}],
             "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/g/r.sh"}]}]}});
-        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false };
+        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false, plugin: None };
         let hooks = event_hooks(&[f]);
         assert_eq!(hooks.len(), 2);
         assert_eq!(

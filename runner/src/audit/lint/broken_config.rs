@@ -291,7 +291,7 @@ mod tests {
     use serde_json::json;
 
     fn check(value: Value, version: Option<&str>) -> Vec<(String, Severity, String)> {
-        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false };
+        let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false, plugin: None };
         check_file(&f, version).into_iter().map(|f| (f.code, f.severity, f.message)).collect()
     }
 

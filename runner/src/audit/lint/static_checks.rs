@@ -149,7 +149,7 @@ pub(in crate::audit) fn check_script(e: &HookEntry, parsed: &ParsedCommand, env:
         ));
         return out;
     }
-    if let Some(interp) = &g.interpreter {
+    if let Some(interp) = g.interpreter.as_ref().filter(|i| !command::resolved_at_run_time(i)) {
         if command::resolve(interp, &e.project_dir, env.path_var).is_none_or(|p| !p.exists()) {
             out.push(finding(
                 e,
@@ -163,6 +163,18 @@ pub(in crate::audit) fn check_script(e: &HookEntry, parsed: &ParsedCommand, env:
         return out;
     }
     let Some(word) = &g.script else { return out };
+    if command::resolved_at_run_time(word) {
+        out.push(finding(
+            e,
+            Severity::Info,
+            "resolved-at-run-time",
+            format!(
+                "script {word:?} is resolved when the hook runs (a command substitution or a variable audit does not \
+                 know): not checked statically; the sessions decide"
+            ),
+        ));
+        return out;
+    }
     let expanded = command::expand(word, &e.project_dir, env.home);
     let Some(path) = command::resolve(&expanded, &e.project_dir, env.path_var) else {
         out.push(finding(e, Severity::Error, "script-missing", format!("program {word:?} is not on PATH")));
@@ -326,8 +338,13 @@ mod tests {
     use serde_json::json;
 
     fn audit(value: serde_json::Value, on_failure: OnFailure) -> Vec<(String, Severity)> {
-        let f =
-            SettingsFile { path: "s.json".into(), project_dir: "/nonexistent-project".into(), value, managed: false };
+        let f = SettingsFile {
+            path: "s.json".into(),
+            project_dir: "/nonexistent-project".into(),
+            value,
+            managed: false,
+            plugin: None,
+        };
         let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: None };
         check_all(&entries(&[f]), on_failure, &env).into_iter().map(|f| (f.code, f.severity)).collect()
     }
@@ -428,7 +445,8 @@ mod tests {
             json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit", "hooks": [h]}]}})
         };
         let on = |value: serde_json::Value, version: Option<&str>| {
-            let f = SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false };
+            let f =
+                SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false, plugin: None };
             let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: version };
             check_all(&entries(&[f]), OnFailure::Unknown, &env)
                 .into_iter()

@@ -277,6 +277,7 @@ mod tests {
             project_dir: "/p".into(),
             value: json!({"hooks": {"PreToolUse": hooks}}),
             managed: false,
+            plugin: None,
         };
         entries(&[file])
     }

@@ -43,6 +43,10 @@ pub struct AuditCell {
     /// What happened.
     #[serde(flatten)]
     pub result: CellResult,
+    /// When the guard ended in error: its exit code and the start of its
+    /// stderr (`exit 1: ModuleNotFoundError: No module named 'yaml'`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guard_error: Option<String>,
 }
 
 /// What the dynamic checks need.
@@ -69,13 +73,23 @@ pub struct Runner<'a> {
 }
 
 impl Runner<'_> {
+    /// The session environment that starts `e`'s hook as its agent would
+    /// ([`super::hook_start`]): in a copy of its project (made once per
+    /// audit under the pool's temp root), with the user's HOME and its
+    /// plugin's variables.
+    pub fn start_env(&self, e: &HookEntry) -> std::io::Result<Vec<(String, String)>> {
+        let copy = super::hook_start::project_copy(&self.pool.root().join("projects"), &e.project_dir)?;
+        Ok(super::hook_start::env(&copy, self.home, e.plugin.as_ref()))
+    }
+
     /// Does this Claude Code honour `"onFailure": "block"` on a command hook
     /// whose guard crashes? One session with a crashing guard.
     pub async fn probe_on_failure(&self) -> anyhow::Result<OnFailure> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
         let Some(_slot) = self.pool.slot(false).await else { return Ok(OnFailure::Unknown) };
         let decider = Decider::default();
-        let r = self.session(&hook, Some("Bash"), "Bash", Fault::Crash, "probe", Path::new("/"), decider).await?;
+        let start = super::hook_start::env(Path::new("/"), None, None);
+        let (r, _) = self.session(&hook, Some("Bash"), "Bash", Fault::Crash, "probe", start, decider).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,
             CellResult::Wrote(_) => OnFailure::Ignored,
@@ -98,11 +112,11 @@ impl Runner<'_> {
     ) -> anyhow::Result<Vec<AuditCell>> {
         let futures = plan.iter().map(|&(i, tool, fault)| async move {
             let e = &entries[i];
-            let result = match faults::not_injectable(e, fault) {
-                Some(why) => CellResult::Skipped(why),
+            let (result, guard_error) = match faults::not_injectable(e, fault) {
+                Some(why) => (CellResult::Skipped(why), None),
                 // A hang mostly waits: it takes a long slot, beside the CPU-bound sessions.
                 None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang | Fault::McpHang)).await {
-                    None => CellResult::Invalid("interrupted".into()),
+                    None => (CellResult::Invalid("interrupted".into()), None),
                     Some(_slot) => {
                         let hook =
                             faults::hook_for(e, fault, self.scripts, self.home.is_some(), &self.unreachable_url)?;
@@ -115,11 +129,12 @@ impl Runner<'_> {
                                 .map(|p| crate::mcp_guard::mcp_config(Path::new(&self.failopen_exe), p)),
                             probe: None,
                         };
-                        self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, &e.project_dir, decider).await?
+                        let start = self.start_env(e)?;
+                        self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, start, decider).await?
                     }
                 },
             };
-            anyhow::Ok(AuditCell { hook: e.id.clone(), tool: tool.to_string(), fault, result })
+            anyhow::Ok(AuditCell { hook: e.id.clone(), tool: tool.to_string(), fault, result, guard_error })
         });
         futures::future::join_all(futures).await.into_iter().collect()
     }
@@ -133,27 +148,28 @@ impl Runner<'_> {
     ) -> anyhow::Result<Vec<AuditCell>> {
         let futures = plan.iter().map(|&(i, probe, fault)| async move {
             let e = &entries[i];
-            let result = match faults::not_injectable(e, fault) {
-                Some(why) => CellResult::Skipped(why),
+            let (result, guard_error) = match faults::not_injectable(e, fault) {
+                Some(why) => (CellResult::Skipped(why), None),
                 None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang | Fault::McpHang)).await {
-                    None => CellResult::Invalid("interrupted".into()),
+                    None => (CellResult::Invalid("interrupted".into()), None),
                     Some(_slot) => {
                         let hook =
                             faults::hook_for(e, fault, self.scripts, self.home.is_some(), &self.unreachable_url)?;
                         let tag = format!("{}-{}-{}", e.id, probe.name, fault.as_str());
                         let decider = Decider { probe: Some(probe.clone()), ..Decider::default() };
                         let tool = probe.tool.as_str();
-                        self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, &e.project_dir, decider).await?
+                        let start = self.start_env(e)?;
+                        self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, start, decider).await?
                     }
                 },
             };
-            anyhow::Ok(AuditCell { hook: e.id.clone(), tool: probe.label(), fault, result })
+            anyhow::Ok(AuditCell { hook: e.id.clone(), tool: probe.label(), fault, result, guard_error })
         });
         futures::future::join_all(futures).await.into_iter().collect()
     }
 
     /// One session: settings holding only `hook` under `matcher`, a write
-    /// through `tool`, the hook seeing `project_dir` and the user's HOME, and
+    /// through `tool`, the hook started with `start` ([`Self::start_env`]), and
     /// what decides for a prompt, agent or mcp_tool hook (`decider`). On an
     /// agent that reports no hook events (Codex CLI, Gemini CLI), the command
     /// also leaves a trace of its run ([`super::agent_hooks`]), which tells how
@@ -166,16 +182,13 @@ impl Runner<'_> {
         tool: &str,
         fault: Fault,
         tag: &str,
-        project_dir: &Path,
+        start: Vec<(String, String)>,
         decider: Decider,
-    ) -> anyhow::Result<CellResult> {
+    ) -> anyhow::Result<(CellResult, Option<String>)> {
         // A hostile `timeout` (1e20) must not overflow the wall clock: past a day is a day.
         let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0).min(86_400.0);
         let id = self.pool.next_id(&format!("audit-{tag}"));
-        let mut env = vec![(faults::PROJECT_VAR.to_string(), project_dir.to_string_lossy().into_owned())];
-        if let Some(home) = self.home {
-            env.push((faults::HOME_VAR.to_string(), home.to_string_lossy().into_owned()));
-        }
+        let mut env = start;
         let mut mcp_config = decider.mcp;
         let probe = decider.probe;
         if probe.is_some() {
@@ -264,11 +277,29 @@ impl Runner<'_> {
                 other => other,
             },
         };
+        let guard_error = root.as_ref().and_then(|r| guard_error(agent, r, &result));
         if let Some(r) = root {
             let _ = std::fs::remove_dir_all(r);
         }
-        Ok(result)
+        Ok((result, guard_error))
     }
+}
+
+/// Why the guard of a session (its kept root `root`) ended in error, when
+/// it did and the call was not refused: its exit code and the start of its
+/// stderr, as the agent's stream reports them, else the exit code its
+/// shell's trace recorded ([`super::agent_hooks`]).
+fn guard_error(agent: crate::agent::Agent, root: &Path, result: &CellResult) -> Option<String> {
+    if matches!(result, CellResult::Blocked | CellResult::Skipped(_)) {
+        return None;
+    }
+    let stdout = std::fs::read_to_string(root.join("evidence/stdout.jsonl")).unwrap_or_default();
+    if let Some(first) = agent.driver().hook_errors(&stdout).into_iter().next() {
+        return Some(first);
+    }
+    let trace = std::fs::read_to_string(root.join("evidence").join(super::agent_hooks::TRACE_FILE)).ok()?;
+    let code = trace.lines().filter_map(|l| l.strip_prefix("exit ")).next_back()?;
+    (code != "0" && code != "2").then(|| format!("exit {code}"))
 }
 
 /// What decides for a hook that is not a command: the stand-in's policy for
@@ -335,6 +366,7 @@ fn probe_entry() -> HookEntry {
         raw: Value::Null,
         project_dir: PathBuf::new(),
         managed: false,
+        plugin: None,
     }
 }
 
@@ -462,6 +494,7 @@ pub fn fault_plan_for(
                             tool: tool.into(),
                             fault,
                             result: CellResult::Skipped(why.into()),
+                            guard_error: None,
                         });
                     }
                 }

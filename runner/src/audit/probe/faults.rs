@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{dependencies, launcher};
 use crate::audit::intake::command::{self, ParsedCommand};
-use crate::audit::intake::config::{HookEntry, HookKind};
+use crate::audit::intake::config::{HookEntry, HookKind, PluginRun};
 use crate::audit::lint::static_checks::DEFAULT_TIMEOUT_SECS;
 use crate::hook_type::HookType;
 
@@ -154,12 +154,7 @@ pub struct FaultScripts {
 /// A path that does not exist, for the `missing` fault.
 pub const MISSING_DIR: &str = "/nonexistent/failopen-audit";
 
-/// The variable holding the user's real HOME in an audit session (the
-/// session's own HOME is a throwaway one).
-pub const HOME_VAR: &str = "FAILOPEN_AUDIT_HOME";
-/// The variable holding the project directory the hook's settings file
-/// belongs to (Claude Code would set `CLAUDE_PROJECT_DIR` to it).
-pub const PROJECT_VAR: &str = "FAILOPEN_AUDIT_PROJECT_DIR";
+pub use super::hook_start::{HOME_VAR, PROJECT_VAR};
 
 impl FaultScripts {
     /// Write the crash and signal scripts into `dir`.
@@ -224,6 +219,16 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
         (HookKind::Command { command }, Fault::SealMissing) if !command::parse(command).sealed() => {
             Some("not sealed: no seal binary to remove".into())
         }
+        (HookKind::Command { command }, Fault::Missing) => {
+            let g = command::parse(command).guard;
+            match (&g.package, &g.interpreter) {
+                (Some(package), Some(launcher)) if g.script_at.is_none() => Some(format!(
+                    "runs {package} through {launcher}: no script file of its own to remove (no-launcher takes \
+                     {launcher} away)"
+                )),
+                _ => None,
+            }
+        }
         (HookKind::Command { command }, Fault::NoLauncher) => {
             launcher::launcher(command, &e.project_dir, home_dir().as_deref()).err()
         }
@@ -286,7 +291,7 @@ pub fn hook_for(
                 }
                 _ => inject(command, fault, scripts, effective_timeout(e))?,
             };
-            hook["command"] = Value::String(with_user_env(&cmd, user_home));
+            hook["command"] = Value::String(with_user_env(&cmd, user_home, e.plugin.as_ref()));
         }
         HookKind::Http { .. } if fault == Fault::Missing => hook["url"] = Value::String(unreachable_url.into()),
         // The hook as configured, its server replaced by failopen's (see `mcp_policy`).
@@ -299,16 +304,11 @@ pub fn hook_for(
     Ok(hook)
 }
 
-/// `command`, run after setting `CLAUDE_PROJECT_DIR` (and `HOME`) from
-/// the audit session's environment. Plain assignments from variables: no
-/// word splitting, no re-parsing of the values.
-pub fn with_user_env(command: &str, user_home: bool) -> String {
-    let mut out = format!("CLAUDE_PROJECT_DIR=\"${PROJECT_VAR}\"; export CLAUDE_PROJECT_DIR; ");
-    if user_home {
-        out.push_str(&format!("HOME=\"${HOME_VAR}\"; export HOME; "));
-    }
-    out.push_str(command);
-    out
+/// `command`, started as the agent starts it ([`super::hook_start`]):
+/// `CLAUDE_PROJECT_DIR` (and `HOME`, and a plugin's variables) set from the
+/// audit session's environment, in the project's copy.
+pub fn with_user_env(command: &str, user_home: bool, plugin: Option<&PluginRun>) -> String {
+    format!("{}{command}", super::hook_start::prefix(user_home, plugin))
 }
 
 /// The command as configured, runnable from another directory: a relative
@@ -339,19 +339,32 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
     }
     let guard: Vec<String> = match fault {
         Fault::Missing => {
-            let name = parsed
-                .guard
+            let g = &parsed.guard;
+            let name = g
                 .script
                 .as_deref()
                 .and_then(|s| Path::new(s).file_name())
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "guard".into());
             let missing = format!("{MISSING_DIR}/{name}");
-            match (&parsed.guard.interpreter, &parsed.guard.module) {
-                // The module gone (its package uninstalled, the venv recreated): Python exits 1.
-                (Some(interp), Some(module)) => vec![interp.clone(), "-m".into(), missing_module(module)],
-                (Some(interp), None) if !parsed.guard.inline => vec![interp.clone(), missing],
-                _ => vec![missing],
+            // The module gone (its package uninstalled, the venv recreated): Python exits 1.
+            let gone = match &g.module {
+                Some(module) => missing_module(module),
+                None => missing,
+            };
+            match (g.script_at, &parsed.seal_prefix) {
+                // Only the guard's own script (or module) goes: the launcher and its options stay
+                // (`uv run x.py` becomes `uv run /nonexistent/.../x.py`), every other word as written.
+                (Some(at), None) => {
+                    return command::replace_word(command, at, &gone)
+                        .ok_or_else(|| std::io::Error::other("the command cannot be taken apart"));
+                }
+                (Some(at), Some(_)) => {
+                    let mut words = g.words.clone().unwrap_or_default();
+                    words[at] = gone;
+                    words
+                }
+                (None, _) => vec![gone],
             }
         }
         Fault::Crash => vec![scripts.path("crash.sh").to_string_lossy().into_owned()],
@@ -397,6 +410,7 @@ mod tests {
             project_dir: "/proj".into(),
             value: serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [raw]}]}}),
             managed: false,
+            plugin: None,
         };
         crate::audit::intake::config::entries(&[f]).remove(0)
     }
@@ -408,7 +422,7 @@ mod tests {
         let e = entry(
             serde_json::json!({"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/g.py", "timeout": 5, "onFailure": "block"}),
         );
-        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; "#;
+        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#;
         let h = hook_for(&e, Fault::Missing, &s, false, "http://x").unwrap();
         assert_eq!(h["command"], format!("{env}python3 /nonexistent/failopen-audit/g.py"));
         // A module run by `python -m`: the module goes missing, not a script file (Python exits 1, not 2).
@@ -430,13 +444,53 @@ mod tests {
     }
 
     #[test]
+    fn missing_removes_the_guards_script_never_its_launcher() {
+        let d = tempfile::tempdir().unwrap();
+        let s = FaultScripts::create(d.path()).unwrap();
+        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#;
+        let missing = |c: &str| {
+            let e = entry(serde_json::json!({"type": "command", "command": c}));
+            hook_for(&e, Fault::Missing, &s, false, "").unwrap()["command"].as_str().unwrap().to_string()
+        };
+        // With x.py really missing, `uv run` exits 2 and Claude Code refuses: the launcher stays.
+        assert_eq!(
+            missing(r#"uv run "$CLAUDE_PROJECT_DIR"/.claude/hooks/x.py --strict"#),
+            format!("{env}uv run /nonexistent/failopen-audit/x.py --strict")
+        );
+        assert_eq!(
+            missing("bun run ${CLAUDE_PLUGIN_ROOT}/hooks/guard.ts"),
+            format!("{env}bun run /nonexistent/failopen-audit/guard.ts")
+        );
+        assert_eq!(
+            missing(r#"FOO=1 node --experimental-strip-types "$CLAUDE_PROJECT_DIR/g.ts""#),
+            format!("{env}FOO=1 node --experimental-strip-types /nonexistent/failopen-audit/g.ts")
+        );
+        assert_eq!(
+            missing("uv run python -m guard.hook"),
+            format!("{env}uv run python -m failopen_missing_guard_hook")
+        );
+        // A package run by a launcher has no script of its own: `missing` does not apply.
+        let npx = entry(serde_json::json!({"type": "command", "command": "npx -y some-guard"}));
+        let why = not_injectable(&npx, Fault::Missing).unwrap();
+        assert!(why.contains("no script file of its own") && why.contains("npx"), "{why}");
+        let uv = entry(serde_json::json!({"type": "command", "command": "uv run x.py"}));
+        assert_eq!(not_injectable(&uv, Fault::Missing), None);
+        // A plugin's hook gets its root and data folder as Claude Code sets them.
+        let mut p = entry(serde_json::json!({"type": "command", "command": "node g.js"}));
+        p.plugin = Some(PluginRun { root: "/r".into(), data: Some("/d".into()) });
+        let c = hook_for(&p, Fault::None, &s, false, "").unwrap()["command"].as_str().unwrap().to_string();
+        assert!(c.contains(r#"CLAUDE_PLUGIN_ROOT="$FAILOPEN_AUDIT_PLUGIN_ROOT"; export CLAUDE_PLUGIN_ROOT;"#), "{c}");
+        assert!(c.contains(r#"CLAUDE_PLUGIN_DATA="$FAILOPEN_AUDIT_PLUGIN_DATA"; export CLAUDE_PLUGIN_DATA;"#), "{c}");
+    }
+
+    #[test]
     fn a_sealed_guard_keeps_seal_in_front() {
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(d.path()).unwrap();
         let e = entry(
             serde_json::json!({"type": "command", "command": "/b/failopen seal --deadline 4 -- /bin/sh -c '/g/deny.sh'", "timeout": 5}),
         );
-        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; "#;
+        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#;
         let h = hook_for(&e, Fault::Missing, &s, false, "").unwrap();
         assert_eq!(h["command"], format!("{env}/b/failopen seal --deadline 4 -- /nonexistent/failopen-audit/deny.sh"));
         let h = hook_for(&e, Fault::Signal, &s, false, "").unwrap();

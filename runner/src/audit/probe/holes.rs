@@ -117,11 +117,12 @@ mod tests {
             raw: Value::Null,
             project_dir: PathBuf::new(),
             managed: false,
+            plugin: None,
         }
     }
 
     fn cell(tool: &str, fault: Fault, result: CellResult) -> AuditCell {
-        AuditCell { hook: "N1".into(), tool: tool.into(), fault, result }
+        AuditCell { hook: "N1".into(), tool: tool.into(), fault, result, guard_error: None }
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod dependencies;
 pub mod dynamic;
 pub mod faults;
 pub mod holes;
+pub mod hook_start;
 pub mod judge;
 pub mod launcher;
 pub mod not_covered;

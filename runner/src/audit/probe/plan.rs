@@ -41,13 +41,9 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
         let hook = faults::hook_for(e, Fault::None, runner.scripts, runner.home.is_some(), &runner.unreachable_url)?;
         // The agent's project variables (Gemini's) set from the project, as in its sessions.
         let command = agent_hooks::project_vars(hook["command"].as_str().unwrap_or_default(), vars);
-        let mut env = vec![
-            (faults::PROJECT_VAR.to_string(), e.project_dir.to_string_lossy().into_owned()),
-            ("HOME".to_string(), root.join("home").to_string_lossy().into_owned()),
-        ];
-        if let Some(home) = runner.home {
-            env.push((faults::HOME_VAR.to_string(), home.to_string_lossy().into_owned()));
-        }
+        // Started as the sessions start it: the project's copy, the user's HOME, the plugin's variables.
+        let mut env = runner.start_env(e)?;
+        env.push(("HOME".to_string(), root.join("home").to_string_lossy().into_owned()));
         let timeout = Duration::from_secs_f64(faults::effective_timeout(e).clamp(1.0, SCREEN_TIMEOUT_SECS));
         for p in probes {
             if runner.pool.interrupt().is_stopped() {

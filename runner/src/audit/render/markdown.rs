@@ -167,11 +167,12 @@ mod tests {
             raw: serde_json::Value::Null,
             project_dir: PathBuf::from("/p"),
             managed: false,
+            plugin: None,
         }
     }
 
     fn cell(tool: &str, fault: Fault, result: CellResult) -> AuditCell {
-        AuditCell { hook: "H1".into(), tool: tool.into(), fault, result }
+        AuditCell { hook: "H1".into(), tool: tool.into(), fault, result, guard_error: None }
     }
 
     /// A report with one unprotected guard that failed open under a crash.

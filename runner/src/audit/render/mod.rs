@@ -42,7 +42,12 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
     }
     for p in &r.plugins {
         let state = if p.loaded { "loaded" } else { "NOT loaded" };
-        let at = p.install_path.as_ref().map(|i| format!(" from {}", i.display())).unwrap_or_default();
+        let at = p
+            .runs_from
+            .as_ref()
+            .or(p.install_path.as_ref())
+            .map(|i| format!(" from {}", i.display()))
+            .unwrap_or_default();
         let _ = writeln!(s, "plugin {} ({state}{at}): {}", p.name, p.reason);
     }
     let _ = writeln!(s, "\nResult: {}", verdict(r));
@@ -165,6 +170,16 @@ pub(in crate::audit) fn verdict(r: &AuditReport) -> String {
                 s(untested),
                 if untested == 1 { "it" } else { "they" }
             )
+        }
+        // Open with no hole proven: an error finding of the static checks says a guard fails open.
+        (GuardStatus::Open, true) if holes == 0 => {
+            let errors = r.checks.findings.iter().filter(|f| f.severity >= crate::audit::Severity::Error).count()
+                + r.agents
+                    .iter()
+                    .flat_map(|a| a.checks.findings.iter())
+                    .filter(|f| f.severity >= crate::audit::Severity::Error)
+                    .count();
+            format!("no hole proven in a session, but {errors} error finding{} say a guard fails open", s(errors))
         }
         (GuardStatus::Open, true) => format!("{holes} hole{} found", s(holes)),
         (GuardStatus::Open, false) => "warnings found (static checks only)".to_string(),

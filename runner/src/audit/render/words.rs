@@ -197,6 +197,12 @@ pub(in crate::audit) fn table_notes(rows: &[(&str, &str, Vec<Option<&AuditCell>>
                 }
                 _ => {}
             }
+            // Why the guard failed, in its own words (the injected crash, hang and signal are audit's scripts).
+            if let Some(said) =
+                c.guard_error.as_ref().filter(|_| !matches!(c.fault, Fault::Crash | Fault::Hang | Fault::Signal))
+            {
+                notes.push(format!("{h} {tool} {}: the guard failed: {said}", c.fault.as_str()));
+            }
         }
     }
     notes

@@ -1,0 +1,262 @@
+//! Public guards no other test uses, installed as their READMEs say, pinned
+//! by version and integrity hash, and a plugin guard that reads its rules
+//! from the project (issue 43: audit runs each hook exactly as its agent
+//! does). Real Claude Code 2.1.328.
+//!
+//! **Sensitive Canary** (npm `@coo-quack/sensitive-canary` 0.8.1): keeps
+//! secrets and PII out of the conversation. Its PreToolUse hook (matcher
+//! `Read|NotebookRead|Bash|Grep|mcp__.*`) refuses reading `.env` and
+//! `.env.*` files by name, with exit 2. Its README gives two installs:
+//! `npm install -g` with `node $(npm root -g)/@coo-quack/sensitive-canary/dist/pre-tool-use-hook.js`
+//! in `~/.claude/settings.json`, and the plugin, whose hook is
+//! `node --experimental-strip-types "${CLAUDE_PLUGIN_ROOT}/src/pre-tool-use-hook.ts"`
+//! (Node 22.6 or later, its README says).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::audit_probes::{audit, result};
+use crate::audit_public_guards::claude_plugin_install;
+
+/// The pinned package and its registry integrity (`npm view @coo-quack/sensitive-canary@0.8.1 dist.integrity`).
+const SENSITIVE_CANARY: &str = "@coo-quack/sensitive-canary@0.8.1";
+const SENSITIVE_CANARY_INTEGRITY: &str =
+    "sha512-PRYk2XZRPQTXGMHLNMQiRDGkBvdzMoOvjFG1RhDBrwlvB+nopDPalOOubq0yuNq38Xsx7TXZlGmHqkPsK56ckw==";
+
+/// `npm pack SPEC` into `dir` (from npm's cache, where `.ci/run` put it),
+/// checked against `integrity`: the tarball.
+fn npm_tarball(spec: &str, integrity: &str, dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let out = Command::new("npm")
+        .args(["pack", spec, "--json", "--loglevel=error", "--pack-destination"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "npm pack {spec}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["integrity"], integrity, "{spec} is not the pinned tarball");
+    dir.join(v[0]["filename"].as_str().unwrap())
+}
+
+/// Node's major and minor version.
+fn node_version() -> (u32, u32) {
+    let out = Command::new("node").arg("--version").output().unwrap();
+    let v = String::from_utf8_lossy(&out.stdout);
+    let mut parts = v.trim().trim_start_matches('v').split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+}
+
+fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["hook"] == hook && c["tool"] == tool && c["fault"] == fault)
+        .unwrap_or_else(|| panic!("no cell {hook} {tool} {fault}: {v:#}"))
+}
+
+/// Sensitive Canary installed with `npm install -g` (into a prefix of the
+/// test's own, named in the user's `~/.npmrc`, so `npm root -g` finds it as
+/// it would a user's global install), its hook in `~/.claude/settings.json`
+/// exactly as the README writes it: `node $(npm root -g)/...`.
+///
+/// Expected, with the reasoning (measured on 2.1.328 with this setup, `failopen audit --format json -j 2`):
+/// - no static error: the script's path is `$(npm root -g)/...`, known
+///   only when the shell runs the hook; the finding `resolved-at-run-time`
+///   (info) says so, and the sessions decide. Before issue 43 this was a
+///   static "script ... does not exist" error, and audit exited 3 with
+///   "0 holes found" for a guard it never exercised;
+/// - it lets every plain write through (a write holds no secret), and on
+///   screen refuses `Read .env.local` (the probe `read-env`) by name with
+///   exit 2; the matcher does not cover Write, so the Write probes are not
+///   matched;
+/// - the `read-env` session cannot confirm the refusal: audit's session
+///   evidence records only write-capable tools' calls, so the Read call
+///   shows as no call at all (`invalid`), and no fault is injected under
+///   it. So the guard is **untested**, nothing was found open, and audit
+///   exits 6: a CI gate fails for the right reason. (When Read calls are
+///   judged in sessions, this becomes `blocked` as-is and the faults under
+///   it holes, exit 3: this test then fails and is to be updated.)
+#[test]
+fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_untested() {
+    let d = tempfile::tempdir().unwrap();
+    let (home, project, prefix) = (d.path().join("home"), d.path().join("project"), d.path().join("npm-global"));
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let tgz = npm_tarball(SENSITIVE_CANARY, SENSITIVE_CANARY_INTEGRITY, &d.path().join("npm"));
+    // The user's global prefix: `npm root -g` (run by the hook with the user's HOME) reads it.
+    std::fs::write(home.join(".npmrc"), format!("prefix={}\n", prefix.display())).unwrap();
+    let out = Command::new("npm")
+        .args(["install", "-g", "--offline", "--no-audit", "--no-fund", "--loglevel=error"])
+        .arg(&tgz)
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "npm install -g: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(prefix.join("lib/node_modules/@coo-quack/sensitive-canary/dist/pre-tool-use-hook.js").is_file());
+    let command = "node $(npm root -g)/@coo-quack/sensitive-canary/dist/pre-tool-use-hook.js";
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Read|NotebookRead|Bash|Grep|mcp__.*",
+        "hooks": [{"type": "command", "command": command}]}]}});
+    std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let (out, v) = audit(&project, &home, &[]);
+    let codes: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"resolved-at-run-time"), "{codes:?}");
+    assert!(!codes.contains(&"script-missing"), "no static 'does not exist' for a $(...) path: {codes:?}");
+    let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+    assert_eq!(screen["refused"], true, "{v:#}");
+    assert!(screen["answer"].as_str().unwrap().starts_with("exit 2: "), "{screen:#}");
+    assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a plain write holds no secret: {v:#}");
+    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    assert_eq!(guard["status"], "untested", "{v:#}");
+    assert_eq!(out.status.code(), Some(6), "untested, nothing found open: {v:#}");
+}
+
+/// Sensitive Canary as its README's plugin, from a directory marketplace
+/// built from the npm package (CI reaches npm, not GitHub), installed with
+/// `claude plugin marketplace add` and `claude plugin install`.
+///
+/// Expected, with the reasoning: its hook is `node --experimental-strip-types ...src/pre-tool-use-hook.ts`.
+/// - On Node older than 22.6 (this machine's 20.20 among them) node
+///   rejects the option and exits 9 before the guard runs (measured in a
+///   real `claude -p` session of 2.1.328 with this plugin installed: the
+///   `hook_response` has exit 9 and that stderr, and `notes.txt` was
+///   written): Claude Code takes exit 9 as a non-blocking error, so every
+///   call goes through, as configured: **open** (holes of kind
+///   `broken-as-configured`), exit 3; and the report says why, in the
+///   guard's own words, on every screen and every session cell where it
+///   ran: `exit 9: node: bad option: --experimental-strip-types` (under
+///   `missing` too: node rejects the option before it looks for the script).
+/// - On Node 22.6 or later it strips the types and refuses `read-env` on
+///   screen as the global install does, and is untested for the same
+///   reason (a Read call is not judged in a session): exit 6.
+///
+/// Either way the plugin's hook runs from the marketplace's source
+/// directory, as Claude Code runs it, with `CLAUDE_PLUGIN_ROOT` set.
+#[test]
+fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
+    let d = tempfile::tempdir().unwrap();
+    let (market, home, project) = (d.path().join("market"), d.path().join("home"), d.path().join("project"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let tgz = npm_tarball(SENSITIVE_CANARY, SENSITIVE_CANARY_INTEGRITY, &d.path().join("npm"));
+    let plugin = market.join("plugins/sensitive-canary");
+    std::fs::create_dir_all(&plugin).unwrap();
+    let st = Command::new("tar").arg("xzf").arg(&tgz).arg("--strip-components=1").arg("-C").arg(&plugin).status();
+    assert!(st.unwrap().success());
+    let write = |p: &Path, v: Value| {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, v.to_string()).unwrap()
+    };
+    write(
+        &market.join(".claude-plugin/marketplace.json"),
+        json!({"name": "coo-quack", "owner": {"name": "coo-quack"},
+               "plugins": [{"name": "sensitive-canary", "source": "./plugins/sensitive-canary"}]}),
+    );
+    write(
+        &plugin.join(".claude-plugin/plugin.json"),
+        json!({"name": "sensitive-canary", "version": "0.8.1",
+               "description": "Block secrets and PII before they reach the Anthropic API"}),
+    );
+    // The package's own hooks/hooks.json, as shipped.
+    let hooks: Value = serde_json::from_slice(&std::fs::read(plugin.join("hooks/hooks.json")).unwrap()).unwrap();
+    let command = hooks.pointer("/hooks/PreToolUse/0/hooks/0/command").and_then(Value::as_str).unwrap();
+    assert!(command.starts_with("node --experimental-strip-types"), "{command}");
+    claude_plugin_install(&market, "sensitive-canary@coo-quack", &home, &project);
+    let (out, v) = audit(&project, &home, &[]);
+    assert_eq!(v["plugins"][0]["loaded"], true, "{v:#}");
+    assert!(v["hooks"][0]["file"].as_str().unwrap().ends_with("market/plugins/sensitive-canary/hooks/hooks.json"));
+    let strips_types = node_version() >= (22, 6);
+    if strips_types {
+        let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+        assert_eq!(screen["refused"], true, "{v:#}");
+        assert_eq!(out.status.code(), Some(6), "{v:#}");
+        return;
+    }
+    // Open as configured, and why: the screens and the session cells say what node said.
+    let said = "exit 9: node: bad option: --experimental-strip-types";
+    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    assert_eq!(guard["status"], "open", "{v:#}");
+    let holes = v["holes"].as_array().unwrap();
+    assert!(holes.iter().any(|h| h["kind"] == "broken-as-configured" && h["tool"] == "Bash"), "{v:#}");
+    let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+    assert_eq!(screen["answer"], said, "{v:#}");
+    for fault in ["none", "missing"] {
+        let c = cell(&v, "H1", "Bash", fault);
+        assert_eq!((c["result"].as_str(), c["guard_error"].as_str()), (Some("wrote"), Some(said)), "{c:#}");
+    }
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+}
+
+/// A guard plugin (of a directory marketplace) that reads its rules from
+/// the project it runs in, and finds its own files through the
+/// `CLAUDE_PLUGIN_ROOT` variable (not the `${CLAUDE_PLUGIN_ROOT}` text
+/// Claude Code substitutes): `sh "$CLAUDE_PLUGIN_ROOT/guard.sh"`. guard.sh
+/// refuses (exit 2) a Bash command holding any line of `./.guard/rules.txt`
+/// (relative to its working directory), and exits 1 when it cannot read
+/// its rules or its `$CLAUDE_PLUGIN_ROOT/SOURCE` marker, a file put in the
+/// marketplace's source after the install (so the cache copy lacks it).
+///
+/// Measured first in a real `claude -p` session of 2.1.328 (the census
+/// record `runner/tests/fixtures/hook-start/claude-2.1.328.txt`): a plugin
+/// hook runs in the project, with `CLAUDE_PLUGIN_ROOT` = the source
+/// directory. Expected, with the reasoning: audit starts it the same way
+/// (a copy of the project as its working directory, the variable set to
+/// the source), so the guard reads `git reset --hard` from the rules and
+/// refuses the probe `git-reset-hard`: `blocked` as-is; before issue 43 it
+/// ran in an empty directory without the variable, failed, refused nothing
+/// and was called untested. Under the probe, `crash`, `hang` (past its 5 s
+/// timeout) and `signal` let the reset run: **wrote**, holes; `missing`
+/// takes guard.sh away and keeps `sh`, which then exits 2 ("cannot open"),
+/// a refusal to Claude Code: `blocked`, no hole (as `uv run` with its
+/// script gone); `no-launcher` does not apply (`sh` is always on PATH).
+/// Exit 3.
+#[test]
+fn a_plugin_guard_reading_rules_from_the_project_runs_as_claude_code_runs_it() {
+    let d = tempfile::tempdir().unwrap();
+    let (market, home, project) = (d.path().join("market"), d.path().join("home"), d.path().join("project"));
+    let plugin = market.join("plugins/rguard");
+    std::fs::create_dir_all(project.join(".guard")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(project.join(".guard/rules.txt"), "git reset --hard\n").unwrap();
+    let write = |p: &Path, s: &str| {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap()
+    };
+    write(
+        &market.join(".claude-plugin/marketplace.json"),
+        &json!({"name": "rmarket", "owner": {"name": "t"}, "plugins": [{"name": "rguard", "source": "./plugins/rguard"}]})
+            .to_string(),
+    );
+    write(&plugin.join(".claude-plugin/plugin.json"), r#"{"name": "rguard", "version": "1.0.0"}"#);
+    let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "sh \"$CLAUDE_PLUGIN_ROOT/guard.sh\"", "timeout": 5}]}]}});
+    write(&plugin.join("hooks/hooks.json"), &hooks.to_string());
+    write(
+        &plugin.join("guard.sh"),
+        r#"[ -f "$CLAUDE_PLUGIN_ROOT/SOURCE" ] || { echo "rguard: not run from its source" >&2; exit 1; }
+[ -r .guard/rules.txt ] || { echo "rguard: no .guard/rules.txt in $(pwd)" >&2; exit 1; }
+input=$(cat)
+while IFS= read -r rule; do
+  [ -n "$rule" ] && case "$input" in *"$rule"*) echo "rguard: $rule is not allowed" >&2; exit 2;; esac
+done < .guard/rules.txt
+exit 0
+"#,
+    );
+    claude_plugin_install(&market, "rguard@rmarket", &home, &project);
+    std::fs::write(plugin.join("SOURCE"), "").unwrap();
+    let (out, v) = audit(&project, &home, &[]);
+    let probe = "Bash:git-reset-hard";
+    let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == probe).unwrap();
+    assert_eq!(screen["answer"], "exit 2: rguard: git reset --hard is not allowed", "{v:#}");
+    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
+    for fault in ["crash", "hang", "signal"] {
+        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
+    }
+    assert_eq!(result(&v, "H1", probe, "missing"), "blocked", "sh exits 2 on a missing script: {v:#}");
+    assert_eq!(result(&v, "H1", probe, "no-launcher"), "skipped", "{v:#}");
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    // The project's rules were read from a copy: the user's project is as it was.
+    assert_eq!(std::fs::read_dir(&project).unwrap().count(), 1, "only .guard/ in the project");
+}
