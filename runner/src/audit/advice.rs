@@ -295,3 +295,106 @@ fn static_advice(
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::Agent;
+    use crate::audit::probe::faults::Fault;
+    use std::path::PathBuf;
+
+    fn entry() -> HookEntry {
+        HookEntry {
+            id: "H1".into(),
+            file: PathBuf::from("/p/.claude/settings.json"),
+            group: 0,
+            index: 0,
+            matcher: Some("Bash".into()),
+            kind: HookKind::Command { command: "/g.sh".into() },
+            timeout: Some(5.0),
+            on_failure: None,
+            raw: serde_json::json!({"type": "command", "command": "/g.sh", "timeout": 5}),
+            project_dir: PathBuf::from("/p"),
+            managed: false,
+        }
+    }
+
+    fn unprotected() -> Finding {
+        Finding {
+            hook: Some("H1".into()),
+            severity: Severity::Warning,
+            code: "unprotected".into(),
+            message: "x".into(),
+        }
+    }
+
+    fn ctx(agent: Agent) -> Context<'static> {
+        Context {
+            driver: agent.driver(),
+            on_failure: OnFailure::Honoured,
+            seal_exe: "/b/failopen",
+            version: Some("2.1.328"),
+            plugins: &[],
+        }
+    }
+
+    #[test]
+    fn a_never_ran_hole_gets_no_seal_on_any_agent() {
+        let hole = Hole {
+            hook: "H1".into(),
+            kind: HoleKind::NeverRan,
+            tool: "Bash:git-reset-hard".into(),
+            fault: Fault::None,
+        };
+        for agent in [Agent::ClaudeCode, Agent::Continue] {
+            let (_, unchecked) =
+                recheck::recipe(&entry(), &[&hole], OnFailure::Honoured, agent.driver(), "/b/failopen");
+            let advice =
+                advise(&ctx(agent), &[entry()], std::slice::from_ref(&hole), &[unprotected()], &[], &unchecked);
+            assert!(advice.iter().all(|a| a.snippet.as_deref().is_none_or(|s| !s.contains("seal"))), "{advice:?}");
+            assert!(advice.iter().any(|a| a.change.contains("permission settings")), "{advice:?}");
+            assert!(advice.iter().all(|a| a.recheck.status == RecheckStatus::NotRechecked), "{advice:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_proved_recheck_is_printed_as_a_fix() {
+        let hole = Hole { hook: "H1".into(), kind: HoleKind::FailsOpen, tool: "Bash".into(), fault: Fault::Crash };
+        let (changes, _) =
+            recheck::recipe(&entry(), &[&hole], OnFailure::Honoured, Agent::ClaudeCode.driver(), "/b/failopen");
+        let copy = recheck::apply(&entry(), &changes);
+        let mut re = Recheck {
+            hook: "H1".into(),
+            changes,
+            hook_json: copy.raw.clone(),
+            matcher: copy.matcher.clone(),
+            cells: vec![],
+            outcome: Outcome::Proved,
+            measured: "1 of 1 hole refused".into(),
+            went_wrong: vec![],
+        };
+        let advise_with = |re: &Recheck| {
+            advise(
+                &ctx(Agent::ClaudeCode),
+                &[entry()],
+                std::slice::from_ref(&hole),
+                &[unprotected()],
+                std::slice::from_ref(re),
+                &[],
+            )
+        };
+        let advice = advise_with(&re);
+        assert_eq!(advice.len(), 1, "one recipe: {advice:?}");
+        assert_eq!(advice[0].recheck.status, RecheckStatus::Proved);
+        assert!(
+            advice[0].change.contains("failopen seal --install /p/.claude/settings.json")
+                && !advice[0].change.contains(" or ")
+        );
+        assert!(advice[0].snippet.as_deref().unwrap().contains("\"onFailure\":\"block\""), "{advice:?}");
+        re.outcome = Outcome::Failed;
+        re.went_wrong = vec!["the hole Bash under crash went through (the guard broke)".into()];
+        let advice = advise_with(&re);
+        assert_eq!(advice[0].recheck.status, RecheckStatus::Failed);
+        assert!(advice[0].recheck.what.contains("went through"), "{advice:?}");
+    }
+}

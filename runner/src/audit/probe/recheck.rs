@@ -160,7 +160,22 @@ pub fn recipe(
         }
         return (changes, unchecked);
     }
-    if !breaks.is_empty() {
+    // The rule every agent's advice shares: no change to a hook the agent does not run.
+    if never_ran(mine) {
+        for h in mine {
+            leave(h, NEVER_RAN_WHY);
+        }
+        return (changes, unchecked);
+    }
+    let uncovered_hole = mine.iter().any(|h| h.kind == HoleKind::UncoveredTool);
+    // A guard that gets a wider matcher is faulted through those tools by the next audit: unprotected, it
+    // would fail open there, so the recipe seals it too.
+    let unprotected = |command: &str| !command::parse(command).sealed() && !e.on_failure_block();
+    let seal_it = match &e.kind {
+        HookKind::Command { command } => uncovered_hole && unprotected(command),
+        _ => false,
+    };
+    if !breaks.is_empty() || seal_it {
         match &e.kind {
             HookKind::Command { command } if !command::parse(command).sealed() => {
                 changes.push(Change::Seal { command: sealed_command(e, command, driver, seal_exe) });
@@ -200,9 +215,6 @@ pub fn recipe(
         for h in mine.iter().filter(|h| h.kind == HoleKind::UncoveredTool) {
             leave(h, "no matcher that only adds write tools covers it");
         }
-    }
-    for h in mine.iter().filter(|h| h.kind == HoleKind::NeverRan) {
-        leave(h, NEVER_RAN_WHY);
     }
     (changes, unchecked)
 }
@@ -462,6 +474,13 @@ mod tests {
         let copy = apply(&e, &changes);
         assert_eq!(copy.raw["onFailure"], "block");
         assert!(copy.on_failure_block() && command::parse(copy.raw["command"].as_str().unwrap()).sealed());
+        // An unprotected guard whose only hole is a tool its matcher leaves out: widened, the next audit
+        // faults it through that tool, so it is sealed too.
+        let (changes, _) = recipe(&e, &mine[1..], OnFailure::Honoured, claude, "/b/failopen");
+        assert!(
+            matches!(changes[0], Change::Seal { .. }) && matches!(changes[2], Change::Matcher { .. }),
+            "{changes:?}"
+        );
         // Unknown onFailure (another agent): seal alone.
         let (changes, _) = recipe(&e, &mine[..1], OnFailure::Unknown, claude, "/b/failopen");
         assert_eq!(changes.len(), 1);
