@@ -1,20 +1,17 @@
 //! Another agent's part of the report (Codex CLI, Gemini CLI, Copilot CLI:
 //! [`AgentAudit`]), and where its lint and advice differ from Claude Code's:
 //! the static checks that apply to a hook read through its driver
-//! ([`static_findings`]), and seal as the fix, since none of these agents has
-//! a fail-closed option ([`advise`]). Its hooks go through the same stages as
+//! ([`static_findings`]); its advice is every agent's ([`super::advice`]). Its hooks go through the same stages as
 //! Claude Code's ([`super::section`]).
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::advice::{Advice, Hole, HoleKind};
 use super::checks::Checks;
 use super::intake::command;
 use super::intake::config::{HookEntry, HookKind};
 use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
-use super::probe::agent_hooks;
 use super::{Finding, OnFailure, Severity};
 use crate::agent::hook_config::{ConfigNote, NoteLevel};
 use crate::agent::AgentDriver;
@@ -164,68 +161,6 @@ pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Ve
     out
 }
 
-/// The advice: seal for a guard that breaks open (the only fix on these
-/// agents), a wider matcher for an uncovered tool, the errors to fix.
-pub fn advise(
-    driver: &dyn AgentDriver,
-    entries: &[HookEntry],
-    holes: &[Hole],
-    findings: &[Finding],
-    seal_exe: &str,
-) -> Vec<Advice> {
-    let mut out = Vec::new();
-    for e in entries {
-        let mine: Vec<&Hole> = holes.iter().filter(|h| h.hook == e.id).collect();
-        let has = |code: &str| findings.iter().any(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.code == code);
-        let mut add =
-            |change: String, snippet: Option<String>| out.push(Advice { hook: e.id.clone(), change, snippet });
-        for f in findings.iter().filter(|f| f.hook.as_deref() == Some(e.id.as_str()) && f.severity == Severity::Error) {
-            add(format!("fix the guard: {}", f.message), None);
-        }
-        let breaks = mine.iter().any(|h| matches!(h.kind, HoleKind::FailsOpen | HoleKind::BrokenAsConfigured));
-        // A hook the agent never runs: a wrapper around it is never run either.
-        let never_ran = mine.iter().any(|h| h.kind == HoleKind::NeverRan);
-        if let HookKind::Command { command } = &e.kind {
-            if has("seal-missing") {
-                add(
-                    "point the hook at a failopen that stays put (the one on PATH, not a build directory)".into(),
-                    None,
-                );
-            } else if (breaks || has("unprotected")) && !never_ran {
-                let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
-                let command = agent_hooks::brace_vars(command, vars);
-                let deadline = e.timeout.and_then(crate::seal::wrap::deadline_for_timeout);
-                let wrapped = crate::seal::wrap::wrap_command(&command, seal_exe, deadline);
-                add(
-                    format!(
-                        "wrap the guard with failopen seal ({} has no fail-closed option: seal turns a crash, a missing \
-                         script, a hang or a signal into a refusal it honours)",
-                        driver.display_name()
-                    ),
-                    Some(driver.hook_config().map_or_else(
-                        || format!("\"command\": {}", serde_json::Value::String(wrapped.clone())),
-                        |c| c.sealed_snippet(&command, &wrapped),
-                    )),
-                );
-            }
-        }
-        if mine.iter().any(|h| h.kind == HoleKind::UncoveredTool) || has("uncovered-tools") {
-            add("cover every write tool".into(), Some(format!("\"matcher\": {:?}", driver.full_matcher())));
-        }
-        if never_ran {
-            add(
-                format!(
-                    "{} ran calls this guard refuses without running it, so no wrapper (seal included) can make it \
-                     refuse: keep the agent from those calls by its own permission settings",
-                    driver.display_name()
-                ),
-                None,
-            );
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,12 +203,21 @@ mod tests {
         assert_eq!(codes, ["no-timeout", "unprotected", "uncovered-tools"]);
         assert!(f[0].message.contains("60 s") && f[1].message.contains("ignores"), "{f:?}");
         assert!(f[2].message.contains("run_shell_command, replace"), "{}", f[2].message);
-        let advice = advise(Agent::Gemini.driver(), &[e], &[], &f, "/b/failopen");
+        let ctx = crate::audit::advice::Context {
+            driver: Agent::Gemini.driver(),
+            on_failure: OnFailure::Unknown,
+            seal_exe: "/b/failopen",
+            version: None,
+            plugins: &[],
+        };
+        let advice = crate::audit::advice::advise(&ctx, &[e], &[], &f, &[], &[]);
         assert!(
             advice[0].snippet.as_deref().unwrap().contains("/b/failopen seal -- /bin/sh -c '/bin/true'"),
             "{advice:?}"
         );
-        assert_eq!(advice[1].snippet.as_deref(), Some("\"matcher\": \"^(run_shell_command|write_file|replace)$\""));
+        // The matcher only gains the write tools it left out.
+        assert_eq!(advice[1].snippet.as_deref(), Some("\"matcher\": \"write_file|run_shell_command|replace\""));
+        assert!(advice.iter().all(|a| a.recheck.status == crate::audit::advice::RecheckStatus::NotRechecked));
         let missing =
             entry(json!({"type": "command", "command": "/nonexistent/g.sh", "timeout": 5}), "Bash|apply_patch");
         let codes: Vec<String> =

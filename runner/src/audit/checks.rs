@@ -7,10 +7,11 @@ use serde::Serialize;
 use super::advice::{Advice, Hole};
 use super::guard_verdict::{GuardStatus, GuardVerdict};
 use super::probe::dynamic::AuditCell;
+use super::probe::recheck::{Recheck, Unchecked};
 use super::probe::screen::HookScreen;
-use super::{Finding, SealedRecheck, Severity};
+use super::{Finding, Severity};
 
-/// The findings, fault cells, holes, advice and sealed re-checks of one
+/// The findings, fault cells, holes, advice and re-checks of one
 /// agent's hooks. Serialized flat into its report (the JSON keys are the
 /// field names).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -23,8 +24,11 @@ pub struct Checks {
     pub holes: Vec<Hole>,
     /// Advice.
     pub advice: Vec<Advice>,
-    /// Hole cells re-run on a sealed copy.
-    pub sealed_recheck: Vec<SealedRecheck>,
+    /// Each hook's recipe applied to a copy and re-run: its holes, every
+    /// call it refused, the seal binary gone.
+    pub rechecks: Vec<Recheck>,
+    /// The holes no re-check covers, with why.
+    pub unchecked: Vec<Unchecked>,
     /// What the dynamic checks do not cover.
     pub not_covered: Vec<String>,
     /// Each guard's verdict: held, untested or open, and why.

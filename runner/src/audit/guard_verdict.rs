@@ -116,13 +116,26 @@ fn judge(
             (n, 0) => format!(" and none of {n} probes tried on the hook directly"),
             (n, k) => format!("; it refused {k} of {n} probes on its own, none of them in a session"),
         };
+        // A session that could not be judged (the model did not make the call) settles nothing: named, never counted.
+        let unsettled: Vec<String> = tried
+            .iter()
+            .filter_map(|c| match &c.result {
+                CellResult::Invalid(why) => Some(format!("{} ({why})", c.tool)),
+                _ => None,
+            })
+            .collect();
+        let settled: Vec<&&AuditCell> = tried.iter().filter(|c| !matches!(c.result, CellResult::Invalid(_))).collect();
+        let unsettled_words = match unsettled.is_empty() {
+            true => String::new(),
+            false => format!("; unsettled: {}", unsettled.join(", ")),
+        };
         return (
             Untested,
             format!(
-                "refused none of {} call{} in sessions ({}){screen_words}: no fault could be injected under a refused call; give one it refuses with --probe",
-                tried.len(),
-                plural(tried.len()),
-                joined(tried.iter().map(|c| c.tool.as_str())),
+                "refused none of {} call{} in sessions ({}){screen_words}: no fault could be injected under a refused call; give one it refuses with --probe{unsettled_words}",
+                settled.len(),
+                plural(settled.len()),
+                joined(settled.iter().map(|c| c.tool.as_str())),
             ),
         );
     }
@@ -142,7 +155,7 @@ fn judge(
     }
     if let Some(c) = run.iter().find(|c| c.result != CellResult::Blocked) {
         let why = match &c.result {
-            CellResult::Invalid(why) => format!("invalid: {why}"),
+            CellResult::Invalid(why) => format!("unsettled (the session could not be judged): {why}"),
             other => other.word().to_string(),
         };
         return (Untested, format!("under fault {} through {}: {why}", c.fault.as_str(), c.tool));
@@ -244,6 +257,12 @@ mod tests {
         let v = verdicts(&[e], &cells, &[], &[], true);
         assert_eq!(v[0].status, GuardStatus::Untested);
         assert!(v[0].reason.starts_with("refused none of 2 calls in sessions (Bash, Write)"), "{}", v[0].reason);
+        // A session that could not be judged is named as unsettled, never counted as a call let through.
+        let mut cells = cells;
+        cells.push(cell("NotebookEdit", Fault::None, CellResult::Invalid("no NotebookEdit call".into())));
+        let v = verdicts(&[entry(5.0)], &cells, &[], &[], true);
+        assert!(v[0].reason.starts_with("refused none of 2 calls in sessions (Bash, Write)"), "{}", v[0].reason);
+        assert!(v[0].reason.ends_with("; unsettled: NotebookEdit (no NotebookEdit call)"), "{}", v[0].reason);
     }
 
     #[test]

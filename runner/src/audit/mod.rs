@@ -20,9 +20,9 @@
 //!    (calls guards commonly refuse) screened against the hook through its
 //!    stdin contract, confirmed in sessions, with the faults injected under
 //!    one it refuses; judged by what changed on disk, the holes that proves,
-//!    and the hole cells re-run on a copy wrapped by `failopen seal`
-//!    ([`probe::stage`]);
-//! 4. [`advice`]: the change that closes each hole, and each guard's verdict
+//!    and each hook's recipe applied to a copy and re-run, proved only when
+//!    its holes close and every refusal holds ([`probe::recheck`]);
+//! 4. [`advice`]: the re-checked recipe for each hook, and each guard's verdict
 //!    ([`guard_verdict`]): held, open, or untested with the reason;
 //! 5. [`render`]: text, JSON and Markdown, called by the command line.
 //!
@@ -51,7 +51,7 @@ use probe::census;
 use probe::stage::Lab;
 use section::Section;
 
-pub use probe::sealed::SealedRecheck;
+pub use probe::recheck::{Recheck, Unchecked};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

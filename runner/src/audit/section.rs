@@ -232,7 +232,8 @@ impl<'a> Section<'a> {
                 Source::Settings(_) => &self.entries,
                 Source::HookFiles { .. } => &runnable,
             };
-            let found = stage::run(&runner, entries, tools, &opts.all_probes(), &opts.seal_exe).await?;
+            let found =
+                stage::run(&runner, entries, tools, &opts.all_probes(), &opts.seal_exe, self.on_failure).await?;
             self.after_sessions(found, opts, tools);
         }
         if self.runs_census(opts) {
@@ -267,7 +268,8 @@ impl<'a> Section<'a> {
         self.checks.cells = found.cells;
         self.checks.screens = found.screens;
         self.checks.holes = found.holes;
-        self.checks.sealed_recheck = found.sealed_recheck;
+        self.checks.rechecks = found.rechecks;
+        self.checks.unchecked = found.unchecked;
     }
 
     /// Advice, and each guard's verdict: the last stage before the report.
@@ -277,20 +279,18 @@ impl<'a> Section<'a> {
         c.findings.append(&mut self.probe_findings);
         c.findings.append(&mut self.source_findings);
         c.guards = guard_verdict::verdicts(&self.entries, &c.cells, &c.holes, &c.screens, dynamic);
-        c.advice = match &self.source {
-            Source::Settings(intake) => advice::advise(
-                &self.entries,
-                &c.holes,
-                &c.findings,
-                self.on_failure,
-                &opts.seal_exe,
-                self.bin.map(|b| b.version.as_str()),
-                &intake.plugins,
-            ),
-            Source::HookFiles { .. } => {
-                agent_audit::advise(self.driver, &self.entries, &c.holes, &c.findings, &opts.seal_exe)
-            }
+        let plugins = match &self.source {
+            Source::Settings(intake) => intake.plugins.as_slice(),
+            Source::HookFiles { .. } => &[],
         };
+        let ctx = advice::Context {
+            driver: self.driver,
+            on_failure: self.on_failure,
+            seal_exe: &opts.seal_exe,
+            version: self.bin.map(|b| b.version.as_str()),
+            plugins,
+        };
+        c.advice = advice::advise(&ctx, &self.entries, &c.holes, &c.findings, &c.rechecks, &c.unchecked);
     }
 
     /// Another agent's part of the report (`agents[]`), its hooks located

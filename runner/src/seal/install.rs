@@ -82,7 +82,16 @@ impl fmt::Display for InstallReport {
                         write!(f, " ({} kept the onFailure they had)", s.on_failure_kept)?;
                     }
                 }
-                (false, true) => write!(f, "\"onFailure\": \"block\" not added")?,
+                (false, true) => {
+                    let n = s.on_failure_added;
+                    write!(
+                        f,
+                        "added to {n} wrapped hook{} all the same (Claude Code honours it from {}; earlier releases \
+                         ignore the key), so a missing seal binary still blocks once Claude Code is that recent",
+                        if n == 1 { "" } else { "s" },
+                        on_failure::FIRST_HONOURING
+                    )?;
+                }
             }
         }
         for w in &self.warnings {
@@ -95,9 +104,12 @@ impl fmt::Display for InstallReport {
 /// Wrap the PreToolUse command hooks of the settings file at `path` with
 /// this executable, keeping a backup of the original. The path written is
 /// the most stable one naming this binary (see [`exe_path`]); the report
-/// warns when it lies in a build or versioned directory. When the `claude`
-/// on `PATH` honours `"onFailure": "block"` (see [`on_failure`]), the
-/// wrapped hooks get it too.
+/// warns when it lies in a build or versioned directory. The wrapped hooks
+/// get `"onFailure": "block"` whatever `claude` is on `PATH` (see
+/// [`on_failure`]): Claude Code honours it from 2.1.295 and earlier releases
+/// ignore the key, and without it a sealed hook whose seal binary is gone
+/// fails open, the `no-seal` hole the next audit would find. The `claude`
+/// found is reported.
 pub fn install_file(path: &Path) -> Result<InstallReport> {
     let facts =
         ExeFacts::from_env().context("cannot tell where this failopen is (its executable or the current directory)")?;
@@ -106,7 +118,7 @@ pub fn install_file(path: &Path) -> Result<InstallReport> {
         bail!("the failopen path {} is not valid UTF-8, so it cannot go into a settings file", chosen.path.display());
     };
     let claude = on_failure::find(facts.path_var.as_deref());
-    let mut report = install_file_with(path, exe, claude.honours_on_failure())?;
+    let mut report = install_file_with(path, exe, true)?;
     if report.summary.changed() {
         report.warnings.extend(exe_path::build_dir_warning(&chosen.path));
     }

@@ -174,10 +174,12 @@ fn unwrapped_deny_guard_fails_open_under_every_fault_and_seal_closes_it() {
         want.push(("H2", "broken-as-configured", tool, "none"));
     }
     assert_eq!(holes(&v), set(&want));
-    // The same cells with the guard wrapped as `seal --install` wraps it: all blocked.
-    let recheck = v["sealed_recheck"].as_array().unwrap();
+    // The same cells, and every call H1 refused, with the guard as `seal --install` writes it
+    // (wrapped, onFailure added): all blocked, so the recipe is proved.
+    let recheck = v["rechecks"].as_array().unwrap();
     assert_eq!(recheck.len(), 2);
     for r in recheck {
+        assert_eq!(r["outcome"], "proved", "{r:#}");
         for c in r["cells"].as_array().unwrap() {
             assert_eq!(c["result"], "blocked", "{c}");
         }

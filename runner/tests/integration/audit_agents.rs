@@ -55,11 +55,11 @@ pub(crate) fn json(out: &Output) -> Value {
     })
 }
 
-/// The one agent section's (hook, kind, tool, fault) holes, its sealed re-check's results.
+/// The one agent section's (hook, kind, tool, fault) holes, its re-check's results.
 pub(crate) fn holes_and_recheck(a: &Value) -> (Vec<(String, String, String)>, Vec<String>) {
     let s = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
     let holes = a["holes"].as_array().unwrap().iter().map(|h| (s(h, "kind"), s(h, "tool"), s(h, "fault"))).collect();
-    let recheck = a["sealed_recheck"].as_array().unwrap().iter().flat_map(|r| r["cells"].as_array().unwrap().clone());
+    let recheck = a["rechecks"].as_array().unwrap().iter().flat_map(|r| r["cells"].as_array().unwrap().clone());
     (holes, recheck.map(|c| s(&c, "result")).collect())
 }
 

@@ -145,6 +145,62 @@ fn a_destructive_command_guard_is_exercised_with_a_probe_and_fails_open() {
         assert!(holes.contains(&(probe.to_string(), fault.to_string())), "{fault}: {holes:?}");
     }
     assert_eq!(guard_verdict(&v, "H1").0, "open");
+    the_proved_recipe_closes_every_probe_hole_and_the_next_audit_finds_none(&v, &project, &home, probe);
+}
+
+/// Expected: the holes found with a probe get the re-check too (the recipe,
+/// seal with `"onFailure": "block"`, applied to a copy): each hole cell, each
+/// probe refused as-is and the seal binary gone are refused on the copy, so
+/// the recipe is proved and printed as the one fix, `failopen seal
+/// --install`. Applied exactly so, with no `claude` on PATH (issue 46: it
+/// then added no onFailure, and the next audit found a `no-seal` hole), the
+/// next audit finds no hole: the probe is refused as-is and under every
+/// fault, `no-seal` included.
+fn the_proved_recipe_closes_every_probe_hole_and_the_next_audit_finds_none(
+    v: &Value,
+    project: &Path,
+    home: &Path,
+    probe: &str,
+) {
+    let re = &v["rechecks"][0];
+    assert_eq!(re["outcome"], "proved", "{re:#}");
+    let cells: Vec<(&str, &str, &str, &str)> = re["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap();
+            (s("role"), s("tool"), s("fault"), s("result"))
+        })
+        .collect();
+    for fault in ["missing", "crash", "hang", "signal"] {
+        assert!(cells.contains(&("hole", probe, fault, "blocked")), "{fault}: {cells:?}");
+    }
+    assert!(cells.contains(&("refusal", probe, "none", "blocked")), "{cells:?}");
+    assert!(cells.contains(&("refusal", "Bash:rm-rf-home", "none", "blocked")), "{cells:?}");
+    assert!(cells.contains(&("seal-gone", probe, "no-seal", "blocked")), "{cells:?}");
+    let fixes: Vec<&Value> =
+        v["advice"].as_array().unwrap().iter().filter(|a| a["recheck"]["status"] == "proved").collect();
+    assert_eq!(fixes.len(), 1, "one recipe: {v:#}");
+    let change = fixes[0]["change"].as_str().unwrap();
+    assert!(change.contains("failopen seal --install") && !change.contains(" or "), "{change}");
+    let settings = project.join(".claude/settings.json");
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(support::bin(), dir.path().join("failopen")).unwrap();
+    let no_claude = format!("{}:/usr/bin:/bin", dir.path().display());
+    let out = std::process::Command::new(dir.path().join("failopen"))
+        .args(["seal", "--install"])
+        .arg(&settings)
+        .env("PATH", &no_claude)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (out, after) = audit(project, home, &[]);
+    assert!(after["holes"].as_array().unwrap().is_empty(), "the fix as applied still has holes: {after:#}");
+    assert_ne!(out.status.code(), Some(3), "{after:#}");
+    for fault in ["none", "missing", "crash", "hang", "signal", "no-seal"] {
+        assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
+    }
 }
 
 #[test]
@@ -236,8 +292,8 @@ fn no_probe_touches_anything_outside_its_temp_root_with_the_guard_removed() {
 /// `failopen audit` with no arguments finds it through `enabledPlugins` and
 /// `installed_plugins.json`, exercises it with the `git reset --hard` probe it
 /// refuses, and reports the faults that let that call through: exit 3. The
-/// advice is not `seal --install` on the plugin's file (its next update
-/// overwrites it) and does not tell a Bash guard to cover Write.
+/// advice keeps the hook in the plugin (seal in its own hooks file, again
+/// after each update) and does not tell a Bash guard to cover Write.
 #[test]
 fn a_guard_plugin_installed_with_claude_plugin_install_is_found_exercised_and_fails_open() {
     let d = tempfile::tempdir().unwrap();
@@ -292,9 +348,15 @@ fn a_guard_plugin_installed_with_claude_plugin_install_is_found_exercised_and_fa
     for fault in ["crash", "hang", "signal"] {
         assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
     }
+    // The hook stays where the plugin runs it (with its CLAUDE_PLUGIN_ROOT): seal in the plugin's own
+    // hooks file, never "disable the plugin and run it from user settings" (user hooks get no plugin root).
     let advice: Vec<&str> = v["advice"].as_array().unwrap().iter().map(|a| a["change"].as_str().unwrap()).collect();
-    assert!(advice.iter().any(|a| a.contains("is no fix") && a.contains("disable the plugin")), "{advice:?}");
-    assert!(!advice.iter().any(|a| a.contains("cover every write-capable tool")), "{advice:?}");
+    assert!(
+        advice.iter().any(|a| a.contains("plugin dguard@localmarket") && a.contains("seal --install")),
+        "{advice:?}"
+    );
+    assert!(!advice.iter().any(|a| a.contains("disable")), "{advice:?}");
+    assert!(!advice.iter().any(|a| a.contains("matcher")), "{advice:?}");
     // Set to false, the plugin is listed as not loaded, and nothing guards: never exit 0 (a
     // static audit with no hook warns `no-hooks`, exit 3).
     let settings = home.join(".claude/settings.json");

@@ -162,36 +162,36 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
     apply_the_plugin_advice_and_audit_again(&v, &home, &project, probe);
 }
 
-/// The advice for a plugin's hook is what the user owns: in
-/// `~/.claude/settings.json`, the plugin disabled and the same guard under
-/// seal. Applied exactly as printed (the snippet merged into the user's
-/// settings), the next audit finds the plugin not loaded, the guard in the
-/// user's settings, and no hole: the probe is refused as-is and under every
-/// fault that let it through before.
+/// The advice for a plugin's hook keeps it where the plugin runs it (user
+/// hooks get no CLAUDE_PLUGIN_ROOT): `failopen seal --install` on the
+/// plugin's own hooks file, proved by its re-check on a copy before it is
+/// printed. Applied exactly so (with no `claude` on PATH), the next audit
+/// finds the plugin still loaded and no hole: the probe is refused as-is and
+/// under every fault that let it through before, and with the seal binary gone.
 fn apply_the_plugin_advice_and_audit_again(v: &Value, home: &Path, project: &Path, probe: &str) {
-    let snippet = v["advice"]
+    let fix = v["advice"]
         .as_array()
         .unwrap()
         .iter()
-        .find_map(|a| a["snippet"].as_str().filter(|s| s.contains("enabledPlugins")))
-        .unwrap_or_else(|| panic!("no advice disables the plugin: {v:#}"));
-    let snippet: Value = serde_json::from_str(snippet).unwrap();
-    let path = home.join(".claude/settings.json");
-    let mut settings: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    for (key, value) in snippet.as_object().unwrap() {
-        match (settings.get_mut(key), value) {
-            (Some(Value::Object(mine)), Value::Object(theirs)) => mine.extend(theirs.clone()),
-            _ => settings[key] = value.clone(),
-        }
-    }
-    std::fs::write(&path, settings.to_string()).unwrap();
+        .find(|a| a["recheck"]["status"] == "proved")
+        .unwrap_or_else(|| panic!("no proved fix: {v:#}"));
+    let file = v["hooks"][0]["file"].as_str().unwrap();
+    let change = fix["change"].as_str().unwrap();
+    assert!(change.contains(&format!("failopen seal --install {file}")), "{change}");
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(crate::support::bin(), dir.path().join("failopen")).unwrap();
+    let out = std::process::Command::new(dir.path().join("failopen"))
+        .args(["seal", "--install", file])
+        .env("PATH", format!("{}:/usr/bin:/bin", dir.path().display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let (out, after) = audit(project, home, &[]);
     assert_ne!(out.status.code(), Some(3), "the advised fix still fails open: {after:#}");
-    assert_eq!(after["plugins"][0]["loaded"], false, "{after:#}");
-    assert!(after["hooks"][0]["file"].as_str().unwrap().ends_with("home/.claude/settings.json"), "{after:#}");
+    assert_eq!(after["plugins"][0]["loaded"], true, "{after:#}");
     assert_eq!(after["holes"].as_array().unwrap().len(), 0, "{after:#}");
     assert_eq!(result(&after, "H1", probe, "none"), "blocked", "{after:#}");
-    for fault in ["missing", "crash", "signal", "no-launcher"] {
+    for fault in ["missing", "crash", "signal", "no-launcher", "no-seal"] {
         assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
     }
     crate::audit_sources::assert_census_matches(&after, 1);

@@ -11,6 +11,7 @@ mod agent_sdk;
 mod agents;
 mod agents_install;
 mod audit;
+mod audit_advice;
 mod audit_agents;
 mod audit_answers;
 mod audit_hostile_files;

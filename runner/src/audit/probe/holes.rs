@@ -44,7 +44,8 @@ pub struct Hole {
 /// The holes the cells prove.
 pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
     let by_hook = group_by(cells, |c| c.hook.as_str());
-    let mut tools: Vec<&str> = cells.iter().map(|c| c.tool.as_str()).collect();
+    // Coverage by the tool the matcher sees: a subagent's write is its Bash call, which a Bash hook covers.
+    let mut tools: Vec<&str> = cells.iter().map(|c| super::probes::matched_tool(&c.tool)).collect();
     tools.sort_unstable();
     tools.dedup();
     let guarding = entries.iter().filter(|e| !matches!(e.kind, HookKind::Other { .. }));
@@ -66,7 +67,7 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
                 (CellResult::Wrote(WroteHow::GuardNotRun), Fault::None)
                     if guards_something
                         && c.tool != super::probes::MCP
-                        && coverage.others(&c.tool, matcher::covers(e.matcher.as_deref(), &c.tool)) == 0 =>
+                        && uncovered(&coverage, e.matcher.as_deref(), super::probes::matched_tool(&c.tool)) =>
                 {
                     HoleKind::UncoveredTool
                 }
@@ -83,6 +84,12 @@ pub fn holes(entries: &[HookEntry], cells: &[AuditCell]) -> Vec<Hole> {
         }
     }
     out
+}
+
+/// Whether no entry's matcher covers `tool`: neither `own` nor another's.
+fn uncovered(coverage: &matcher::Coverage, own: Option<&str>, tool: &str) -> bool {
+    let mine = matcher::covers(own, tool);
+    !mine && coverage.others(tool, mine) == 0
 }
 
 /// `items` grouped by the hook id `key` gives, in their order: one pass, so
@@ -138,6 +145,20 @@ mod tests {
         let found = holes(&[entry()], &cells);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!((found[0].kind, found[0].tool.as_str()), (HoleKind::NeverRan, "Bash:git-reset-hard"));
+        // A subagent's Bash write that another entry's Bash matcher covers is no uncovered tool.
+        let mut edit = entry();
+        edit.matcher = Some("Edit".into());
+        let mut bash = entry();
+        (bash.id, bash.matcher) = ("N2".into(), Some("Bash".into()));
+        let cells = vec![
+            cell("Edit", Fault::None, CellResult::Blocked),
+            cell("subagent", Fault::None, not_run.clone()),
+            cell("Write", Fault::None, not_run.clone()),
+        ];
+        let found = holes(&[edit.clone(), bash], &cells);
+        let tools: Vec<&str> = found.iter().map(|h| h.tool.as_str()).collect();
+        assert_eq!(tools, ["Write"], "{found:?}");
+        assert_eq!(holes(&[edit], &cells).len(), 2, "alone, the Edit hook leaves the subagent's Bash write uncovered");
         // The same probe blocked is no hole at all.
         let held = vec![cell("Bash:git-reset-hard", Fault::None, CellResult::Blocked)];
         assert!(holes(&[entry()], &held).is_empty());

@@ -23,8 +23,8 @@ pub mod launcher;
 pub mod not_covered;
 pub mod plan;
 pub mod probes;
+pub mod recheck;
 pub mod screen;
-pub mod sealed;
 pub mod stage;
 pub mod world;
 

@@ -21,3 +21,23 @@ pub const GEMINI_TOOLS: [&str; 3] = ["run_shell_command", "write_file", "replace
 /// The other agents' write tools that are not also Claude Code's: each
 /// creates `notes.txt`, as `Bash` and `Write` do.
 pub const AGENT_TOOLS: [&str; 4] = ["apply_patch", "run_shell_command", "write_file", "replace"];
+
+/// The tool a cell's label writes with, as a matcher sees it: the subagent
+/// route's write is the subagent's Bash call, a probe's (`Bash:git-reset-hard`)
+/// its tool's.
+pub fn matched_tool(label: &str) -> &str {
+    match label {
+        SUBAGENT => "Bash",
+        other => other.split(':').next().unwrap_or(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_subagent_write_is_matched_as_its_bash_call() {
+        assert_eq!(super::matched_tool(super::SUBAGENT), "Bash");
+        assert_eq!(super::matched_tool("Bash:git-reset-hard"), "Bash");
+        assert_eq!(super::matched_tool("Write"), "Write");
+    }
+}

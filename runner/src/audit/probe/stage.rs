@@ -10,19 +10,22 @@
 //!    make them: [`plan::for_agent`]) screened against the hook directly
 //!    through the agent's stdin contract, those it refuses confirmed in
 //!    sessions, and the faults injected under the first one refused there;
-//! 4. the holes that proves ([`holes`]), and the hole cells re-run on a
-//!    sealed copy ([`sealed`]).
+//! 4. the holes that proves ([`holes`]), and each hook's recipe (seal as
+//!    `seal --install` writes it, onFailure, a wider matcher) applied to a
+//!    copy and re-run: its holes, every call it refused, the seal binary gone
+//!    ([`recheck`]).
 
 use std::path::Path;
 
 use super::dynamic::{self, AuditCell, Runner};
 use super::faults::FaultScripts;
 use super::holes::{self, Hole};
+use super::recheck::{self, Recheck, Unchecked};
 use super::screen::HookScreen;
-use super::sealed::{self, SealedRecheck};
 use super::{plan, Probe};
 use crate::agent::AgentBin;
 use crate::audit::intake::config::HookEntry;
+use crate::audit::OnFailure;
 use crate::pool::{Interrupt, Pool};
 use crate::standin::{Policy, StandIn};
 
@@ -87,7 +90,7 @@ fn unreachable_url() -> std::io::Result<String> {
 /// Which tools an agent's entries are tried through.
 #[derive(Debug, Clone, Copy)]
 pub struct Tools {
-    /// One plain write each, as configured (the baseline), and the sealed re-check's.
+    /// One plain write each, as configured (the baseline).
     pub writes: &'static [&'static str],
     /// The faults are injected through these (a subset of `writes`).
     pub faults: &'static [&'static str],
@@ -105,18 +108,22 @@ pub struct Found {
     pub screens: Vec<HookScreen>,
     /// The holes the cells prove.
     pub holes: Vec<Hole>,
-    /// The hole cells re-run with the hook wrapped by seal.
-    pub sealed_recheck: Vec<SealedRecheck>,
+    /// Each hook's recipe re-run on a copy.
+    pub rechecks: Vec<Recheck>,
+    /// The holes no re-check covers, with why.
+    pub unchecked: Vec<Unchecked>,
 }
 
 /// Run the stage on `entries` with `runner` (whose agent they belong to),
-/// `probes` being every probe of the audit (the user's, then the catalogue).
+/// `probes` being every probe of the audit (the user's, then the catalogue);
+/// `on_failure`: whether the agent honours `"onFailure": "block"` (measured).
 pub async fn run(
     runner: &Runner<'_>,
     entries: &[HookEntry],
     tools: Tools,
     probes: &[Probe],
     seal_exe: &str,
+    on_failure: OnFailure,
 ) -> anyhow::Result<Found> {
     let baseline = runner.run_cells(entries, &dynamic::baseline_plan_for(entries, tools.writes)).await?;
     let (fault_plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools.faults);
@@ -130,6 +137,6 @@ pub async fn run(
     let cells: Vec<AuditCell> =
         baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
     let holes = holes::holes(entries, &cells);
-    let sealed_recheck = sealed::recheck(runner, entries, &holes, seal_exe, tools.writes).await?;
-    Ok(Found { cells, probes, screens, holes, sealed_recheck })
+    let (rechecks, unchecked) = recheck::run(runner, entries, &cells, &holes, &probes, on_failure, seal_exe).await?;
+    Ok(Found { cells, probes, screens, holes, rechecks, unchecked })
 }

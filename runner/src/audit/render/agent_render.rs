@@ -61,9 +61,10 @@ pub fn text(a: &AgentAudit) -> String {
         text_sections::holes(&mut s, &format!("Holes ({})", agent_words(a)), &a.checks.holes);
     }
     text_sections::advice(&mut s, &format!("Advice ({})", a.agent_name), &a.checks.advice);
-    for re in &a.checks.sealed_recheck {
-        text_sections::recheck(&mut s, re, &format!("wrapped by failopen seal, on {}", agent_words(a)), 17);
+    for re in &a.checks.rechecks {
+        text_sections::recheck(&mut s, re, &format!("(its recipe applied to a copy, on {})", agent_words(a)), 20);
     }
+    text_sections::unchecked(&mut s, &a.checks.unchecked);
     s
 }
 
@@ -112,8 +113,9 @@ pub fn markdown(a: &AgentAudit) -> String {
         markdown_tables::holes(&mut s, &a.checks.holes, "No holes proven.");
     }
     markdown_tables::advice(&mut s, &a.checks.advice);
-    for re in &a.checks.sealed_recheck {
-        markdown_tables::recheck(&mut s, re, "Re-check of", "wrapped by failopen seal");
+    for re in &a.checks.rechecks {
+        markdown_tables::recheck(&mut s, re, "Re-check of", "(its recipe applied to a copy)");
     }
+    markdown_tables::unchecked(&mut s, &a.checks.unchecked);
     s
 }

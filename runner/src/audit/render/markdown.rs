@@ -132,9 +132,10 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
         let _ = writeln!(s, "#### Advice\n");
         markdown_tables::advice(&mut s, &r.checks.advice);
     }
-    for re in &r.checks.sealed_recheck {
-        markdown_tables::recheck(&mut s, re, "#### Re-check of", "wrapped as `failopen seal --install` would");
+    for re in &r.checks.rechecks {
+        markdown_tables::recheck(&mut s, re, "#### Re-check of", "(its recipe applied to a copy)");
     }
+    markdown_tables::unchecked(&mut s, &r.checks.unchecked);
     for a in &r.agents {
         s.push_str(&super::agent_render::markdown(a));
     }
@@ -147,12 +148,14 @@ mod tests {
 
     use super::*;
     use crate::audit::advice::{Advice, Hole, HoleKind};
+    use crate::audit::advice::{RecheckStatus, Rechecked};
     use crate::audit::checks::Checks;
     use crate::audit::intake::config::{HookEntry, HookKind};
     use crate::audit::probe::dynamic::AuditCell;
     use crate::audit::probe::faults::Fault;
     use crate::audit::probe::judge::{CellResult, WroteHow};
-    use crate::audit::{Finding, OnFailure, SealedRecheck, Severity};
+    use crate::audit::probe::recheck::{Change, Outcome, Recheck, RecheckCell, Role};
+    use crate::audit::{Finding, OnFailure, Severity};
 
     fn hook(id: &str, matcher: &str, command: &str) -> HookEntry {
         HookEntry {
@@ -210,12 +213,22 @@ mod tests {
                     hook: "H1".into(),
                     change: "add onFailure".into(),
                     snippet: Some("\"onFailure\": \"block\"".into()),
+                    recheck: Rechecked { status: RecheckStatus::Proved, what: "1 of 1 hole refused".into() },
                 }],
-                sealed_recheck: vec![SealedRecheck {
+                rechecks: vec![Recheck {
                     hook: "H1".into(),
-                    command: "failopen seal -- guard.sh".into(),
-                    cells: vec![cell("Bash", Fault::Crash, CellResult::Blocked)],
+                    changes: vec![Change::OnFailure],
+                    hook_json: serde_json::json!({"onFailure": "block"}),
+                    matcher: Some("Bash|Write".into()),
+                    cells: vec![RecheckCell {
+                        role: Role::Hole,
+                        cell: cell("Bash", Fault::Crash, CellResult::Blocked),
+                    }],
+                    outcome: Outcome::Proved,
+                    measured: "1 of 1 hole refused".into(),
+                    went_wrong: vec![],
                 }],
+                unchecked: vec![],
                 not_covered: vec!["faults are injected through Bash and Write only".into()],
                 guards: vec![crate::audit::guard_verdict::GuardVerdict {
                     hook: "H1".into(),
@@ -245,12 +258,14 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| H1 | fails open: writes through Bash landed under fault crash (exit 1) |"), "{md}");
-        assert!(md.contains("| H1 | add onFailure | `\"onFailure\": \"block\"` |"), "{md}");
         assert!(
-            md.contains("#### Re-check of H1 wrapped as `failopen seal --install` would: 1 of 1 holes closed"),
+            md.contains(
+                "| H1 | add onFailure | `\"onFailure\": \"block\"` | **fix, re-checked**: 1 of 1 hole refused |"
+            ),
             "{md}"
         );
-        assert!(md.contains("| Bash | crash | blocked |"), "{md}");
+        assert!(md.contains("#### Re-check of H1 (its recipe applied to a copy): proved"), "{md}");
+        assert!(md.contains("| hole | Bash | crash | blocked |"), "{md}");
         let mut widths = Vec::new();
         for line in md.lines() {
             match (line.starts_with('|'), widths.last()) {
@@ -275,7 +290,7 @@ mod tests {
         r.checks.cells.clear();
         r.checks.holes.clear();
         r.checks.advice.clear();
-        r.checks.sealed_recheck.clear();
+        r.checks.rechecks.clear();
         r.checks.findings.clear();
         r.checks.guards[0].status = crate::audit::guard_verdict::GuardStatus::Untested;
         let md = markdown(&r, 6);

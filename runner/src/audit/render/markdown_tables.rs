@@ -1,5 +1,5 @@
 //! The Markdown tables Claude Code's part of an audit report and the other
-//! agents' parts share: the holes, the advice, and a sealed re-check.
+//! agents' parts share: the holes, the advice, and its re-checks.
 
 use std::fmt::Write;
 
@@ -8,7 +8,7 @@ use super::words::{describe, fault_columns, hole_lines, table_notes, table_rows}
 use crate::audit::advice::{Advice, Hole};
 use crate::audit::probe::dynamic::AuditCell;
 use crate::audit::probe::judge::CellResult;
-use crate::audit::SealedRecheck;
+use crate::audit::{Recheck, Unchecked};
 
 /// A row per guard: held, untested or open, and why.
 pub(in crate::audit) fn guards_table(s: &mut String, guards: &[crate::audit::guard_verdict::GuardVerdict]) {
@@ -23,24 +23,48 @@ pub(in crate::audit) fn holes(s: &mut String, holes: &[Hole], empty: &str) {
     table(s, &["hook", "hole"], &rows, empty);
 }
 
-/// One row per piece of advice: the hook, the change in words, and the
-/// exact change as code.
+/// One row per piece of advice: the hook, the change in words, the exact
+/// change as code, and whether it was re-checked with what that measured.
 pub(in crate::audit) fn advice(s: &mut String, advice: &[Advice]) {
     let rows: Vec<Vec<String>> = advice
         .iter()
-        .map(|a| vec![a.hook.clone(), text(&a.change), a.snippet.as_deref().map(code).unwrap_or_default()])
+        .map(|a| {
+            vec![
+                a.hook.clone(),
+                text(&a.change),
+                a.snippet.as_deref().map(code).unwrap_or_default(),
+                format!("**{}**: {}", text(a.recheck.status.as_str()), text(&a.recheck.what)),
+            ]
+        })
         .collect();
-    table(s, &["hook", "change", "exact change"], &rows, "");
+    table(s, &["hook", "change", "exact change", "re-check"], &rows, "");
 }
 
-/// A re-check under seal: a line `{lead} {hook} {how}: N of M holes closed`,
-/// then one row per hole re-run.
-pub(in crate::audit) fn recheck(s: &mut String, re: &SealedRecheck, lead: &str, how: &str) {
-    let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
-    let _ = writeln!(s, "{lead} {} {how}: {closed} of {} holes closed\n", re.hook, re.cells.len());
+/// A re-check: a line `{lead} {hook} {how}: OUTCOME`, what it measured,
+/// then one row per cell re-run.
+pub(in crate::audit) fn recheck(s: &mut String, re: &Recheck, lead: &str, how: &str) {
+    let outcome = super::text_sections::outcome_words(re);
+    let _ = writeln!(s, "{lead} {} {how}: {outcome}\n\n{}\n", re.hook, text(&re.measured));
+    let rows: Vec<Vec<String>> = re
+        .cells
+        .iter()
+        .map(|c| {
+            vec![
+                super::text_sections::role_words(c.role).into(),
+                text(&c.cell.tool),
+                c.cell.fault.as_str().into(),
+                text(&describe(&c.cell.result)),
+            ]
+        })
+        .collect();
+    table(s, &["why", "tool", "fault", "result"], &rows, "");
+}
+
+/// The holes no re-check covers, with why.
+pub(in crate::audit) fn unchecked(s: &mut String, unchecked: &[Unchecked]) {
     let rows: Vec<Vec<String>> =
-        re.cells.iter().map(|c| vec![c.tool.clone(), c.fault.as_str().into(), text(&describe(&c.result))]).collect();
-    table(s, &["tool", "fault", "result"], &rows, "");
+        unchecked.iter().map(|u| vec![u.hook.clone(), text(&u.tool), u.fault.as_str().into(), text(&u.why)]).collect();
+    table(s, &["hook", "hole's tool", "fault", "not re-checked because"], &rows, "");
 }
 
 /// The fault x tool grid of `cells`: a row per (hook, tool), a column per

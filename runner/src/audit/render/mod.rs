@@ -113,9 +113,10 @@ pub fn text(r: &AuditReport, exit_code: i32) -> String {
         text_sections::holes(&mut s, "Holes", &r.checks.holes);
     }
     text_sections::advice(&mut s, "Advice", &r.checks.advice);
-    for re in &r.checks.sealed_recheck {
-        text_sections::recheck(&mut s, re, "wrapped as `failopen seal --install` would", 12);
+    for re in &r.checks.rechecks {
+        text_sections::recheck(&mut s, re, "(its recipe applied to a copy)", 20);
     }
+    text_sections::unchecked(&mut s, &r.checks.unchecked);
     if !has_claude_part(r) {
         s.clear();
         let _ = writeln!(s, "failopen audit: no Claude Code settings here; the other agents' hooks:");

@@ -1,14 +1,13 @@
 //! The text report's sections Claude Code's part of an audit and the other
-//! agents' parts share: the holes, the advice, and a sealed re-check.
+//! agents' parts share: the holes, the advice, and its re-checks.
 
 use std::fmt::Write;
 
 use super::words::{describe, hole_lines};
 use crate::audit::advice::{Advice, Hole};
 use crate::audit::guard_verdict::GuardVerdict;
-use crate::audit::probe::judge::CellResult;
 use crate::audit::probe::screen::HookScreen;
-use crate::audit::SealedRecheck;
+use crate::audit::{Recheck, Unchecked};
 
 /// A line per guard: held, untested or open, and why.
 pub(in crate::audit) fn guards(s: &mut String, guards: &[GuardVerdict]) {
@@ -28,28 +27,76 @@ pub(in crate::audit) fn holes(s: &mut String, heading: &str, holes: &[Hole]) {
     }
 }
 
-/// The advice under `heading`, each change with its exact snippet below it;
-/// nothing when there is none.
+/// The advice under `heading`, each change with whether it was re-checked,
+/// its exact snippet and what the re-check measured below it; nothing when
+/// there is none.
 pub(in crate::audit) fn advice(s: &mut String, heading: &str, advice: &[Advice]) {
     if advice.is_empty() {
         return;
     }
     let _ = writeln!(s, "\n{heading}");
     for a in advice {
-        let _ = writeln!(s, "  {:<4} {}", a.hook, a.change);
+        let _ = writeln!(s, "  {:<4} [{}] {}", a.hook, a.recheck.status.as_str(), a.change);
         if let Some(snippet) = &a.snippet {
             let _ = writeln!(s, "         {snippet}");
         }
+        let _ = writeln!(s, "         {}: {}", recheck_lead(a), a.recheck.what);
     }
 }
 
-/// A re-check under seal: `Re-check of HOOK {how}: N of M holes closed`,
-/// then a line per hole re-run, its tool in a column `tool_width` wide.
-pub(in crate::audit) fn recheck(s: &mut String, re: &SealedRecheck, how: &str, tool_width: usize) {
-    let closed = re.cells.iter().filter(|c| c.result == CellResult::Blocked).count();
-    let _ = writeln!(s, "\nRe-check of {} {how}: {closed} of {} holes closed", re.hook, re.cells.len());
+fn recheck_lead(a: &Advice) -> &'static str {
+    match a.recheck.status {
+        crate::audit::advice::RecheckStatus::NotRechecked => "why not re-checked",
+        _ => "re-check",
+    }
+}
+
+/// A re-check: `Re-check of HOOK, {how}: OUTCOME`, what it measured, then
+/// a line per cell re-run (why, tool, fault, result), its tool in a column
+/// `tool_width` wide.
+pub(in crate::audit) fn recheck(s: &mut String, re: &Recheck, how: &str, tool_width: usize) {
+    let _ = writeln!(s, "\nRe-check of {} {how}: {}", re.hook, outcome_words(re));
+    let _ = writeln!(s, "  {}", re.measured);
     for c in &re.cells {
-        let _ = writeln!(s, "  {:<tool_width$} {:<8} {}", c.tool, c.fault.as_str(), describe(&c.result));
+        let role = role_words(c.role);
+        let _ = writeln!(
+            s,
+            "  {role:<9} {:<tool_width$} {:<11} {}",
+            c.cell.tool,
+            c.cell.fault.as_str(),
+            describe(&c.cell.result)
+        );
+    }
+}
+
+/// The holes no re-check covers, with why; nothing when there is none.
+pub(in crate::audit) fn unchecked(s: &mut String, unchecked: &[Unchecked]) {
+    if unchecked.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\nHoles not re-checked");
+    for u in unchecked {
+        let _ = writeln!(s, "  {:<4} {} under {}: {}", u.hook, u.tool, u.fault.as_str(), u.why);
+    }
+}
+
+/// A re-check's outcome in words.
+pub(in crate::audit) fn outcome_words(re: &Recheck) -> &'static str {
+    use crate::audit::probe::recheck::Outcome;
+    match re.outcome {
+        Outcome::Proved => "proved (every hole closed, every refusal kept)",
+        Outcome::Failed => "FAILED (a call went through on the changed copy)",
+        Outcome::Unsettled => "unsettled (a cell could not be told)",
+    }
+}
+
+/// Why a re-check cell ran, in a word.
+pub(in crate::audit) fn role_words(role: crate::audit::probe::recheck::Role) -> &'static str {
+    use crate::audit::probe::recheck::Role;
+    match role {
+        Role::Hole => "hole",
+        Role::Refusal => "refusal",
+        Role::SealGone => "seal gone",
     }
 }
 

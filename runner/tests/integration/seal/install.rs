@@ -112,8 +112,13 @@ fn install_adds_on_failure_block_when_the_claude_on_path_honours_it() {
     );
 }
 
+/// Expected: `"onFailure": "block"` is added whatever `claude` is on PATH (an
+/// older one, none, one whose version cannot be read): Claude Code honours it
+/// from 2.1.295 and earlier releases ignore the key (claude-code-notes), and
+/// without it the sealed hook fails open with its seal binary gone, the
+/// `no-seal` hole the next audit would report (issue 46).
 #[test]
-fn install_leaves_on_failure_out_for_an_older_missing_or_unreadable_claude() {
+fn install_adds_on_failure_block_whatever_claude_is_on_path() {
     for (version_line, says) in [
         (Some("2.1.294 (Claude Code)"), "Claude Code 2.1.294"),
         (None, "onFailure: no claude on PATH: "),
@@ -125,10 +130,10 @@ fn install_leaves_on_failure_out_for_an_older_missing_or_unreadable_claude() {
         fs::write(&settings, SETTINGS.replace("@GUARD@", "/g/guard.sh")).unwrap();
         let out = install_as(&bin.join("failopen"), &settings, &format!("{}:/usr/bin:/bin", p(&bin)));
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-        assert_eq!(first_command_hook(&settings).get("onFailure"), None, "{version_line:?}");
+        assert_eq!(first_command_hook(&settings)["onFailure"], "block", "{version_line:?}");
         let report = String::from_utf8_lossy(&out.stdout);
         let line = report.lines().find(|l| l.contains("onFailure:")).unwrap_or_else(|| panic!("{report}"));
-        assert!(line.contains(says) && line.ends_with("\"onFailure\": \"block\" not added"), "{line}");
+        assert!(line.contains(says) && line.contains("added to 1 wrapped hook all the same"), "{line}");
         if version_line == Some("2.1.294 (Claude Code)") {
             assert!(line.contains("older than 2.1.295"), "{line}");
         }
