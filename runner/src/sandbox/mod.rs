@@ -154,7 +154,9 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     for root in hidden_roots() {
         a.extend([OsString::from("--tmpfs"), s(&root)]);
     }
-    let mut binds: Vec<(PathBuf, bool)> = c.expose.iter().map(|p| (p.clone(), false)).collect();
+    // Inside the writable root, a named path stays writable (the session's own `work/`).
+    let mut binds: Vec<(PathBuf, bool)> =
+        c.expose.iter().filter(|p| !p.starts_with(&c.writable)).map(|p| (p.clone(), false)).collect();
     binds.push((cache_root(), false));
     let exe = std::env::current_exe()?;
     binds.push((exe.clone(), false));
