@@ -42,6 +42,7 @@ pub mod reap;
 pub mod record;
 pub mod report;
 pub mod run;
+pub mod sandbox;
 pub mod seal;
 pub mod session;
 pub mod settings;

@@ -14,6 +14,7 @@
 //! holding them open cannot make us wait.
 
 mod args;
+mod contained;
 mod dirs;
 pub mod interactive;
 
@@ -180,8 +181,11 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     env.extend(launch.env);
     let mut launched = match spec.mode {
         Mode::Print => {
-            let mut cmd = tokio::process::Command::new(launch.program.as_ref().unwrap_or(&spec.bin.path));
-            cmd.args(launch.args);
+            let program = launch.program.as_ref().unwrap_or(&spec.bin.path);
+            // In the sandbox when the policy says so; its relays serve until the session ends.
+            let (program, args, _contained) = contained::command(spec, root.path(), &dirs.work, program, launch.args)?;
+            let mut cmd = tokio::process::Command::new(program);
+            cmd.args(args);
             launch_headless(spec, &dirs, cmd, env, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
         }
         Mode::Interactive => interactive::launch(spec, &dirs, launch.args, env).await?,

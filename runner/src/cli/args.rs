@@ -215,6 +215,10 @@ pub struct AuditArgs {
     /// Only the static checks (no Claude Code sessions).
     #[arg(long)]
     pub static_only: bool,
+    /// Run the dynamic checks without the sandbox (bubblewrap): the audited hooks then reach your
+    /// HOME, environment and network. Without it, where no sandbox can be had, only the static checks run.
+    #[arg(long)]
+    pub no_sandbox: bool,
     /// A plugin directory whose `hooks/hooks.json` to read too, as `claude --plugin-dir` loads it (repeatable).
     #[arg(long = "plugin-dir", value_name = "DIR")]
     pub plugin_dirs: Vec<PathBuf>,

@@ -15,7 +15,8 @@ use super::args::{AuditArgs, AuditFormat};
 use super::output::emit;
 use super::{Env, ExitCode};
 
-pub async fn main(args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
+pub async fn main(mut args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
+    choose_sandbox(&mut args);
     let opts = options(&args, env).await?;
     // As in `run`: the first SIGINT/SIGTERM stops the sessions, a second one is a hard stop.
     super::signals::spawn_handler(opts.interrupt.clone(), false);
@@ -42,6 +43,34 @@ pub async fn main(args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
         AuditFormat::Md => markdown::markdown(&report, code.code()),
     })?;
     Ok(code)
+}
+
+/// Every process started from the audited hooks runs in the sandbox
+/// ([`failopen::sandbox`]); where none can be had, the dynamic checks run
+/// only with `--no-sandbox` (uncontained), and otherwise the static checks
+/// alone, saying why.
+fn choose_sandbox(args: &mut AuditArgs) {
+    use failopen::sandbox::{self, Policy};
+    if args.static_only {
+        return;
+    }
+    if args.no_sandbox {
+        eprintln!(
+            "failopen audit: --no-sandbox: the audited hooks run with everything you have (your HOME, your network)"
+        );
+        sandbox::choose(Policy::Off);
+        return;
+    }
+    match sandbox::available() {
+        Ok(_) => sandbox::choose(Policy::On),
+        Err(why) => {
+            eprintln!(
+                "failopen audit: {why}\nfailopen audit: no sandbox, so only the static checks ran; \
+                 pass --no-sandbox to run the dynamic checks uncontained (the hooks then reach your HOME and network)"
+            );
+            args.static_only = true;
+        }
+    }
 }
 
 /// The audit's options from its arguments and the environment.

@@ -42,6 +42,10 @@ pub fn main() -> ExitCode {
     if seal::is_seal_mode(&args) {
         return seal::main(args, started);
     }
+    if args.get(1).is_some_and(|a| a == failopen::sandbox::relay::SUBCOMMAND) {
+        // Inside a sandbox, in front of the program it contains: no runtime, no parsing of ours.
+        std::process::exit(failopen::sandbox::relay::exec_main(&args[2..]));
+    }
     signals::install_panic_reaper();
     match Cli::try_parse_from(args) {
         Ok(cli) => dispatch(cli, started),

@@ -449,3 +449,81 @@ fn the_action_audit_step_fails_a_public_guard_that_fails_open() {
     let summary = runner.summary();
     assert!(summary.starts_with("### failopen audit: open (exit 3)\n\n```\n{"), "{summary}");
 }
+
+/// Safe on a hostile pull request (issue 45): no workflow runs on
+/// `pull_request_target`; every checkout leaves no token in `.git/config`;
+/// the example `audit.yml` runs the action on `pull_request` with `contents:
+/// read`; the action saves its build to the cache never on a pull request,
+/// and before the audited hooks run; and its audit step refuses a workspace
+/// whose `.git/config` holds a token (as `actions/checkout` saves it by
+/// default), before any hook runs.
+#[test]
+fn the_action_is_safe_on_a_hostile_pull_request_by_default() {
+    let dir = support::repo().join(".github/workflows");
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let file = format!(".github/workflows/{}", e.file_name().to_string_lossy());
+        let y = Yaml::load(&file);
+        let on = yaml_serde::to_string(&y.doc["on"]).unwrap();
+        assert!(!on.contains("pull_request_target"), "{file} runs on pull_request_target");
+        for job in y.doc["jobs"].as_mapping().unwrap().keys().map(scalar) {
+            for step in y.steps(Some(&job)) {
+                if step["uses"].as_str().is_some_and(|u| u.starts_with("actions/checkout")) {
+                    assert_eq!(
+                        step["with"]["persist-credentials"].as_bool(),
+                        Some(false),
+                        "{file} {job}: a checkout saves the token in .git/config"
+                    );
+                }
+            }
+        }
+    }
+    let audit = Yaml::load(".github/workflows/audit.yml");
+    assert!(audit.doc["on"].get("pull_request").is_some(), "the documented trigger");
+    assert_eq!(scalar(&audit.doc["permissions"]["contents"]), "read");
+    assert!(audit.steps(Some("audit")).iter().any(|s| s["uses"].as_str() == Some("./")), "audit.yml runs the action");
+
+    let action = Yaml::load(ACTION);
+    let steps = action.steps(None);
+    let pos = |id: &str| steps.iter().position(|s| s["id"].as_str() == Some(id)).unwrap();
+    assert_eq!(steps[pos("cache")]["uses"].as_str(), Some("actions/cache/restore@v4"));
+    let save = &steps[pos("save")];
+    assert_eq!(save["uses"].as_str(), Some("actions/cache/save@v4"));
+    assert!(save["if"].as_str().unwrap().contains("github.event_name != 'pull_request'"), "{save:?}");
+    assert!(pos("build") < pos("save") && pos("save") < pos("audit"), "saved right after the build");
+    assert!(pos("sandbox") < pos("audit"), "the sandbox is set up before the audit");
+
+    // A checkout that persisted its token: the audit step refuses, and no hook runs.
+    let d = tempfile::tempdir().unwrap();
+    let project = d.path().join("project");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    let marker = d.path().join("hook-ran");
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("touch {}; exit 2", marker.display())}]}]}});
+    std::fs::write(project.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let git = |args: &[&str]| {
+        let st = std::process::Command::new("git").args(args).current_dir(&project).status().unwrap();
+        assert!(st.success(), "git {args:?}");
+    };
+    git(&["init", "-q", "."]);
+    git(&[
+        "config",
+        "--local",
+        "http.https://github.com/.extraheader",
+        "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hz",
+    ]);
+    let runner = Runner::new(&d.path().join("runner"), support::bin().parent().unwrap());
+    let exprs = [
+        ("inputs.settings", ""),
+        ("inputs.plugin-dirs", ""),
+        ("steps.install.outputs.version", ""),
+        ("inputs.format", "md"),
+        ("inputs.static-only", "false"),
+        ("inputs.fail-on-open", "true"),
+        ("inputs.fail-on-untested", "true"),
+        ("inputs.working-directory", "."),
+    ];
+    let r = runner.run(&action, None, "audit", &project, &exprs, &[]);
+    assert_eq!((r.code, r.outputs["result"].as_str()), (1, "error"), "{}", r.log);
+    assert!(r.log.contains("persist-credentials: false"), "{}", r.log);
+    assert!(!marker.exists(), "a hook ran");
+}

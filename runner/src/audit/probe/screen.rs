@@ -61,12 +61,13 @@ pub async fn run(
     timeout: Duration,
     groups: &crate::pool::GroupRegistry,
 ) -> (bool, String) {
-    let mut cmd = tokio::process::Command::new("/bin/sh");
-    cmd.arg("-c")
-        .arg(command)
-        .current_dir(cwd)
-        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .stdin(Stdio::piped())
+    // The allowlisted environment and `env` only; in the sandbox, the screen's root its one writable tree.
+    let writable = cwd.parent().unwrap_or(cwd);
+    let (mut cmd, _contained) = match crate::sandbox::shell_command(command, env, cwd, writable) {
+        Ok(c) => c,
+        Err(e) => return (false, format!("cannot start: {e}")),
+    };
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env(crate::reap::TAG_VAR, crate::pool::session_id("screen"))

@@ -1,0 +1,292 @@
+//! The one place that starts a process from audited code: a hook's command
+//! screened directly, or an agent session that runs hooks. Contained by
+//! Debian's `bubblewrap` (`bwrap`) in new user, mount, PID, network, IPC,
+//! UTS and cgroup namespaces:
+//!
+//! - the environment is the caller's allowlist ([`allowed_env`]): nothing
+//!   of the user's is inherited, and failopen's own `/proc/<pid>/environ`
+//!   is out of sight (a new PID namespace with its own `/proc`);
+//! - the file system is `/` read-only, with HOME, `/root`, `/home`, `/tmp`,
+//!   `/var/tmp` and `/run` replaced by empty tmpfs; the paths the hook's
+//!   configuration names ([`expose`]: its script, its plugin, its launcher,
+//!   an npm-global install), failopen's cache and its own binary are bound
+//!   back read-only, and the session's temp root read-write: nothing else
+//!   is writable;
+//! - the network is a namespace with only `lo`; the stand-in (and any
+//!   loopback server a hook's configuration names by URL) is reached inside
+//!   it through a relay ([`relay`]) that failopen runs in the sandbox;
+//! - every process dies with the sandbox: `--die-with-parent`, and the PID
+//!   namespace's init takes its namespace down when the command ends (a
+//!   `setsid` daemon too).
+//!
+//! Where `bwrap` cannot run (macOS, a kernel without unprivileged user
+//! namespaces, no bwrap), [`available`] says why, and audit runs the
+//! dynamic checks only with `--no-sandbox`.
+
+pub mod expose;
+pub mod relay;
+
+use std::ffi::OsString;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Whether processes from audited code run contained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// As they are (failopen's own guards; `--no-sandbox`).
+    #[default]
+    Off,
+    /// In a bubblewrap sandbox.
+    On,
+}
+
+static POLICY: OnceLock<Policy> = OnceLock::new();
+
+/// Choose the policy for this process, once (the command line does, before
+/// any session starts). Later calls are ignored.
+pub fn choose(policy: Policy) {
+    let _ = POLICY.set(policy);
+}
+
+/// The policy chosen for this process ([`Policy::Off`] when none was).
+pub fn policy() -> Policy {
+    POLICY.get().copied().unwrap_or_default()
+}
+
+/// The policy `FAILOPEN_SANDBOX` names for `run` and `history` sessions
+/// (`on` or `off`; unset: `off`, failopen's own guards running as they are).
+/// `on` where no sandbox can be had is an error saying why.
+pub fn from_env() -> Result<Policy, String> {
+    match std::env::var("FAILOPEN_SANDBOX").as_deref() {
+        Err(_) | Ok("" | "off" | "0") => Ok(Policy::Off),
+        Ok("on" | "1") => available().map(|_| Policy::On),
+        Ok(other) => Err(format!("FAILOPEN_SANDBOX={other}: expected on or off")),
+    }
+}
+
+/// The `bwrap` this machine can run a sandbox with, or why there is none.
+pub fn available() -> Result<PathBuf, String> {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    FOUND.get_or_init(find).clone()
+}
+
+fn find() -> Result<PathBuf, String> {
+    if !cfg!(target_os = "linux") {
+        return Err("no sandbox on this system: bubblewrap needs Linux namespaces".into());
+    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    let bwrap = std::env::split_paths(&path)
+        .map(|d| d.join("bwrap"))
+        .find(|p| p.is_file())
+        .ok_or("bubblewrap (bwrap) is not installed: `apt-get install bubblewrap`")?;
+    let out = std::process::Command::new(&bwrap)
+        .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", bwrap.display()))?;
+    if !out.status.success() {
+        let why = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "bubblewrap cannot make a sandbox here (unprivileged user namespaces off?): {}",
+            why.trim()
+        ));
+    }
+    Ok(bwrap)
+}
+
+/// What one contained process may reach.
+#[derive(Debug, Clone, Default)]
+pub struct Contain {
+    /// Its working directory.
+    pub cwd: PathBuf,
+    /// The one writable tree: the session's (or screen's) temp root.
+    pub writable: PathBuf,
+    /// Paths bound back read-only ([`expose::named`]).
+    pub expose: Vec<PathBuf>,
+    /// Host loopback servers reachable at the same address inside (the stand-in's).
+    pub loopback: Vec<SocketAddr>,
+    /// Share the host's network (a live session talks to a real model).
+    pub network: bool,
+    /// Keep the controlling terminal (a session in a pseudo-terminal).
+    pub terminal: bool,
+}
+
+/// A command line to run in the sandbox, and the host side of its relays
+/// (they serve until this is dropped).
+#[derive(Debug)]
+pub struct Wrapped {
+    /// The program to start (`bwrap`).
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// The host ends of the loopback relays.
+    pub relays: Vec<relay::HostEnd>,
+}
+
+/// Directories hidden whole (an empty tmpfs in their place), HOME among them.
+pub fn hidden_roots() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> =
+        ["/root", "/home", "/tmp", "/var/tmp", "/run"].iter().map(PathBuf::from).filter(|p| p.is_dir()).collect();
+    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from).filter(|h| h.is_absolute() && h.is_dir()) {
+        if !out.iter().any(|r| home.starts_with(r)) {
+            out.push(home);
+        }
+    }
+    out
+}
+
+/// `program args` as a command line that runs them contained by `c`. Starts
+/// the host side of each loopback relay (hence async: call it in a runtime).
+pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<Wrapped> {
+    let bwrap = available().map_err(std::io::Error::other)?;
+    let s = |p: &Path| p.as_os_str().to_os_string();
+    let mut a: Vec<OsString> = Vec::new();
+    let mut push = |items: &[&str]| a.extend(items.iter().map(OsString::from));
+    push(&["--unshare-all", "--die-with-parent"]);
+    if c.network {
+        push(&["--share-net"]);
+    }
+    if !c.terminal {
+        push(&["--new-session"]);
+    }
+    push(&["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+    for root in hidden_roots() {
+        a.extend([OsString::from("--tmpfs"), s(&root)]);
+    }
+    // Inside the writable root, a named path stays writable (the session's own `work/`).
+    let mut binds: Vec<(PathBuf, bool)> =
+        c.expose.iter().filter(|p| !p.starts_with(&c.writable)).map(|p| (p.clone(), false)).collect();
+    binds.push((cache_root(), false));
+    let exe = std::env::current_exe()?;
+    binds.push((exe.clone(), false));
+    binds.push((c.writable.clone(), true));
+    // Parents before children, so that a nested bind lands inside its parent's.
+    binds.sort_by_key(|(p, _)| p.components().count());
+    binds.dedup();
+    for (p, rw) in binds.iter().filter(|(p, _)| p.exists()) {
+        let flag = if *rw { "--bind" } else { "--ro-bind" };
+        a.extend([OsString::from(flag), s(p), s(p)]);
+    }
+    a.extend([OsString::from("--chdir"), s(&c.cwd)]);
+    let mut relays = Vec::new();
+    let mut inner = Vec::new();
+    if !c.network {
+        for (i, addr) in c.loopback.iter().enumerate() {
+            let socket = c.writable.join(format!(".relay-{i}.sock"));
+            relays.push(relay::HostEnd::start(&socket, *addr)?);
+            inner.push(format!("--relay={}={}", addr.port(), socket.display()));
+        }
+    }
+    a.push("--".into());
+    if !inner.is_empty() {
+        a.push(exe.into_os_string());
+        a.push(relay::SUBCOMMAND.into());
+        a.extend(inner.into_iter().map(OsString::from));
+        a.push("--".into());
+    }
+    a.push(program.as_os_str().to_os_string());
+    a.extend(args.iter().cloned());
+    Ok(Wrapped { program: bwrap, args: a, relays })
+}
+
+/// The host loopback servers `text` names by URL (`http://127.0.0.1:PORT`,
+/// `http://localhost:PORT`): an HTTP hook's own server, reached in the sandbox
+/// through a relay as the stand-in is.
+pub fn loopback_urls(text: &str) -> Vec<SocketAddr> {
+    let mut out = Vec::new();
+    for host in ["http://127.0.0.1:", "http://localhost:", "http://[::1]:"] {
+        for (i, _) in text.match_indices(host) {
+            let digits: String = text[i + host.len()..].chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(port) = digits.parse::<u16>() {
+                out.push(SocketAddr::from(([127, 0, 0, 1], port)));
+            }
+        }
+    }
+    out
+}
+
+/// failopen's cache of agent installs (as [`crate::install::cache::Cache::from_env`] finds it).
+fn cache_root() -> PathBuf {
+    std::env::var_os("FAILOPEN_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/failopen")))
+        .unwrap_or_else(|| PathBuf::from(".failopen-cache"))
+}
+
+/// `/bin/sh -c command` as a hook's command is run directly (no agent):
+/// from `cwd`, with the allowlisted variables and `env` only, and contained
+/// when the policy says so (with no network at all, `writable` its one
+/// writable tree, what `command` and the project in `env` name bound back).
+/// The wrapper's value must live as long as the process.
+pub fn shell_command(
+    command: &str,
+    env: &[(String, String)],
+    cwd: &Path,
+    writable: &Path,
+) -> std::io::Result<(tokio::process::Command, Option<Wrapped>)> {
+    let sh = Path::new("/bin/sh");
+    let args: Vec<OsString> = vec!["-c".into(), command.into()];
+    let (program, args, wrapped) = match policy() {
+        Policy::Off => (sh.to_path_buf(), args, None),
+        Policy::On => {
+            let project: Vec<(&str, PathBuf)> = env
+                .iter()
+                .filter(|(k, _)| k.ends_with("PROJECT_DIR"))
+                .map(|(k, v)| (k.as_str(), PathBuf::from(v)))
+                .collect();
+            let vars: Vec<(&str, &Path)> = project.iter().map(|(k, p)| (*k, p.as_path())).collect();
+            let mut texts = vec![command.to_string()];
+            texts.extend(project.iter().map(|(_, p)| p.to_string_lossy().into_owned()));
+            let contain = Contain {
+                cwd: cwd.to_path_buf(),
+                writable: writable.to_path_buf(),
+                expose: expose::Namer::here(&vars).named(texts.iter().map(String::as_str)),
+                ..Contain::default()
+            };
+            let w = wrap(sh, &args, &contain)?;
+            (w.program.clone(), w.args.clone(), Some(w))
+        }
+    };
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args).current_dir(cwd).env_clear().envs(allowed_env()).envs(env.iter().cloned());
+    Ok((cmd, wrapped))
+}
+
+/// The variables a contained process gets besides its caller's own: the
+/// allowlist, read from this process (PATH, the locale, the time zone, the
+/// user's name and shell). Nothing else of the user's environment.
+pub fn allowed_env() -> Vec<(String, String)> {
+    const ALLOWED: &[&str] = &["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "USER", "LOGNAME", "SHELL", "TERM"];
+    ALLOWED.iter().filter_map(|k| std::env::var(k).ok().map(|v| (k.to_string(), v))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A contained shell sees only its allowlisted variables, an empty HOME,
+    /// no host process, no network but `lo`, and writes only its root.
+    #[test]
+    fn a_contained_shell_reaches_only_its_root() {
+        if available().is_err() {
+            eprintln!("no sandbox here: {:?}", available());
+            return;
+        }
+        let d = tempfile::tempdir().unwrap();
+        let c = Contain { cwd: d.path().into(), writable: d.path().into(), ..Contain::default() };
+        let script =
+            "ls -A \"$HOME\" | wc -l; ls /proc | grep -c '^[0-9]'; touch /var/lib/x 2>/dev/null && echo wrote; \
+                      touch ./in-root && echo in-root; cat /sys/class/net/*/operstate 2>/dev/null | wc -l";
+        let w = wrap(Path::new("/bin/sh"), &["-c".into(), script.into()], &c).unwrap();
+        let out =
+            std::process::Command::new(&w.program).args(&w.args).env_clear().envs(allowed_env()).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(lines[0], "0", "HOME is empty: {text}");
+        assert!(lines[1].parse::<u32>().unwrap() <= 4, "only the sandbox's processes: {text}");
+        assert_eq!(lines[2], "in-root", "nothing written outside the root: {text}");
+        assert!(d.path().join("in-root").exists());
+    }
+}

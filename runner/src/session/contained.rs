@@ -1,0 +1,78 @@
+//! A session's agent in the sandbox ([`crate::sandbox`]), when the process's
+//! policy says so: what its configuration names is bound back read-only,
+//! its temp root is the one writable tree, and its network is its own
+//! loopback with the stand-in (and any loopback server a hook's URL names)
+//! relayed into it. A live session keeps the host's network.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{Backend, SessionSpec};
+use crate::sandbox::{self, expose::Namer, Contain, Policy, Wrapped};
+
+/// `program args` as the session should start them: contained when the
+/// policy is on (the wrapper's relays live as long as the returned value),
+/// else as they are.
+pub(crate) fn command(
+    spec: &SessionSpec<'_>,
+    root: &Path,
+    work: &Path,
+    program: &Path,
+    args: Vec<OsString>,
+) -> std::io::Result<(PathBuf, Vec<OsString>, Option<Wrapped>)> {
+    if sandbox::policy() == Policy::Off {
+        return Ok((program.to_path_buf(), args, None));
+    }
+    let mut texts = Vec::new();
+    strings(&spec.settings, &mut texts);
+    if let Some(mcp) = &spec.mcp_config {
+        strings(mcp, &mut texts);
+    }
+    texts.extend(spec.extra_args.iter().cloned());
+    texts.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
+    texts.push(program.to_string_lossy().into_owned());
+    // The configuration files a session is given (a user's settings copied for a census).
+    for f in spec.files.iter().filter(|f| f.path.extension().is_some_and(|e| e == "json")) {
+        texts.push(String::from_utf8_lossy(&f.contents).into_owned());
+    }
+    let project = spec.env.iter().find(|(k, _)| k == "FAILOPEN_AUDIT_PROJECT_DIR").map(|(_, v)| PathBuf::from(v));
+    let project = project.unwrap_or_else(|| work.to_path_buf());
+    if let Some(p) = spec.env.iter().find(|(k, _)| k == "FAILOPEN_AUDIT_PROJECT_DIR") {
+        texts.push(p.1.clone());
+    }
+    let namer = Namer::here(&[
+        ("CLAUDE_PROJECT_DIR", &project),
+        ("FAILOPEN_AUDIT_PROJECT_DIR", &project),
+        ("GEMINI_PROJECT_DIR", &project),
+    ]);
+    let mut loopback = Vec::new();
+    if let Backend::StandIn(standin) = spec.backend {
+        loopback.push(standin.addr());
+    }
+    for t in &texts {
+        loopback.extend(sandbox::loopback_urls(t));
+    }
+    loopback.sort();
+    loopback.dedup();
+    let contain = Contain {
+        cwd: work.to_path_buf(),
+        writable: root.to_path_buf(),
+        expose: namer.named(texts.iter().map(String::as_str)),
+        loopback,
+        network: matches!(spec.backend, Backend::Live),
+        terminal: false,
+    };
+    let w = sandbox::wrap(program, &args, &contain)?;
+    Ok((w.program.clone(), w.args.clone(), Some(w)))
+}
+
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
