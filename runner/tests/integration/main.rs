@@ -31,6 +31,7 @@ mod interactive;
 mod kilo;
 mod links;
 mod live;
+mod machine_output;
 mod mcp_fs;
 mod mcp_guard;
 mod old_releases;
