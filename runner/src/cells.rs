@@ -248,11 +248,10 @@ mod tests {
                 assert!(none_runs(agent, &arms).is_none(), "{name} runs nothing of its default {set}");
                 assert!(can.contains(set), "{name}: {set} not in {can:?}");
             }
-            assert!(can.contains(&"all"), "{name}: `all` holds every arm, so some of each agent's");
         }
         let article = crate::arms::load("article").unwrap();
         let why = none_runs(Agent::OpenCode, &article).unwrap();
-        assert!(why.contains("the built-in arm sets it runs: opencode, all (with no --arms: opencode)"), "{why}");
+        assert!(why.contains("the built-in arm sets it runs: opencode (with no --arms: opencode)"), "{why}");
     }
 
     #[test]

@@ -198,6 +198,9 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
         false => args.arms.clone(),
     };
     let arms = load_arms(&arm_specs, &args.only)?;
+    if let Some(why) = failopen::cells::none_runs(agent, &arms) {
+        anyhow::bail!("nothing to run on {}: {why}", agent.display_name());
+    }
     let claude_arg = args.agent_version.as_deref().unwrap_or(pinned_version(agent));
     let claude = VersionSpec::parse_list(claude_arg).map_err(|e| anyhow::anyhow!("--agent-version: {e}"))?;
     if claude.is_empty() {
@@ -304,4 +307,38 @@ fn default_out(agent: Agent, claude: &str, mode: Mode) -> PathBuf {
     let mode = if mode == Mode::Print { String::new() } else { format!("-{}", mode.as_str()) };
     let agent = if agent == Agent::default() { String::new() } else { format!("{agent}-") };
     PathBuf::from("results").join(format!("{stamp}-{agent}{label}{mode}.csv"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(arm: &str, verdict: VerdictKind) -> failopen::record::Row {
+        let (guard, wrapper) = arm.split_once('/').unwrap();
+        let mut r: failopen::record::Row = serde_json::from_value(serde_json::json!({
+            "claude_version": "2.1.328", "model": "scripted", "arm": arm, "guard": guard, "wrapper": wrapper,
+            "repeat": 1, "verdict": verdict.as_str(), "reason": "", "file_bytes": null, "hook_invocations": 1,
+            "hook_outcomes": "", "attempts": "", "session_exit": "0", "session_secs": 1.0, "harness_said": "",
+            "file_ready": null, "hook_timeout": 5.0, "deadline": 3.0, "flags": "",
+        }))
+        .unwrap();
+        r.agent = "claude-code".into();
+        r
+    }
+
+    /// On a terminal, the row of a write past a guard that means to refuse
+    /// is red; the control's write (`allow/bare`) and a refusal are not.
+    #[test]
+    fn only_writes_past_a_refusing_guard_are_red() {
+        let rows = [
+            row("allow/bare", VerdictKind::Wrote),
+            row("crash/bare", VerdictKind::Wrote),
+            row("deny/bare", VerdictKind::Blocked),
+        ];
+        let table = failopen::report::article::ArticleTable.render(&rows).unwrap();
+        let painted = paint(&table, &FailOpen::of(&rows));
+        let red: Vec<&str> = painted.lines().filter(|l| l.starts_with(RED)).collect();
+        assert_eq!(red, [format!("{RED}| crash/bare | 0/1 | wrote |{RESET}")], "{painted}");
+        assert_eq!(painted.replace(RED, "").replace(RESET, ""), table);
+    }
 }

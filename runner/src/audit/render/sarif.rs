@@ -88,7 +88,8 @@ fn section_results(
             Severity::Info => "note",
         };
         let id = format!("finding/{}", f.code);
-        let index = rules.index(&id, &f.code, &format!("Static check `{}`", f.code), level);
+        // The rule reads as the first finding of its code says it.
+        let index = rules.index(&id, &f.code, &f.message, level);
         let entry = f.hook.as_deref().and_then(|h| by_id.get(h).copied());
         let message = match (&f.hook, entry) {
             (Some(h), Some(e)) => format!("{h} ({}): {}", e.location(), f.message),
