@@ -140,7 +140,7 @@ fn sarif_validator() -> jsonschema::Validator {
 
 fn assert_valid_sarif(sarif: &Value) {
     let validator = sarif_validator();
-    let errors: Vec<String> = validator.iter_errors(sarif).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+    let errors: Vec<String> = validator.iter_errors(sarif).map(|e| format!("{} at {}", e, e.instance_path())).collect();
     assert!(errors.is_empty(), "not SARIF 2.1.0: {errors:#?}\n{sarif:#}");
 }
 
