@@ -105,12 +105,25 @@ pub fn none_runs(agent: Agent, arms: &[Arm]) -> Option<String> {
     let runs: Vec<&str> =
         HookType::ALL.into_iter().filter(|t| agent.driver().runs_hook_type(*t)).map(|t| t.as_str()).collect();
     Some(format!(
-        "none of the {} arms is a hook type {} runs: they are {} hooks, and it runs {}",
+        "none of the {} arms is a hook type {} runs: they are {} hooks, and it runs {}; \
+         the built-in arm sets it runs: {} (with no --arms: {})",
         arms.len(),
         agent.display_name(),
         types.join(", "),
-        runs.join(", ")
+        runs.join(", "),
+        sets_it_runs(agent).join(", "),
+        agent.driver().default_arm_sets().join(", ")
     ))
+}
+
+/// The built-in arm sets ([`crate::arms::BUILTIN`]) holding at least one
+/// arm `agent` runs ([`runs`]), in their order.
+pub fn sets_it_runs(agent: Agent) -> Vec<&'static str> {
+    crate::arms::BUILTIN
+        .iter()
+        .filter(|(name, _)| crate::arms::load(name).is_ok_and(|arms| arms.iter().any(|a| runs(agent, a))))
+        .map(|(name, _)| *name)
+        .collect()
 }
 
 /// Every (version, arm, repeat) in a fixed order, leaving out an arm whose
@@ -219,6 +232,26 @@ mod tests {
             let article = crate::arms::load("article").unwrap();
             assert!(none_runs(agent, &article).unwrap().contains("it runs callback, can-use-tool"), "{agent}");
         }
+    }
+
+    /// Every agent runs with no `--arms`: its default sets are built-in,
+    /// and each holds arms it runs; a set it cannot run is refused with the
+    /// sets it can, its default among them.
+    #[test]
+    fn every_agents_default_sets_hold_arms_it_runs() {
+        for (name, agent) in Agent::ALL {
+            let defaults = agent.driver().default_arm_sets();
+            assert!(!defaults.is_empty(), "{name}");
+            let can = sets_it_runs(agent);
+            for set in defaults {
+                let arms = crate::arms::load(set).unwrap_or_else(|e| panic!("{name}: {set}: {e}"));
+                assert!(none_runs(agent, &arms).is_none(), "{name} runs nothing of its default {set}");
+                assert!(can.contains(set), "{name}: {set} not in {can:?}");
+            }
+        }
+        let article = crate::arms::load("article").unwrap();
+        let why = none_runs(Agent::OpenCode, &article).unwrap();
+        assert!(why.contains("the built-in arm sets it runs: opencode (with no --arms: opencode)"), "{why}");
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! (by [`crate::version::compare`]: semver order, anything that is not a
 //! version after every version); the [`Side::others`] list names the
 //! versions (and other agents' versions) left out. Two sides of different
-//! agents compare like two versions: arm by arm. Arms are matched by
+//! agents compare like two versions, arm by arm, but only when asked
+//! ([`Diff::across_agents`]: `failopen diff` refuses it by default). Arms are matched by
 //! name across the two sides, so the usual use is "the same arm set on an
 //! old and a new Claude Code". The mode is part of the cell: an arm run
 //! interactively is the cell `<arm> interactive`, compared only with the same
@@ -133,6 +134,14 @@ pub struct Diff {
 }
 
 impl Diff {
+    /// The two sides' agents when they differ (both sides have rows): a
+    /// Codex CLI file against a Claude Code one compares two programs, not
+    /// two releases, and `failopen diff` refuses it unless asked.
+    pub fn across_agents(&self) -> Option<(crate::agent::Agent, crate::agent::Agent)> {
+        let both = self.old.version.is_some() && self.new.version.is_some();
+        (both && self.old.agent != self.new.agent).then_some((self.old.agent, self.new.agent))
+    }
+
     /// [`DiffOutcome::Opened`] when a guard opened (it wins over other
     /// changes), [`DiffOutcome::Changed`] for any other change, else unchanged.
     pub fn outcome(&self) -> DiffOutcome {

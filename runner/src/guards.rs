@@ -378,6 +378,15 @@ pub fn find(name: &str) -> Option<&'static Guard> {
     CATALOG.iter().find(|g| g.name == name)
 }
 
+/// Whether the guard named `name` means to refuse the session's write: every
+/// guard in the catalogue does (it denies, or it is a denying guard that
+/// breaks: crashes, hangs, is missing...), except the positive controls,
+/// whose names end in `allow` (`allow`, `http-allow`, `callback-allow`...).
+/// A write through a guard that means to refuse is a write that got past it.
+pub fn means_to_refuse(name: &str) -> bool {
+    !name.ends_with("allow")
+}
+
 /// The names of every guard, for error messages.
 pub fn names() -> Vec<&'static str> {
     CATALOG.iter().map(|g| g.name).collect()

@@ -305,6 +305,13 @@ pub trait AgentDriver: Sync {
     fn runs_hook_type(&self, t: HookType) -> bool {
         !t.is_in_process()
     }
+    /// The built-in arm sets `failopen run` runs when `--arms` names none:
+    /// the sets its reference CSVs in `results/` were measured with, each
+    /// holding arms of a hook type it runs ([`AgentDriver::runs_hook_type`]).
+    /// Default: the article's nine arms, every one a settings hook.
+    fn default_arm_sets(&self) -> &'static [&'static str] {
+        &["article"]
+    }
 
     // --- the user's hook config, for audit ---
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// Does a Claude Code hook fail open when it breaks? Measure it.
+/// Does an AI coding agent's guard hook fail open when it breaks? Measure it, audit yours, seal it.
 #[derive(Debug, Parser)]
 #[command(name = "failopen", version, about, long_about = None)]
 pub struct Cli {
@@ -14,7 +14,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run experiment arms as real agent sessions (`claude -p` by default) and record one CSV row per session.
+    /// Run arms (a guard, the way it is wired, its expected verdict) as real agent sessions against a scripted model, one CSV row per session.
     Run(RunArgs),
     /// Install, list and prune the agent releases in failopen's cache (Claude Code's unless `--agent` names another).
     ///
@@ -33,21 +33,23 @@ pub enum Command {
     /// Use it as a hook command: `failopen seal -- /path/to/guard.sh`.
     #[command(version, after_help = SEAL_AFTER_HELP)]
     Seal(SealArgs),
-    /// Render one or more result CSVs as a report.
+    /// Render one or more result CSVs as a report (Markdown, JSON, CSV, SVG, HTML, timelines, the findings site).
     Report(ReportArgs),
-    /// List the cells whose verdict changed between two result CSVs.
+    /// List the arms whose verdict changed between two result CSVs of one agent.
     ///
     /// Exit 0: nothing changed. Exit 3: a cell moved from blocked to wrote
-    /// (a guard opened). Exit 4: some other verdict changed.
+    /// (a guard opened). Exit 4: some other verdict changed. Exit 7: the two
+    /// files are different agents' results (nothing compared; --across-agents
+    /// compares them anyway).
     ///
-    /// Arms are matched by name; a file holding several Claude Code versions
+    /// Arms are matched by name; a file holding several versions of its agent
     /// is compared on its newest. Exit 3 wins over 4; blocked to mixed with a
     /// wrote run counts as opened; an arm in one file only is another change.
     /// Exit 1: an input is unreadable or not a failopen results file.
     Diff(DiffArgs),
-    /// Merge result CSVs (e.g. shards) into one file.
+    /// Merge result CSVs (e.g. the shards of one run) into one file.
     Merge(MergeArgs),
-    /// Find the first Claude Code release whose verdict on an arm differs from a good one's.
+    /// Find the first release of an agent (`--agent`, Claude Code by default) whose verdict on an arm differs from a good one's.
     Bisect(BisectArgs),
     /// Run an arm set over every published release of a range, oldest first, into one CSV.
     ///
@@ -58,9 +60,10 @@ pub enum Command {
     /// (`NAME-versions.csv`) records each version's binary, install time and
     /// disk use.
     History(HistoryArgs),
-    /// Does *my* guard fail closed? Check and fault-inject the hooks in Claude Code settings files.
+    /// Does *my* guard fail closed? Check and fault-inject your hooks: Claude Code, Codex, Gemini, Copilot, Qwen, Cline, OpenCode, Kilo and Continue configs.
     Audit(AuditArgs),
-    /// The stand-in model as a separate server (for testing live mode).
+    /// The stand-in model as a separate server (for testing live mode). Internal: hidden from the list.
+    #[command(hide = true)]
     Standin {
         #[command(subcommand)]
         command: StandinCommand,
@@ -68,13 +71,13 @@ pub enum Command {
     /// An MCP server over stdio for Claude Code's `mcp_tool` hooks: one tool, `guard`.
     ///
     /// Serves until stdin closes (exit 0) or SIGTERM/SIGINT (exit 130).
-    #[command(name = "mcp-guard", after_help = MCP_GUARD_AFTER_HELP)]
+    #[command(name = "mcp-guard", after_help = MCP_GUARD_AFTER_HELP, hide = true)]
     McpGuard(McpGuardArgs),
     /// A filesystem-like MCP server over stdio: one tool, `write_file {path, content}`, writing
     /// inside the working directory only (the `mcp` route of arms/surface.json).
     ///
     /// Serves until stdin closes (exit 0) or SIGTERM/SIGINT (exit 130).
-    #[command(name = "mcp-fs")]
+    #[command(name = "mcp-fs", hide = true)]
     McpFs(McpFsArgs),
 }
 
@@ -165,6 +168,8 @@ pub enum AuditFormat {
     Json,
     /// GitHub Markdown tables, for a CI job summary.
     Md,
+    /// SARIF 2.1.0, for GitHub code scanning: one result per hole and per static finding, at its line.
+    Sarif,
 }
 
 #[derive(Debug, Args)]
@@ -210,9 +215,14 @@ pub struct AuditArgs {
     /// `.kilo/plugins/` or `kilo.json` Kilo CLI's, `settings[.local].json` in `.continue/` Continue CLI's).
     #[arg(long = "agent", value_name = "AGENT")]
     pub agent: Option<String>,
+    /// Report format.
     #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
     pub format: AuditFormat,
-    /// Only the static checks (no Claude Code sessions).
+    /// Also write the report as SARIF 2.1.0 to this file (for code scanning, beside a report for people).
+    #[arg(long = "sarif", value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// Only the static checks (no agent sessions). Exit 3 on a finding of warning level or worse, else 6
+    /// (untested: no session proved a guard holds).
     #[arg(long)]
     pub static_only: bool,
     /// Run the dynamic checks without the sandbox (bubblewrap): the audited hooks then reach your
@@ -294,7 +304,9 @@ pub enum ModeArg {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Arm set: a JSON file, or a built-in name (article, full, extended, http, all). Repeatable.
+    /// Arm set: a JSON file, or a built-in name: article, full, extended, http, model, trust, surface,
+    /// workspace-trust, shapes, sdk, cline, opencode, copilot, continue, all. Repeatable. Default: the
+    /// agent's own set (article; opencode for OpenCode and Kilo CLI; sdk for the Agent SDKs).
     #[arg(long = "arms", value_name = "FILE|NAME")]
     pub arms: Vec<String>,
     /// Keep only arms whose name matches this glob (e.g. '*/timed'). Repeatable.
@@ -350,6 +362,19 @@ pub struct RunArgs {
     /// Live mode: passed to Claude Code as --max-budget-usd.
     #[arg(long, value_name = "USD")]
     pub max_budget_usd: Option<f64>,
+    /// What goes to stdout: `text` (the verdict table and what let a write through) or `json`
+    /// (one JSON object per session as it finishes, then a summary object: JSON lines).
+    #[arg(long, value_enum, default_value_t = RunFormat::Text)]
+    pub format: RunFormat,
+}
+
+/// `run` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    /// The verdict table and a summary, for people.
+    Text,
+    /// JSON lines: `{"type": "session", ...}` per session as it finishes, then `{"type": "summary", ...}`.
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -509,14 +534,23 @@ pub struct ReportArgs {
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
+    /// The earlier results CSV (e.g. the reference run of the older release).
+    #[arg(value_name = "OLD.csv")]
     pub old: PathBuf,
+    /// The later results CSV, compared with OLD arm by arm.
+    #[arg(value_name = "NEW.csv")]
     pub new: PathBuf,
+    /// Compare two different agents' results anyway (by default that is refused with exit 7).
+    #[arg(long)]
+    pub across_agents: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
+    /// Result CSVs to join (e.g. the shards of one run); every file's header must be failopen's.
     #[arg(required = true, value_name = "FILE.csv")]
     pub files: Vec<PathBuf>,
+    /// The merged CSV to write (refused if it is one of the inputs).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 }
@@ -577,6 +611,37 @@ mod tests {
                 panic!("{flag}: not history")
             };
             assert_eq!(history.agent_version.as_deref(), Some("2.1.240..latest"), "{flag}");
+        }
+    }
+
+    /// `run --help` names every built-in arm set, so none is found only in an error.
+    #[test]
+    fn run_help_lists_every_built_in_arm_set() {
+        let help = parse(&["run", "--help"]).unwrap_err().to_string();
+        for (name, _) in failopen::arms::BUILTIN {
+            assert!(help.contains(&format!(" {name},")) || help.contains(&format!(" {name}.")), "{name}: {help}");
+        }
+    }
+
+    /// The internal subcommands are hidden from the list but still run;
+    /// `diff` and `merge` describe their arguments.
+    #[test]
+    fn internal_commands_are_hidden_and_arguments_described() {
+        let help = parse(&["--help"]).unwrap_err().to_string();
+        for hidden in ["standin", "mcp-guard", "mcp-fs"] {
+            assert!(!help.contains(&format!("  {hidden} ")), "{hidden} listed: {help}");
+        }
+        for shown in ["run", "audit", "seal", "report", "diff", "merge", "bisect", "history", "agents"] {
+            assert!(help.contains(&format!("  {shown} ")), "{shown} missing: {help}");
+        }
+        assert!(parse(&["mcp-fs", "--root", "/tmp"]).is_ok());
+        for (cmd, args) in [("diff", &["OLD.csv", "NEW.csv"][..]), ("merge", &["FILE.csv", "--out"])] {
+            let help = parse(&[cmd, "--help"]).unwrap_err().to_string();
+            for arg in args {
+                let line = help.lines().find(|l| l.contains(arg)).unwrap_or_else(|| panic!("{cmd}: {arg}: {help}"));
+                let described = line.split_once(arg).map(|(_, rest)| rest.trim().len() > 10).unwrap_or(false);
+                assert!(described, "{cmd} {arg} has no description: {help}");
+            }
         }
     }
 

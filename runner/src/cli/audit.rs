@@ -17,10 +17,14 @@ use super::{Env, ExitCode};
 
 pub async fn main(mut args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
     choose_sandbox(&mut args);
+    if let Some(sarif) = &args.sarif {
+        super::output::check_out(sarif, false)
+            .map_err(|e| anyhow::anyhow!("{}", e.to_string().replacen("--out", "--sarif", 1)))?;
+    }
     let opts = options(&args, env).await?;
     // As in `run`: the first SIGINT/SIGTERM stops the sessions, a second one is a hard stop.
-    super::signals::spawn_handler(opts.interrupt.clone(), false);
-    if args.format != AuditFormat::Json {
+    super::signals::spawn_handler(opts.interrupt.clone(), false, None);
+    if !matches!(args.format, AuditFormat::Json | AuditFormat::Sarif) {
         let mut agents: Vec<&str> = opts.claude.iter().map(|c| c.agent.display_name()).collect();
         agents.extend(opts.agent_bins.iter().map(|b| b.agent.display_name()));
         if !agents.is_empty() {
@@ -41,7 +45,12 @@ pub async fn main(mut args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
         AuditFormat::Text => render::text(&report, code.code()),
         AuditFormat::Json => render::json(&report, code.code()),
         AuditFormat::Md => markdown::markdown(&report, code.code()),
+        AuditFormat::Sarif => render::sarif::sarif(&report, code.code(), &opts.cwd),
     })?;
+    if let Some(path) = &args.sarif {
+        std::fs::write(path, render::sarif::sarif(&report, code.code(), &opts.cwd))
+            .with_context(|| format!("--sarif {}: writing the SARIF report", path.display()))?;
+    }
     Ok(code)
 }
 

@@ -28,7 +28,7 @@ pub async fn main(args: BisectArgs) -> anyhow::Result<ExitCode> {
     let versions = bisect::candidates(&published, &good, &bad).map_err(|e| anyhow::anyhow!("--good/--bad: {e}"))?;
     emit_line(&format!("bisect {}: {} published versions from {good} to {bad}", arm.name, versions.len()))?;
     let interrupt = Interrupt::new();
-    super::signals::spawn_handler(interrupt.clone(), false);
+    super::signals::spawn_handler(interrupt.clone(), false, None);
     let work = tempfile::tempdir()?;
     let base = RunOptions {
         agent,

@@ -30,11 +30,28 @@ pub enum ExitCode {
     /// refused call), a fault could not be judged, only the static checks
     /// ran, or there was no guard at all.
     Untested,
+    /// 7: `diff`: the two files are different agents' results, so nothing
+    /// was compared (`--across-agents` compares them anyway).
+    AcrossAgents,
     /// 130: interrupted (SIGINT or SIGTERM); the rows already written stay.
     Interrupted,
 }
 
 impl ExitCode {
+    /// Every exit code, in order (docs/commands.md's table lists each; a test compares them).
+    #[cfg(test)]
+    pub const ALL: [ExitCode; 9] = [
+        ExitCode::Success,
+        ExitCode::Failure,
+        ExitCode::Refused,
+        ExitCode::GuardOpen,
+        ExitCode::Changed,
+        ExitCode::Undecided,
+        ExitCode::Untested,
+        ExitCode::AcrossAgents,
+        ExitCode::Interrupted,
+    ];
+
     /// The number the process exits with.
     pub fn code(self) -> i32 {
         match self {
@@ -45,6 +62,7 @@ impl ExitCode {
             ExitCode::Changed => 4,
             ExitCode::Undecided => 5,
             ExitCode::Untested => 6,
+            ExitCode::AcrossAgents => 7,
             ExitCode::Interrupted => 130,
         }
     }
@@ -65,23 +83,36 @@ mod tests {
 
     #[test]
     fn codes_are_distinct_and_seal_only_allows_on_zero() {
-        let all = [
-            ExitCode::Success,
-            ExitCode::Failure,
-            ExitCode::Refused,
-            ExitCode::GuardOpen,
-            ExitCode::Changed,
-            ExitCode::Undecided,
-            ExitCode::Untested,
-            ExitCode::Interrupted,
-        ];
-        let mut codes: Vec<i32> = all.iter().map(|c| c.code()).collect();
+        let mut codes: Vec<i32> = ExitCode::ALL.iter().map(|c| c.code()).collect();
         codes.sort_unstable();
         codes.dedup();
-        assert_eq!(codes.len(), all.len());
+        assert_eq!(codes.len(), ExitCode::ALL.len());
         assert_eq!(ExitCode::from_seal(0), ExitCode::Success);
         for other in [1, 2, 101, 143] {
             assert_eq!(ExitCode::from_seal(other), ExitCode::Refused);
         }
+    }
+
+    /// docs/commands.md's exit-code table lists exactly the codes the binary
+    /// gives, each once: a new code, or one dropped, fails here until the
+    /// table says so.
+    #[test]
+    fn the_docs_table_lists_every_exit_code_and_no_other() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/commands.md");
+        let doc = std::fs::read_to_string(path).expect("docs/commands.md");
+        let table = doc.split_once("Exit codes").map(|(_, t)| t).expect("an `Exit codes` table in docs/commands.md");
+        let mut documented: Vec<i32> = table
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|l| l.trim_start_matches('|').split('|').next()?.trim().parse().ok())
+            .collect();
+        let mut defined: Vec<i32> = ExitCode::ALL.iter().map(|c| c.code()).collect();
+        defined.sort_unstable();
+        let listed = documented.len();
+        documented.sort_unstable();
+        documented.dedup();
+        assert_eq!(listed, documented.len(), "a code is listed twice in docs/commands.md");
+        assert_eq!(documented, defined, "docs/commands.md's exit codes against runner/src/cli/exit.rs");
     }
 }

@@ -19,7 +19,11 @@ pub async fn main(args: HistoryArgs, env: &Env) -> anyhow::Result<ExitCode> {
     failopen::sandbox::choose(failopen::sandbox::from_env().map_err(anyhow::Error::msg)?);
     let opts = options(&args, env).await?;
     let interrupt = Interrupt::new();
-    super::signals::spawn_handler(interrupt.clone(), false);
+    super::signals::spawn_handler(
+        interrupt.clone(),
+        false,
+        Some("the same command resumes where it stopped".to_string()),
+    );
     if let Some(warning) = opts.run.managed.warning() {
         eprintln!("failopen: {warning}");
     }
@@ -89,7 +93,11 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
         resume: true,
         session_timeout: std::time::Duration::from_secs_f64(args.session_timeout),
         shard,
-        show_progress: failopen::progress::should_show(env.stderr_is_terminal, env.is_ci),
+        progress: if failopen::progress::should_show(env.stderr_is_terminal, env.is_ci) {
+            failopen::progress::View::Bar
+        } else {
+            failopen::progress::View::Hidden
+        },
         failopen_exe: std::env::current_exe().context("locating the failopen binary")?,
         managed: super::managed_settings(),
         home: env.home.clone(),

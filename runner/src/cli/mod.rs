@@ -74,6 +74,8 @@ pub struct Env {
     pub stderr_is_terminal: bool,
     /// `CI` is set to something other than empty, `0` or `false`.
     pub is_ci: bool,
+    /// stdout may be coloured: it is a terminal and `NO_COLOR` is unset or empty.
+    pub colour: bool,
     /// The working directory.
     pub cwd: Option<PathBuf>,
     /// `$HOME`.
@@ -89,6 +91,7 @@ impl Env {
             stdin_is_terminal: std::io::stdin().is_terminal(),
             stderr_is_terminal: std::io::stderr().is_terminal(),
             is_ci: failopen::progress::is_ci(std::env::var("CI").ok().as_deref()),
+            colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             cwd: std::env::current_dir().ok(),
             home: std::env::var_os("HOME").map(PathBuf::from),
             path_var: std::env::var_os("PATH"),

@@ -10,11 +10,12 @@ use failopen::arms::ArmsError;
 use failopen::install::VersionSpec;
 use failopen::mode::Mode;
 use failopen::pool::Interrupt;
+use failopen::report::fail_open::FailOpen;
 use failopen::report::Exporter;
-use failopen::run::{Model, RunOptions};
+use failopen::run::{Model, RunOptions, RunSummary};
 use failopen::verdict::VerdictKind;
 
-use super::args::{ModeArg, ModelArg, RunArgs};
+use super::args::{ModeArg, ModelArg, RunArgs, RunFormat};
 use super::output::{check_out, emit_line};
 use super::{Env, ExitCode};
 
@@ -27,14 +28,56 @@ pub async fn main(args: RunArgs, env: &Env) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::Failure);
     }
     let interrupt = Interrupt::new();
-    super::signals::spawn_handler(interrupt.clone(), opts.keep);
+    let resume = format!(
+        "the rows so far stay in {0}, and the same command with `--resume {0}` (in place of --out) runs the rest",
+        opts.out.display()
+    );
+    super::signals::spawn_handler(interrupt.clone(), opts.keep, Some(resume));
     let started = Instant::now();
     if let Some(warning) = opts.managed.warning() {
         eprintln!("failopen: {warning}");
     }
+    if args.arms.is_empty() {
+        let sets = opts.agent.driver().default_arm_sets();
+        eprintln!(
+            "failopen: arm set {} ({} arms), {}'s default; --arms names another",
+            sets.join(" + "),
+            opts.arms.len(),
+            opts.agent.display_name()
+        );
+    }
     eprintln!("failopen: writing rows to {}", opts.out.display());
+    let out = opts.out.clone();
     let summary = failopen::run::run(opts, interrupt).await?;
-    emit_line(&failopen::report::article::ArticleTable.render(&summary.rows)?)?;
+    let fail_open = FailOpen::of(&summary.rows);
+    let elapsed = started.elapsed().as_secs_f64();
+    match args.format {
+        RunFormat::Json => emit_line(&summary_json(&summary, &fail_open, elapsed).to_string())?,
+        RunFormat::Text => text_summary(&summary, &fail_open, elapsed, model, env.colour)?,
+    }
+    if summary.interrupted {
+        eprintln!(
+            "failopen: interrupted; the rows above are on disk, and the same command with `--resume {}` (in place \
+             of --out) runs the rest",
+            out.display()
+        );
+        return Ok(ExitCode::Interrupted);
+    }
+    Ok(ExitCode::Success)
+}
+
+/// The run for people: the table (writes past a guard that means to refuse
+/// in red, on a terminal), what could not run, the live control, how many
+/// guards let the write through and which, and where the rows are.
+fn text_summary(
+    summary: &RunSummary,
+    fail_open: &FailOpen,
+    elapsed: f64,
+    model: Model,
+    colour: bool,
+) -> anyhow::Result<()> {
+    let table = failopen::report::article::ArticleTable.render(&summary.rows)?;
+    emit_line(&if colour { paint(&table, fail_open) } else { table })?;
     for note in failopen::report::article::unsupported_notes(&summary.rows) {
         emit_line(&format!("{note}\n"))?;
     }
@@ -43,11 +86,20 @@ pub async fn main(args: RunArgs, env: &Env) -> anyhow::Result<ExitCode> {
             emit_line(&format!("{line}\n"))?;
         }
     }
+    let headline = fail_open.headline();
+    emit_line(&match (colour, fail_open.let_through.is_empty()) {
+        (false, _) => headline,
+        (true, true) => format!("{GREEN}{headline}{RESET}"),
+        (true, false) => format!("{RED}{headline}{RESET}"),
+    })?;
+    for line in fail_open.lines() {
+        emit_line(&if colour { format!("{RED}{line}{RESET}") } else { line })?;
+    }
+    emit_line("")?;
     let invalid = summary.rows.iter().filter(|r| r.verdict == VerdictKind::Invalid).count();
     emit_line(&format!(
-        "{} sessions in {:.1} s{}{}; rows in {}",
+        "{} sessions in {elapsed:.1} s{}{}; rows in {}",
         summary.rows.len(),
-        started.elapsed().as_secs_f64(),
         if invalid > 0 { format!(", {invalid} invalid") } else { String::new() },
         if summary.skipped > 0 { format!(", {} already done", summary.skipped) } else { String::new() },
         summary.out.display()
@@ -55,11 +107,58 @@ pub async fn main(args: RunArgs, env: &Env) -> anyhow::Result<ExitCode> {
     if let Some(kept) = &summary.kept {
         emit_line(&format!("kept temp roots under {}", kept.display()))?;
     }
-    if summary.interrupted {
-        eprintln!("failopen: interrupted; the rows above are on disk");
-        return Ok(ExitCode::Interrupted);
+    Ok(())
+}
+
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const RESET: &str = "\x1b[0m";
+
+/// The article table with each row of a cell that let a write through past a
+/// guard meaning to refuse in red (the table names each version in a line
+/// of its own above its rows, as `ArticleTable` writes it).
+fn paint(table: &str, fail_open: &FailOpen) -> String {
+    let mut block = "";
+    let mut out = String::with_capacity(table.len());
+    for line in table.lines() {
+        if !line.starts_with('|') && !line.is_empty() {
+            block = line;
+        }
+        let red = line.starts_with('|')
+            && fail_open.let_through.iter().any(|l| {
+                let agent = failopen::agent::Agent::of_csv(&l.agent).unwrap_or_default();
+                block == format!("{} {}", agent.display_name(), l.agent_version)
+                    && line.starts_with(&format!("| {} |", failopen::report::article::md_escape(&l.arm)))
+            });
+        if red {
+            out.push_str(&format!("{RED}{line}{RESET}\n"));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
     }
-    Ok(ExitCode::Success)
+    out
+}
+
+/// `run --format json`'s last line: `{"type": "summary", ...}` after the
+/// sessions' own lines.
+fn summary_json(summary: &RunSummary, fail_open: &FailOpen, elapsed: f64) -> serde_json::Value {
+    let count = |k: VerdictKind| summary.rows.iter().filter(|r| r.verdict == k).count();
+    serde_json::json!({
+        "type": "summary",
+        "sessions": summary.rows.len(),
+        "blocked": count(VerdictKind::Blocked),
+        "wrote": count(VerdictKind::Wrote),
+        "invalid": count(VerdictKind::Invalid),
+        "already_done": summary.skipped,
+        "should_refuse": fail_open.should_refuse,
+        "let_through": fail_open.let_through,
+        "not_judged": fail_open.not_judged,
+        "elapsed_secs": (elapsed * 10.0).round() / 10.0,
+        "out": summary.out.display().to_string(),
+        "interrupted": summary.interrupted,
+        "kept": summary.kept.as_ref().map(|k| k.display().to_string()),
+    })
 }
 
 /// Live mode: check the credentials, print the warning, ask for confirmation.
@@ -93,9 +192,16 @@ fn confirm_live(yes: bool, stdin_is_terminal: bool) -> anyhow::Result<bool> {
 /// The run's options from its arguments: every check of a flag's value is
 /// here, and every error names the flag.
 fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
-    let arm_specs = if args.arms.is_empty() { vec!["article".to_string()] } else { args.arms.clone() };
-    let arms = load_arms(&arm_specs, &args.only)?;
     let agent = args.agent;
+    // No --arms: the agent's own sets, which hold arms it runs.
+    let arm_specs: Vec<String> = match args.arms.is_empty() {
+        true => agent.driver().default_arm_sets().iter().map(|s| s.to_string()).collect(),
+        false => args.arms.clone(),
+    };
+    let arms = load_arms(&arm_specs, &args.only)?;
+    if let Some(why) = failopen::cells::none_runs(agent, &arms) {
+        anyhow::bail!("nothing to run on {}: {why}", agent.display_name());
+    }
     let claude_arg = args.agent_version.as_deref().unwrap_or(pinned_version(agent));
     let claude = VersionSpec::parse_list(claude_arg).map_err(|e| anyhow::anyhow!("--agent-version: {e}"))?;
     if claude.is_empty() {
@@ -153,7 +259,8 @@ fn options(args: &RunArgs, env: &Env) -> anyhow::Result<RunOptions> {
         session_timeout: Duration::from_secs_f64(args.session_timeout),
         shard,
         extra_args,
-        show_progress: failopen::progress::should_show(env.stderr_is_terminal, env.is_ci),
+        progress: failopen::progress::View::for_stderr(env.stderr_is_terminal, env.is_ci),
+        json_lines: args.format == RunFormat::Json,
         failopen_exe: std::env::current_exe().context("locating the failopen binary")?,
         managed: super::managed_settings(),
         home: env.home.clone(),
@@ -201,4 +308,38 @@ fn default_out(agent: Agent, claude: &str, mode: Mode) -> PathBuf {
     let mode = if mode == Mode::Print { String::new() } else { format!("-{}", mode.as_str()) };
     let agent = if agent == Agent::default() { String::new() } else { format!("{agent}-") };
     PathBuf::from("results").join(format!("{stamp}-{agent}{label}{mode}.csv"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(arm: &str, verdict: VerdictKind) -> failopen::record::Row {
+        let (guard, wrapper) = arm.split_once('/').unwrap();
+        let mut r: failopen::record::Row = serde_json::from_value(serde_json::json!({
+            "claude_version": "2.1.328", "model": "scripted", "arm": arm, "guard": guard, "wrapper": wrapper,
+            "repeat": 1, "verdict": verdict.as_str(), "reason": "", "file_bytes": null, "hook_invocations": 1,
+            "hook_outcomes": "", "attempts": "", "session_exit": "0", "session_secs": 1.0, "harness_said": "",
+            "file_ready": null, "hook_timeout": 5.0, "deadline": 3.0, "flags": "",
+        }))
+        .unwrap();
+        r.agent = "claude-code".into();
+        r
+    }
+
+    /// On a terminal, the row of a write past a guard that means to refuse
+    /// is red; the control's write (`allow/bare`) and a refusal are not.
+    #[test]
+    fn only_writes_past_a_refusing_guard_are_red() {
+        let rows = [
+            row("allow/bare", VerdictKind::Wrote),
+            row("crash/bare", VerdictKind::Wrote),
+            row("deny/bare", VerdictKind::Blocked),
+        ];
+        let table = failopen::report::article::ArticleTable.render(&rows).unwrap();
+        let painted = paint(&table, &FailOpen::of(&rows));
+        let red: Vec<&str> = painted.lines().filter(|l| l.starts_with(RED)).collect();
+        assert_eq!(red, [format!("{RED}| crash/bare | 0/1 | wrote |{RESET}")], "{painted}");
+        assert_eq!(painted.replace(RED, "").replace(RESET, ""), table);
+    }
 }

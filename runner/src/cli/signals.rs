@@ -8,8 +8,9 @@ use super::ExitCode;
 /// First SIGINT/SIGTERM: [`Interrupt::stop`] (stop launching, end the
 /// running sessions, keep the rows). Second: [`Interrupt::hard_stop`] (kill
 /// every session's group and every tagged process, remove the temp roots
-/// unless `keep`) and exit at once.
-pub fn spawn_handler(interrupt: Interrupt, keep: bool) {
+/// unless `keep`) and exit at once. `after`: what the first message adds
+/// (how to go on from where the command stopped), if anything.
+pub fn spawn_handler(interrupt: Interrupt, keep: bool, after: Option<String>) {
     tokio::spawn(async move {
         let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) else { return };
         let mut count = 0;
@@ -20,7 +21,8 @@ pub fn spawn_handler(interrupt: Interrupt, keep: bool) {
             }
             count += 1;
             if count == 1 {
-                eprintln!("\nfailopen: interrupted; stopping sessions (again to quit at once)");
+                let after = after.as_deref().map(|a| format!("; {a}")).unwrap_or_default();
+                eprintln!("\nfailopen: interrupted; stopping sessions (again to quit at once){after}");
                 interrupt.stop();
             } else {
                 interrupt.hard_stop(keep);

@@ -44,6 +44,10 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
     let versions = cache.versions_dir();
     let io = |source| InstallError::Io { path: versions.display().to_string(), source };
     std::fs::create_dir_all(&versions).map_err(io)?;
+    // Hundreds of MB, often: say what is coming before npm goes quiet for a minute.
+    let started = std::time::Instant::now();
+    let size = unpacked_size(package, version).await;
+    eprintln!("{}", installing_line(cache.agent(), version, package, size, &versions));
     let staging =
         tempfile::Builder::new().prefix(&format!(".{version}.installing-")).tempdir_in(&versions).map_err(io)?;
     // npm runs the package's postinstall script as a child of its own: the
@@ -69,7 +73,55 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
             stderr: tail(&stderr, 2000),
         });
     }
-    move_into_place(cache, version, staging)
+    move_into_place(cache, version, staging)?;
+    eprintln!(
+        "failopen: installed {} {version} in {:.0} s ({} on disk)",
+        cache.agent().display_name(),
+        started.elapsed().as_secs_f64(),
+        megabytes(cache.size(version))
+    );
+    Ok(())
+}
+
+/// The line an install starts with: what, from where, how big, where to.
+fn installing_line(agent: Agent, version: &str, package: &str, size: Option<u64>, into: &Path) -> String {
+    let size = match size {
+        Some(bytes) => format!(", {} unpacked, more with its dependencies", megabytes(bytes)),
+        None => String::new(),
+    };
+    format!(
+        "failopen: installing {} {version} from npm ({package}@{version}{size}) into {}; once, then cached",
+        agent.display_name(),
+        into.display()
+    )
+}
+
+/// `12.3 MB`.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+/// The package's own unpacked size, as the registry gives it
+/// (`npm view PACKAGE@VERSION dist.unpackedSize`); `None` when it does not
+/// say or does not answer within 15 s (the install says its size then).
+async fn unpacked_size(package: &'static str, version: &str) -> Option<u64> {
+    let view = npm_view_version(package, version, "dist.unpackedSize");
+    let out = tokio::time::timeout(std::time::Duration::from_secs(15), view).await.ok()?.ok()?;
+    out.trim().parse().ok()
+}
+
+/// `npm view PACKAGE@VERSION FIELD`.
+async fn npm_view_version(package: &'static str, version: &str, field: &str) -> Result<String, InstallError> {
+    let out = Command::new("npm")
+        .arg("view")
+        .arg(format!("{package}@{version}"))
+        .arg(field)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .map_err(|e| InstallError::Io { path: "npm".into(), source: e })?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Run `<agent binary> --version` (in a throwaway HOME) and return the
@@ -154,4 +206,26 @@ async fn npm_view(package: &'static str, args: &[&str]) -> Result<String, Instal
         });
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_install_line_names_the_agent_package_and_size() {
+        let line = installing_line(
+            Agent::Codex,
+            "0.171.0",
+            "@openai/codex",
+            Some(412_300_000),
+            Path::new("/c/codex/versions"),
+        );
+        assert_eq!(
+            line,
+            "failopen: installing Codex CLI 0.171.0 from npm (@openai/codex@0.171.0, 412.3 MB unpacked, more with \
+             its dependencies) into /c/codex/versions; once, then cached"
+        );
+        assert!(!installing_line(Agent::Codex, "1", "p", None, Path::new("/c")).contains("MB"));
+    }
 }

@@ -23,6 +23,12 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
     std::fs::create_dir_all(&versions).map_err(io)?;
     let staging =
         tempfile::Builder::new().prefix(&format!(".{version}.installing-")).tempdir_in(&versions).map_err(io)?;
+    let started = std::time::Instant::now();
+    eprintln!(
+        "failopen: installing {} {version} from PyPI ({package}=={version}) into a venv under {}; once, then cached",
+        cache.agent().display_name(),
+        versions.display()
+    );
     let venv = staging.path().join(VENV);
     let mut make = Command::new(PYTHON);
     make.args(["-m", "venv"]).arg(&venv);
@@ -31,7 +37,14 @@ pub async fn install(cache: &Cache, version: &str) -> Result<(), InstallError> {
     pip.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input"])
         .arg(format!("{package}=={version}"));
     run(pip, package, version).await?;
-    super::place::move_into_place(cache, version, staging)
+    super::place::move_into_place(cache, version, staging)?;
+    eprintln!(
+        "failopen: installed {} {version} in {:.0} s ({:.1} MB on disk)",
+        cache.agent().display_name(),
+        started.elapsed().as_secs_f64(),
+        cache.size(version) as f64 / 1e6
+    );
+    Ok(())
 }
 
 /// Run one step of an install in its own process group; a failure says

@@ -1,5 +1,7 @@
-//! JSON: per version, per arm counts and summary verdict, and the cells
-//! whose verdict differs between versions.
+//! JSON: per agent version (`agent`, `agent_version`; `claude_version` is
+//! its older name, the same value, whichever agent ran), per arm counts and
+//! summary verdict, and the cells whose verdict differs between versions
+//! (keyed by each version's `label`: `2.1.328`, `codex 0.171.0`).
 
 use serde_json::{json, Value};
 
@@ -34,7 +36,16 @@ pub fn value(report: &Report) -> Value {
                     })
                 })
                 .collect();
-            json!({ "claude_version": g.claude_version, "mode": g.mode.as_str(), "arms": arms })
+            // `claude_version` is the older name of `agent_version`, kept for readers of the first shape.
+            json!({
+                "agent": g.agent.as_str(),
+                "agent_name": g.agent.display_name(),
+                "agent_version": g.claude_version,
+                "claude_version": g.claude_version,
+                "label": g.version,
+                "mode": g.mode.as_str(),
+                "arms": arms,
+            })
         })
         .collect();
     let differs: Vec<Value> = report
@@ -78,5 +89,23 @@ mod tests {
         assert_eq!(v["versions"][1]["arms"][0]["blocked"], 2);
         assert_eq!(v["versions"][1]["arms"][0]["verdict"], "blocked");
         assert_eq!(v["differs"][0]["verdicts"]["2.1.240"], "wrote");
+    }
+
+    /// A Codex CSV's report names Codex, not Claude Code: two agents'
+    /// results can be told apart.
+    #[test]
+    fn each_version_names_its_agent() {
+        let mut codex = row("0.171.0", "crash/bare", 1, W, "");
+        codex.agent = "codex".into();
+        let rows = [row("2.1.328", "crash/bare", 1, W, ""), codex];
+        let v: Value = serde_json::from_str(&Json.render(&rows).unwrap()).unwrap();
+        let agents: Vec<(&str, &str, &str)> = v["versions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| (g["agent"].as_str().unwrap(), g["agent_version"].as_str().unwrap(), g["label"].as_str().unwrap()))
+            .collect();
+        assert!(agents.contains(&("codex", "0.171.0", "codex 0.171.0")), "{agents:?}");
+        assert!(agents.contains(&("claude-code", "2.1.328", "2.1.328")), "{agents:?}");
     }
 }

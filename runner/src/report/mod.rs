@@ -17,6 +17,7 @@
 
 pub mod article;
 pub mod csv;
+pub mod fail_open;
 pub mod fragment_filter;
 pub mod grid;
 pub mod html;

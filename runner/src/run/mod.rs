@@ -81,8 +81,10 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
     /// Extra `claude` arguments (live mode limits).
     pub extra_args: Vec<String>,
-    /// Show a progress bar.
-    pub show_progress: bool,
+    /// How finished sessions are shown on stderr.
+    pub progress: crate::progress::View,
+    /// Each finished session also as one JSON object on stdout (`run --format json`).
+    pub json_lines: bool,
     /// The failopen binary (for the sealed wrapper).
     pub failopen_exe: PathBuf,
     /// Cache for Claude Code installs.
@@ -110,7 +112,8 @@ impl Default for RunOptions {
             session_timeout: Duration::from_secs(120),
             shard: None,
             extra_args: Vec::new(),
-            show_progress: false,
+            progress: crate::progress::View::Hidden,
+            json_lines: false,
             failopen_exe: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("failopen")),
             cache: Cache::from_env(),
             managed: crate::managed::ManagedSettings::default(),
@@ -187,7 +190,7 @@ pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSu
     };
     let redact = Redactions::new(pool.root(), &opts.failopen_exe, opts.home.as_deref());
     let ctx = Arc::new(Shared { opts: opts.clone(), guards_root, standin, guard_server, pool, redact });
-    let progress = Progress::new(planned.len() as u64, opts.show_progress);
+    let progress = Progress::new(planned.len() as u64, opts.progress, opts.json_lines);
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, anyhow::Result<Option<Row>>)>();
     let mut tasks = tokio::task::JoinSet::new();
     for cell in planned {

@@ -35,6 +35,7 @@ mod interactive;
 mod kilo;
 mod links;
 mod live;
+mod machine_output;
 mod mcp_fs;
 mod mcp_guard;
 mod npm_package;

@@ -384,6 +384,7 @@ fn the_action_audit_step_writes_the_summary_and_exits_with_the_audit_code() {
             ("inputs.fail-on-open", fail_on_open),
             ("inputs.fail-on-untested", "true"),
             ("inputs.working-directory", "."),
+            ("inputs.upload-sarif", "true"),
         ];
         let r = runner.run(&action, None, "audit", &fixtures, &exprs, &[]);
         (r, runner.summary())
@@ -394,6 +395,20 @@ fn the_action_audit_step_writes_the_summary_and_exits_with_the_audit_code() {
     assert_eq!(summary, report, "the summary is the audit's Markdown");
     assert_eq!(std::fs::read_to_string(&r.outputs["report"]).unwrap(), report);
     assert_eq!((expected, r.outputs["result"].as_str()), (3, "open"), "the fixtures plant static holes");
+    // The SARIF the upload step sends: one result per static finding, at a line of a settings file.
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&r.outputs["sarif"]).unwrap()).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert!(!results.is_empty(), "{sarif:#}");
+    for res in results {
+        let at = &res["locations"][0]["physicalLocation"];
+        assert!(at["artifactLocation"]["uri"].as_str().unwrap().starts_with("holes/"), "{res:#}");
+        assert!(at["region"]["startLine"].as_u64().unwrap() >= 1, "{res:#}");
+    }
+    let upload = action.step(None, "upload");
+    assert!(scalar(&upload["uses"]).starts_with("github/codeql-action/upload-sarif@"), "{upload:?}");
+    assert_eq!(scalar(&upload["with"]["sarif_file"]), "${{ steps.audit.outputs.sarif }}");
+    assert!(scalar(&upload["if"]).contains("!cancelled()"), "uploaded when the audit step fails too");
 
     let (r, _) = run("warn", "holes/unwrapped.json holes/missing.json", "md", "false");
     assert_eq!((r.code, r.outputs["exit-code"].as_str()), (0, "3"), "fail-on-open: false\n{}", r.log);
@@ -436,6 +451,7 @@ fn the_action_audit_step_fails_a_public_guard_that_fails_open() {
         ("inputs.fail-on-open", "true"),
         ("inputs.fail-on-untested", "true"),
         ("inputs.working-directory", &project),
+        ("inputs.upload-sarif", "true"),
     ];
     let _lock = support::lock::sessions();
     let r = runner.run(&action, None, "audit", d.path(), &exprs, &[]);
@@ -446,6 +462,11 @@ fn the_action_audit_step_fails_a_public_guard_that_fails_open() {
     let hole = report["holes"].as_array().unwrap().first().unwrap_or_else(|| panic!("no hole: {report:#}"));
     assert_eq!(hole["hook"], "H1", "{report:#}");
     assert_eq!(hole["tool"], "Bash:git-push-force", "{report:#}");
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&r.outputs["sarif"]).unwrap()).unwrap();
+    let rules: Vec<&str> =
+        sarif["runs"][0]["results"].as_array().unwrap().iter().filter_map(|r| r["ruleId"].as_str()).collect();
+    assert!(rules.contains(&"hole/fails-open"), "{sarif:#}");
     let summary = runner.summary();
     assert!(summary.starts_with("### failopen audit: open (exit 3)\n\n```\n{"), "{summary}");
 }

@@ -82,6 +82,11 @@ impl AgentDriver for AgentSdkPy {
         t.is_callback()
     }
 
+    /// `arms/sdk.json`: the callbacks (the article's arms are settings hooks it never runs).
+    fn default_arm_sets(&self) -> &'static [&'static str] {
+        &["sdk"]
+    }
+
     fn wording(&self) -> &'static dyn RefusalWording {
         &wording::AgentSdkWording
     }

@@ -48,6 +48,11 @@ impl AgentDriver for Kilo {
         t == HookType::Plugin
     }
 
+    /// `arms/opencode.json`: OpenCode's plugin arms, which Kilo loads as OpenCode does (the article's arms are settings hooks it never runs).
+    fn default_arm_sets(&self) -> &'static [&'static str] {
+        &["opencode"]
+    }
+
     /// The platform package's native binary.
     fn installed_binary(&self, version_dir: &Path) -> PathBuf {
         FLAVOUR.native_binary(version_dir)

@@ -58,6 +58,11 @@ impl AgentDriver for OpenCode {
         t == HookType::Plugin
     }
 
+    /// `arms/opencode.json`: its plugins (the article's arms are settings hooks it never runs).
+    fn default_arm_sets(&self) -> &'static [&'static str] {
+        &["opencode"]
+    }
+
     /// The platform package's native binary ([`config::native_binary`]).
     fn installed_binary(&self, version_dir: &Path) -> PathBuf {
         config::native_binary(version_dir)

@@ -9,6 +9,7 @@ pub mod agent_render;
 pub mod markdown;
 pub mod markdown_syntax;
 pub mod markdown_tables;
+pub mod sarif;
 pub mod text_sections;
 pub mod words;
 
