@@ -36,6 +36,7 @@ mod mcp_guard;
 mod old_releases;
 mod opencode;
 mod qwen;
+mod readme;
 mod regression;
 mod release;
 mod reliability;
