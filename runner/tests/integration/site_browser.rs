@@ -79,8 +79,11 @@ fn the_front_page_names_every_agent_and_its_headlines_draw_the_tallies() {
     let dom = dump_dom(&format!("file://{}", site.join("index.html").display()));
 
     // Every agent with rows anywhere in results/ has its line, with its grids.
-    let listed: BTreeSet<Agent> =
-        tags(element(&dom, "table", "agents"), "tr").iter().filter_map(|t| t.get("data-agent")).map(|a| agent(a)).collect();
+    let listed: BTreeSet<Agent> = tags(element(&dom, "table", "agents"), "tr")
+        .iter()
+        .filter_map(|t| t.get("data-agent"))
+        .map(|a| agent(a))
+        .collect();
     let present = agents_in_results();
     assert!(present.len() >= 11, "{present:?}");
     assert!(listed == present, "every agent of results/ is on the front page\n{}", set_diff(&listed, &present));
@@ -125,7 +128,8 @@ fn the_front_page_names_every_agent_and_its_headlines_draw_the_tallies() {
             drawn.insert((cell.0, cell.3.clone(), td["data-verdict"].clone()));
             assert_eq!(td["data-verdict"], tally.summary().as_str(), "{cell:?}");
         }
-        let verdict_cells = tags(table, "td").iter().filter(|t| t.get("class").is_some_and(|c| c.starts_with("v "))).count();
+        let verdict_cells =
+            tags(table, "td").iter().filter(|t| t.get("class").is_some_and(|c| c.starts_with("v "))).count();
         let rows = tags(table, "tr").len() - 2;
         assert_eq!(verdict_cells, rows * 2 * columns.len(), "{id}: bare and sealed under each agent, on every row");
         // The cells link to their evidence, which says the same.
@@ -152,7 +156,10 @@ fn the_front_page_names_every_agent_and_its_headlines_draw_the_tallies() {
         }
     };
     use Agent::*;
-    must(&[ClaudeCode, Codex, Gemini, Copilot, Cline, Qwen], &["crash/bare", "crash/sealed", "hang/bare", "hang/sealed"]);
+    must(
+        &[ClaudeCode, Codex, Gemini, Copilot, Cline, Qwen],
+        &["crash/bare", "crash/sealed", "hang/bare", "hang/sealed"],
+    );
     must(&[OpenCode, Kilo], &["opencode-crash/bare", "opencode-hang/sealed"]);
     must(&[AgentSdkTs, AgentSdkPy], &["callback-throw/bare", "callback-throw/sealed"]);
 }
@@ -176,8 +183,8 @@ fn a_codex_cell_page_shows_its_evidence_and_a_command_that_reproduces_it() {
     for doc in ["guards/crash.sh", "docs/install.md", "docs/seal.md", "docs/audit.md"] {
         assert!(dom.contains(&format!("href=\"{repo}/blob/main/{doc}\"")), "{doc} is linked");
     }
-    let cmd = element(&dom, "pre", "reproduce");
-    let cmd = &cmd[cmd.find('>').unwrap() + 1..];
+    let pre = regex::Regex::new(r#"<pre [^>]*\bid="reproduce"[^>]*>([^<]*)</pre>"#).unwrap();
+    let cmd = &pre.captures(&dom).unwrap_or_else(|| panic!("no command to run the cell again:\n{dom}"))[1];
     assert_eq!(cmd, format!("failopen run --agent codex --agent-version {version} --arms article --only crash/bare"));
     let args: Vec<&str> = cmd.strip_prefix("failopen run ").unwrap().split_whitespace().collect();
     let (rows, _dir) = run_battery(&args);
@@ -193,7 +200,9 @@ fn a_codex_cell_page_shows_its_evidence_and_a_command_that_reproduces_it() {
 fn on_a_phones_width_no_page_is_wider_than_the_screen() {
     let dir = tempfile::tempdir().unwrap();
     let site = build(dir.path());
-    for page in ["index.html", "codex/0.171.0.html", "qwen/0.24.4/crash/bare.html", "claude-code/2.1.328/crash/bare.html"] {
+    for page in
+        ["index.html", "codex/0.171.0.html", "qwen/0.24.4/crash/bare.html", "claude-code/2.1.328/crash/bare.html"]
+    {
         assert!(site.join(page).is_file(), "{page}");
         let probe = site.join("phone-probe.html");
         std::fs::write(

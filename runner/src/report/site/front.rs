@@ -114,12 +114,7 @@ fn hook_types(m: &Model, h: &Headline) -> Vec<String> {
 
 fn matrix(m: &Model, n: usize, h: &Headline, s: &mut String) {
     let names: Vec<String> = h.grids.iter().map(|g| g.agent.display_name().to_string()).collect();
-    let _ = writeln!(
-        s,
-        "<h3>{}: {} hooks</h3>",
-        esc(&names.join(", ")),
-        esc(&hook_types(m, h).join(", "))
-    );
+    let _ = writeln!(s, "<h3>{}: {} hooks</h3>", esc(&names.join(", ")), esc(&hook_types(m, h).join(", ")));
     let _ = write!(
         s,
         "<div class=\"scroll\"><table id=\"headline-{n}\" class=\"headline\">\n<thead><tr><th rowspan=\"2\">guard</th>\
@@ -138,7 +133,8 @@ fn matrix(m: &Model, n: usize, h: &Headline, s: &mut String) {
     s.push_str("</tr></thead>\n<tbody>\n");
     for row in &h.rows {
         let models = guard_notes(row).map(|n| n.models).unwrap_or_default();
-        let _ = write!(s, "<tr><th><code>{}</code></th><td class=\"wide\"><small>{}</small></td>", esc(row), esc(&models));
+        let _ =
+            write!(s, "<tr><th><code>{}</code></th><td class=\"wide\"><small>{}</small></td>", esc(row), esc(&models));
         for g in &h.grids {
             for w in HEADLINE_WRAPPERS {
                 let Some(arm) = g.cell(row, w) else {

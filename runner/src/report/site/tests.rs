@@ -171,7 +171,7 @@ fn a_cell_page_says_how_to_run_it_again_and_links_its_guards_code() {
 /// The command a Claude Code 2.1.328 cell of `arm` would print.
 fn reproduce_of(arm: &str) -> Option<String> {
     let site = site();
-    let rows = vec![row("2.1.328", arm, 1, B, "")];
+    let rows = [row("2.1.328", arm, 1, B, "")];
     let m = Model::new(&site, &rows);
     cell_page::reproduce(&m, &m.report.versions[0], arm)
 }
