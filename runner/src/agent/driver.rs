@@ -214,6 +214,11 @@ pub trait AgentDriver: Sync {
     fn older_version(&self) -> &'static str {
         self.identity().older_version
     }
+    /// The name prefixes of its reference runs in `results/` besides
+    /// `<agent>-` (`codex-0.171.0.csv`): the site reads every such CSV.
+    fn results_prefixes(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The version in what the binary prints for `--version`.
     fn reported_version<'a>(&self, output: &'a str) -> Option<&'a str> {
         crate::version::reported_version(output)

@@ -127,6 +127,14 @@ impl Agent {
         self.driver().reported_version(output)
     }
 
+    /// The name prefixes of its reference runs in `results/`: `<agent>-`
+    /// and the driver's own ([`AgentDriver::results_prefixes`]).
+    pub fn results_prefixes(self) -> Vec<String> {
+        let mut out = vec![format!("{}-", self.as_str())];
+        out.extend(self.driver().results_prefixes().iter().map(|p| p.to_string()));
+        out
+    }
+
     /// The name people know it by ([`AgentDriver::display_name`]).
     pub fn display_name(self) -> &'static str {
         self.driver().display_name()

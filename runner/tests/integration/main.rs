@@ -42,6 +42,7 @@ mod npm_package;
 mod old_releases;
 mod opencode;
 mod qwen;
+mod readme;
 mod regression;
 mod release;
 mod reliability;

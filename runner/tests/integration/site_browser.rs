@@ -1,11 +1,13 @@
 //! The site in a real browser: `failopen report results --format site`,
-//! loaded in headless Chromium (three loads, a few seconds). The front
-//! page's headline matrix holds, for each agent's newest version, the
-//! verdicts failopen's tally gives the reference CSVs' rows; a grid page
-//! filtered from its URL fragment hides exactly the cells (and rows) the
-//! filter leaves out and draws every cell's tallied verdict; and a
-//! screenshot of the front page's first screen is not blank: it shows the
-//! verdict colours.
+//! loaded in headless Chromium (a few loads, a few seconds each). The front
+//! page names every agent of `results/`, and its headline matrices hold, for
+//! each agent's newest version, the verdicts failopen's tally gives the
+//! reference CSVs' rows; a grid page filtered from its URL fragment hides
+//! exactly the cells (and rows) the filter leaves out and draws every cell's
+//! tallied verdict; a screenshot of the front page's first screen is not
+//! blank: it shows the verdict colours; a cell page of a non-Claude agent
+//! shows its tally, its guard's script and a command that, run, gives the
+//! same verdict; and on a phone's width no page is wider than the screen.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -15,8 +17,8 @@ use failopen::mode::Mode;
 use failopen::record::{read_rows, Row};
 use failopen::tally::{Summary, Tally};
 
-use crate::support::browser::{dump_dom, element, screenshot, set_diff, tags};
-use crate::support::{self, failopen};
+use crate::support::browser::{dump_dom, dump_dom_with, element, screenshot, set_diff, tags};
+use crate::support::{self, failopen, run_battery};
 
 /// A cell: agent, version, mode, arm.
 type Cell = (Agent, String, Mode, String);
@@ -27,8 +29,7 @@ fn tallies() -> (BTreeMap<Cell, Tally>, Vec<Row>) {
     let mut rows = Vec::new();
     for entry in std::fs::read_dir(&results).unwrap().flatten() {
         let name = entry.file_name().into_string().unwrap();
-        let reference = ["claude-", "codex-", "gemini-", "interactive-"].iter().any(|p| name.starts_with(p));
-        if reference && name.ends_with(".csv") {
+        if failopen::report::site::input::is_reference(&name) {
             rows.extend(read_rows(&entry.path()).unwrap_or_else(|e| panic!("{name}: {e}")));
         }
     }
@@ -56,14 +57,36 @@ fn agent(name: &str) -> Agent {
     name.parse().unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The agents named by the rows of every CSV in `results/` that reads as
+/// rows (whatever its name: a reference run, a history, a side run).
+fn agents_in_results() -> BTreeSet<Agent> {
+    let mut out = BTreeSet::new();
+    for entry in std::fs::read_dir(support::repo().join("results")).unwrap().flatten() {
+        if entry.path().extension().is_some_and(|x| x == "csv") {
+            if let Ok(rows) = read_rows(&entry.path()) {
+                out.extend(rows.iter().map(Row::agent));
+            }
+        }
+    }
+    out
+}
+
 #[test]
-fn the_headline_draws_the_tallies_of_each_agents_newest_version() {
+fn the_front_page_names_every_agent_and_its_headlines_draw_the_tallies() {
     let (tallies, _) = tallies();
     let dir = tempfile::tempdir().unwrap();
     let site = build(dir.path());
     let dom = dump_dom(&format!("file://{}", site.join("index.html").display()));
-    let table = element(&dom, "table", "headline");
-    let tds: Vec<_> = tags(table, "td").into_iter().filter(|t| t.contains_key("data-arm")).collect();
+
+    // Every agent with rows anywhere in results/ has its line, with its grids.
+    let listed: BTreeSet<Agent> = tags(element(&dom, "table", "agents"), "tr")
+        .iter()
+        .filter_map(|t| t.get("data-agent"))
+        .map(|a| agent(a))
+        .collect();
+    let present = agents_in_results();
+    assert!(present.len() >= 11, "{present:?}");
+    assert!(listed == present, "every agent of results/ is on the front page\n{}", set_diff(&listed, &present));
 
     let mut newest: BTreeMap<Agent, &str> = BTreeMap::new();
     for (a, v, _, _) in tallies.keys().filter(|(_, _, m, _)| *m == Mode::Print) {
@@ -72,37 +95,153 @@ fn the_headline_draws_the_tallies_of_each_agents_newest_version() {
             *n = v;
         }
     }
-    let drawn_versions: BTreeSet<(Agent, String)> =
-        tds.iter().map(|t| (agent(&t["data-agent"]), t["data-version"].clone())).collect();
-    let want_versions: BTreeSet<(Agent, String)> = newest.iter().map(|(a, v)| (*a, v.to_string())).collect();
+    // An agent is in a headline when its newest version ran a guard that objects both bare and sealed.
+    let paired = |a: Agent, v: &str| {
+        tallies.keys().any(|(x, y, m, arm)| {
+            let guard = arm.strip_suffix("/bare").unwrap_or("allow");
+            *x == a && y == v && *m == Mode::Print && !guard.ends_with("allow") && {
+                tallies.contains_key(&(a, v.to_string(), Mode::Print, format!("{guard}/sealed")))
+            }
+        })
+    };
+    let want_versions: BTreeSet<(Agent, String)> =
+        newest.iter().filter(|(a, v)| paired(**a, v)).map(|(a, v)| (*a, v.to_string())).collect();
+    assert!(want_versions.len() >= 10, "{want_versions:?}");
+
+    let mut drawn_versions = BTreeSet::new();
+    let mut drawn = BTreeSet::new();
+    let mut cells = 0;
+    for n in 1.. {
+        let id = format!("headline-{n}");
+        if !dom.contains(&format!("<table id=\"{id}\"")) {
+            assert!(n > 2, "the agents' guards fall in several groups: command hooks, plugins, callbacks");
+            break;
+        }
+        let table = element(&dom, "table", &id);
+        let tds: Vec<_> = tags(table, "td").into_iter().filter(|t| t.contains_key("data-arm")).collect();
+        let columns: BTreeSet<(Agent, String)> =
+            tds.iter().map(|t| (agent(&t["data-agent"]), t["data-version"].clone())).collect();
+        drawn_versions.extend(columns.iter().cloned());
+        for td in &tds {
+            let cell = (agent(&td["data-agent"]), td["data-version"].clone(), Mode::Print, td["data-arm"].clone());
+            let tally = tallies.get(&cell).unwrap_or_else(|| panic!("{cell:?} is drawn but was never run"));
+            drawn.insert((cell.0, cell.3.clone(), td["data-verdict"].clone()));
+            assert_eq!(td["data-verdict"], tally.summary().as_str(), "{cell:?}");
+        }
+        let verdict_cells =
+            tags(table, "td").iter().filter(|t| t.get("class").is_some_and(|c| c.starts_with("v "))).count();
+        let rows = tags(table, "tr").len() - 2;
+        assert_eq!(verdict_cells, rows * 2 * columns.len(), "{id}: bare and sealed under each agent, on every row");
+        // The cells link to their evidence, which says the same.
+        let links = regex::Regex::new(r#"<td [^>]*data-arm="([^"]+)"[^>]*><a href="([^"]+)""#).unwrap();
+        let hrefs: Vec<String> = links.captures_iter(table).map(|c| c[2].to_string()).collect();
+        assert_eq!(hrefs.len(), tds.len(), "every cell is a link");
+        for href in hrefs {
+            let page = std::fs::read_to_string(site.join(&href)).unwrap_or_else(|e| panic!("{href}: {e}"));
+            assert!(page.contains("id=\"verdict\""), "{href} is a cell's page");
+        }
+        cells += tds.len();
+    }
     assert!(
         drawn_versions == want_versions,
         "each agent's newest version\n{}",
         set_diff(&drawn_versions, &want_versions)
     );
-
-    let mut drawn = BTreeSet::new();
-    for td in &tds {
-        let cell = (agent(&td["data-agent"]), td["data-version"].clone(), Mode::Print, td["data-arm"].clone());
-        let tally = tallies.get(&cell).unwrap_or_else(|| panic!("{cell:?} is drawn but was never run"));
-        drawn.insert((cell.0, cell.3.clone(), td["data-verdict"].clone()));
-        assert_eq!(td["data-verdict"], tally.summary().as_str(), "{cell:?}");
-    }
-    for a in newest.keys() {
-        for arm in ["crash/bare", "crash/sealed", "hang/bare", "hang/sealed", "missing/bare", "missing/sealed"] {
-            assert!(drawn.iter().any(|(x, y, _)| x == a && y == arm), "{arm} on {a:?} is in the headline");
+    assert!(cells > 200, "{cells} cells in the headlines");
+    let must = |agents: &[Agent], arms: &[&str]| {
+        for a in agents {
+            for arm in arms {
+                assert!(drawn.iter().any(|(x, y, _)| x == a && y == arm), "{arm} on {a:?} is in the headline");
+            }
         }
+    };
+    use Agent::*;
+    must(
+        &[ClaudeCode, Codex, Gemini, Copilot, Cline, Qwen],
+        &["crash/bare", "crash/sealed", "hang/bare", "hang/sealed"],
+    );
+    must(&[OpenCode, Kilo], &["opencode-crash/bare", "opencode-hang/sealed"]);
+    must(&[AgentSdkTs, AgentSdkPy], &["callback-throw/bare", "callback-throw/sealed"]);
+}
+
+/// A cell of a non-Claude agent, in the browser: its verdict is its rows'
+/// tally, it links to its guard's script and to install, seal and audit, and
+/// the command it prints gives the same verdict when run (one session of
+/// Codex CLI, the pinned release that `.ci/run` installs).
+#[test]
+fn a_codex_cell_page_shows_its_evidence_and_a_command_that_reproduces_it() {
+    let (tallies, _) = tallies();
+    let (a, version, arm) = (Agent::Codex, failopen::agent::Agent::Codex.driver().pinned_version(), "crash/bare");
+    let tally = &tallies[&(a, version.to_string(), Mode::Print, arm.to_string())];
+    let dir = tempfile::tempdir().unwrap();
+    let site = build(dir.path());
+    let page = site.join(format!("codex/{version}/crash/bare.html"));
+    let dom = dump_dom(&format!("file://{}", page.display()));
+    let verdict = tags(&dom, "span").into_iter().find(|t| t.get("id").is_some_and(|i| i == "verdict")).unwrap();
+    assert_eq!(verdict["data-verdict"], tally.summary().as_str());
+    let repo = env!("CARGO_PKG_REPOSITORY");
+    for doc in ["guards/crash.sh", "docs/install.md", "docs/seal.md", "docs/audit.md"] {
+        assert!(dom.contains(&format!("href=\"{repo}/blob/main/{doc}\"")), "{doc} is linked");
     }
-    let rows = tags(table, "tr").len() - 2;
-    assert_eq!(tds.len(), rows * 2 * newest.len(), "bare and sealed under each agent, on every row");
-    // The cells link to their evidence, which says the same.
-    let links = regex::Regex::new(r#"<td [^>]*data-arm="([^"]+)"[^>]*><a href="([^"]+)""#).unwrap();
-    let hrefs: Vec<(String, String)> =
-        links.captures_iter(table).map(|c| (c[1].to_string(), c[2].to_string())).collect();
-    assert_eq!(hrefs.len(), tds.len(), "every cell is a link");
-    for (_, href) in hrefs {
-        let page = std::fs::read_to_string(site.join(&href)).unwrap_or_else(|e| panic!("{href}: {e}"));
-        assert!(page.contains("id=\"verdict\""), "{href} is a cell's page");
+    let pre = regex::Regex::new(r#"<pre [^>]*\bid="reproduce"[^>]*>([^<]*)</pre>"#).unwrap();
+    let cmd = &pre.captures(&dom).unwrap_or_else(|| panic!("no command to run the cell again:\n{dom}"))[1];
+    assert_eq!(cmd, format!("failopen run --agent codex --agent-version {version} --arms article --only crash/bare"));
+    let args: Vec<&str> = cmd.strip_prefix("failopen run ").unwrap().split_whitespace().collect();
+    let (rows, _dir) = run_battery(&args);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!((rows[0].arm.as_str(), rows[0].verdict.as_str()), (arm, tally.summary().as_str()), "{rows:?}");
+}
+
+/// On a phone (390 px wide), no page is wider than the screen: wide tables
+/// scroll inside their box. Each page is loaded in a 390 px frame of a page
+/// that writes the frame's scroll width into its DOM; and a screenshot of a
+/// cell page at that width is not blank.
+#[test]
+fn on_a_phones_width_no_page_is_wider_than_the_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = build(dir.path());
+    for page in
+        ["index.html", "codex/0.171.0.html", "qwen/0.24.4/crash/bare.html", "claude-code/2.1.328/crash/bare.html"]
+    {
+        assert!(site.join(page).is_file(), "{page}");
+        let probe = site.join("phone-probe.html");
+        std::fs::write(
+            &probe,
+            format!(
+                "<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"f\" src=\"{page}\" \
+                 style=\"width:390px;height:844px;border:0\"></iframe><script>\
+                 document.getElementById('f').onload = function () {{\
+                   var d = this.contentDocument.documentElement;\
+                   document.body.setAttribute('data-width', String(d.scrollWidth));\
+                 }};</script></body></html>"
+            ),
+        )
+        .unwrap();
+        let dom = dump_dom_with(
+            &format!("file://{}", probe.display()),
+            &["--allow-file-access-from-files", "--virtual-time-budget=5000"],
+        );
+        let width: u32 = tags(&dom, "body")
+            .first()
+            .and_then(|b| b.get("data-width").cloned())
+            .unwrap_or_else(|| panic!("{page}: the probe read no width:\n{}", &dom[..dom.len().min(400)]))
+            .parse()
+            .unwrap();
+        assert!(width <= 390, "{page} is {width} px wide on a 390 px screen");
+    }
+    let png = dir.path().join("phone.png");
+    screenshot(&format!("file://{}", site.join("qwen/0.24.4/crash/bare.html").display()), &png, 390, 844);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (390, 844));
+    let channels = info.color_type.samples();
+    let white = buf[..info.buffer_size()].chunks(channels).filter(|p| p[..3] == [255, 255, 255]).count();
+    let total = (info.width * info.height) as usize;
+    assert!(white < total * 97 / 100, "the phone screenshot is {white} of {total} pixels white: blank");
+    if let Ok(keep) = std::env::var("FAILOPEN_KEEP_SCREENSHOT") {
+        std::fs::copy(&png, keep).unwrap();
     }
 }
 

@@ -51,6 +51,12 @@ impl AgentDriver for ClaudeCode {
         vec![self.installed_binary(version_dir)]
     }
 
+    /// Its reference runs predate the agent column: `claude-2.1.328.csv`,
+    /// and `interactive-2.1.328.csv` for its sessions in a terminal.
+    fn results_prefixes(&self) -> &'static [&'static str] {
+        &["claude-", "interactive-"]
+    }
+
     fn runs_live_and_interactive(&self) -> bool {
         true
     }

@@ -22,6 +22,9 @@ pub struct Known {
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     arms: HashMap<String, Known>,
+    /// Every set that has the arm, in [`arms::BUILTIN`]'s order, with its own
+    /// copy of the arm (a set's expectations are its own).
+    sets: HashMap<String, Vec<(&'static str, Arm)>>,
 }
 
 impl Catalog {
@@ -29,16 +32,27 @@ impl Catalog {
     /// set that does not parse is an error here too.
     pub fn builtin() -> anyhow::Result<Catalog> {
         let mut arms: HashMap<String, Known> = HashMap::new();
+        let mut sets: HashMap<String, Vec<(&'static str, Arm)>> = HashMap::new();
         for (name, text) in arms::BUILTIN {
             let file = format!("arms/{name}.json");
             for arm in arms::parse(text, &file)? {
+                sets.entry(arm.name.clone()).or_default().push((*name, arm.clone()));
                 let better = arm.expect.is_some() && arms.get(&arm.name).is_some_and(|k| k.arm.expect.is_none());
                 if better || !arms.contains_key(&arm.name) {
                     arms.insert(arm.name.clone(), Known { arm, file: file.clone() });
                 }
             }
         }
-        Ok(Catalog { arms })
+        Ok(Catalog { arms, sets })
+    }
+
+    /// The built-in set to run `arm` from on `agent` (`failopen run --arms
+    /// SET`): the first that expects something of it on that agent, else the
+    /// first that has it.
+    pub fn set_for(&self, arm: &str, agent: Agent) -> Option<&'static str> {
+        let sets = self.sets.get(arm)?;
+        let expects = |a: &Arm| a.expect.as_ref().and_then(|e| e.for_agent(agent)).is_some();
+        sets.iter().find(|(_, a)| expects(a)).or(sets.first()).map(|(name, _)| *name)
     }
 
     /// An arm by name.
@@ -81,6 +95,40 @@ pub fn guard_notes(guard: &str) -> Option<GuardNotes> {
     })
 }
 
+/// Where a guard is written, as a path in failopen's repository: its script
+/// (`guards/crash.sh`), its plugin (`guards/opencode/crash.js`), or the code
+/// that plays it (an Agent SDK callback, an HTTP endpoint, a model's answer);
+/// `None` for a guard that is the absence of a script (`missing`).
+pub fn guard_source(guard: &str) -> Option<String> {
+    use crate::guards::GuardKind;
+    use crate::hook_type::HookType;
+    let path = match crate::guards::find(guard)?.kind {
+        GuardKind::Script { file, .. } => format!("guards/{file}"),
+        GuardKind::ModelCommand { .. } => format!("guards/{}", crate::guards::MODEL_COMMAND_SCRIPT),
+        GuardKind::MissingScript | GuardKind::MissingThroughInterpreter { .. } => return None,
+        GuardKind::Http { .. } => "runner/src/guard_server.rs".into(),
+        GuardKind::McpTool { .. } => "runner/src/mcp_guard/policy.rs".into(),
+        GuardKind::ModelHook { .. } => "runner/src/standin/hook_model.rs".into(),
+        GuardKind::Callback { entry: HookType::Plugin, behaviour } => {
+            format!("guards/opencode/{}.js", behaviour.strip_prefix("opencode-").unwrap_or(behaviour))
+        }
+        GuardKind::Callback { .. } => "runner/src/agent/agent_sdk_ts/session.mjs".into(),
+    };
+    Some(path)
+}
+
+/// Where a wrapper is written, as a path in failopen's repository: the
+/// article's two scripts, and seal's page; `None` for `bare` (no wrapper)
+/// and the agents' own switches.
+pub fn wrapper_source(wrapper: &str) -> Option<&'static str> {
+    match wrapper {
+        "plain" => Some("guards/wrappers/plain.sh"),
+        "timed" => Some("guards/wrappers/timed.sh"),
+        "sealed" => Some("docs/seal.md"),
+        _ => None,
+    }
+}
+
 /// What the arm's file expects of it on `agent` in `mode`, on `version`: the
 /// expectation with the changes that lead to it.
 pub fn expected<'a>(
@@ -115,6 +163,35 @@ mod tests {
         let plain = c.get("hang/native").unwrap();
         assert!(plain.arm.expect.is_none(), "full.json writes no expectation; the test oracle holds it");
         assert!(c.get("no-such/arm").is_none());
+    }
+
+    #[test]
+    fn every_guard_and_wrapper_source_is_a_file_of_the_repository() {
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut linked = 0;
+        for g in crate::guards::catalog() {
+            if let Some(p) = guard_source(g.name) {
+                assert!(repo.join(&p).is_file(), "{}: {p} is not a file", g.name);
+                linked += 1;
+            }
+        }
+        assert!(linked > 60, "only {linked} guards have a source");
+        assert_eq!(guard_source("crash").as_deref(), Some("guards/crash.sh"));
+        assert_eq!(guard_source("opencode-hang").as_deref(), Some("guards/opencode/hang.js"));
+        assert_eq!(guard_source("missing"), None);
+        for w in ["plain", "timed", "sealed"] {
+            assert!(repo.join(wrapper_source(w).unwrap()).is_file(), "{w}");
+        }
+        assert_eq!(wrapper_source("bare"), None);
+    }
+
+    #[test]
+    fn an_arm_runs_from_a_set_that_expects_something_of_it_on_the_agent() {
+        let c = Catalog::builtin().unwrap();
+        assert_eq!(c.set_for("crash/bare", Agent::ClaudeCode), Some("article"));
+        assert_eq!(c.set_for("opencode-crash/bare", Agent::Kilo), Some("opencode"));
+        assert_eq!(c.set_for("callback-throw/bare", Agent::AgentSdkPy), Some("sdk"));
+        assert_eq!(c.set_for("no-such/arm", Agent::ClaudeCode), None);
     }
 
     #[test]

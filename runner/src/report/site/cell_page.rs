@@ -1,13 +1,14 @@
 //! One cell's evidence: what was measured (the tally, `<p id="verdict"
-//! data-verdict>`), the arm as its set file writes it, what that file
+//! data-verdict>`), the command that reproduces it (`<pre id="reproduce">`),
+//! the arm as its set file writes it with links to its guard's script, what that file
 //! expects and why, the bisect that answers for it, its verdict on every
 //! release of the history, every session's row (an invalid one with what its
 //! reason means), and the same arm elsewhere.
 
 use std::fmt::Write;
 
-use super::catalog::{expected, guard_notes, Known};
-use super::page::{a, page};
+use super::catalog::{expected, guard_notes, guard_source, wrapper_source, Known};
+use super::page::{a, page, repo_link};
 use super::{paths, Model};
 use crate::record::Row;
 use crate::report::grid::{ArmTally, Grid};
@@ -23,15 +24,74 @@ fn code(v: &str) -> String {
     format!("<code>{}</code>", esc(v))
 }
 
+/// A shell word: as it is when it is safe, else in single quotes.
+fn shell_word(w: &str) -> String {
+    if w.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:@+,".contains(&b)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// The one command that runs this cell again: `failopen run` on the
+/// cell's agent, version and mode, from a built-in set that has the arm,
+/// narrowed to it by `--only` (its name as a glob, escaped); `None` when no
+/// shipped set has the arm.
+pub fn reproduce(m: &Model, g: &Grid, arm: &str) -> Option<String> {
+    let set = m.site.catalog.set_for(arm, g.agent)?;
+    let mut cmd = format!(
+        "failopen run --agent {} --agent-version {} --arms {set} --only {}",
+        g.agent.as_str(),
+        shell_word(&g.claude_version),
+        shell_word(&globset::escape(arm))
+    );
+    if g.mode == crate::mode::Mode::Interactive {
+        cmd.push_str(" --mode interactive");
+    }
+    Some(cmd)
+}
+
+fn reproduce_section(m: &Model, g: &Grid, arm: &ArmTally, s: &mut String) {
+    s.push_str("<h2 id=\"again\">Run it again</h2>\n");
+    match reproduce(m, g, &arm.arm) {
+        Some(cmd) => {
+            let _ = writeln!(
+                s,
+                "<pre class=\"cmd\" id=\"reproduce\">{}</pre>\n<p><small>One session, against the stand-in, in a \
+                 throwaway directory; the row goes to a new CSV in <code>results/</code>. Add <code>--repeats 3</code> \
+                 for more. {}</small></p>",
+                esc(&cmd),
+                a(&repo_link("docs/install.md"), "Installing failopen.")
+            );
+        }
+        None => {
+            let _ = writeln!(s, "<p>No arm set failopen ships has this arm, so no command runs it again.</p>");
+        }
+    }
+}
+
 fn arm_section(known: Option<&Known>, arm: &ArmTally, first: Option<&&Row>, s: &mut String) {
     s.push_str("<h2>The arm</h2>\n<table class=\"kv\">\n");
     let notes = guard_notes(&arm.guard);
-    let guard = match &notes {
+    let mut guard = match &notes {
         Some(n) => format!("{}: {}<br><small>models {}</small>", code(&arm.guard), esc(&n.does), esc(&n.models)),
         None => code(&arm.guard),
     };
+    match guard_source(&arm.guard) {
+        Some(p) => {
+            let _ = write!(guard, "<br><small>its code: {}</small>", a(&repo_link(&p), &p));
+        }
+        None if crate::guards::find(&arm.guard).is_some() => {
+            guard.push_str("<br><small>its script never exists: the hook points at a missing file</small>")
+        }
+        None => {}
+    }
     kv(s, "guard", &guard);
-    kv(s, "wrapper", &code(&arm.wrapper));
+    let wrapper = match wrapper_source(&arm.wrapper) {
+        Some(p) => format!("{} <small>({})</small>", code(&arm.wrapper), a(&repo_link(p), p)),
+        None => code(&arm.wrapper),
+    };
+    kv(s, "wrapper", &wrapper);
     if let Some(r) = first {
         kv(s, "hook type", &code(r.hook_type()));
     }
@@ -180,7 +240,11 @@ const COLUMNS: [Column; 12] = [
 ];
 
 fn sessions_section(rows: &[&Row], s: &mut String) {
-    let _ = writeln!(s, "<h2 id=\"sessions\">The sessions ({})</h2>\n<table class=\"rows\"><thead><tr>", rows.len());
+    let _ = writeln!(
+        s,
+        "<h2 id=\"sessions\">The sessions ({})</h2>\n<div class=\"scroll\"><table class=\"rows\"><thead><tr>",
+        rows.len()
+    );
     for (h, _) in COLUMNS {
         let _ = write!(s, "<th>{h}</th>");
     }
@@ -192,7 +256,7 @@ fn sessions_section(rows: &[&Row], s: &mut String) {
         }
         s.push_str("</tr>\n");
     }
-    s.push_str("</tbody></table>\n");
+    s.push_str("</tbody></table></div>\n");
     let mut reasons: Vec<&str> =
         rows.iter().filter(|r| r.verdict == VerdictKind::Invalid).map(|r| r.reason.as_str()).collect();
     reasons.sort();
@@ -252,6 +316,7 @@ pub fn render(m: &Model, g: &Grid, arm: &ArmTally) -> String {
     );
     let known = m.site.catalog.get(&arm.arm);
     let rows = m.sessions(g, &arm.arm);
+    reproduce_section(m, g, arm, &mut s);
     arm_section(known, arm, rows.first(), &mut s);
     expectation_section(g, arm, known, &mut s);
     bisect_section(m, g, arm, &mut s);

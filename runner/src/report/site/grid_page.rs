@@ -134,7 +134,7 @@ pub fn render(m: &Model, g: &Grid) -> String {
     let keys: Vec<&str> = FACETS.iter().map(|(k, _)| *k).collect();
     let _ = write!(
         s,
-        "<table id=\"grid\" data-facets=\"{}\">\n<thead><tr><th>guard</th>",
+        "<div class=\"scroll\"><table id=\"grid\" data-facets=\"{}\">\n<thead><tr><th>guard</th>",
         esc(&serde_json::json!(keys).to_string())
     );
     for w in &g.wrappers {
@@ -153,7 +153,7 @@ pub fn render(m: &Model, g: &Grid) -> String {
         }
         s.push_str("</tr>\n");
     }
-    s.push_str("</tbody></table>\n<h2>Legend</h2>\n");
+    s.push_str("</tbody></table></div>\n<h2>Legend</h2>\n");
     s.push_str(&legend());
     let _ = writeln!(s, "<script>\n{}{SCRIPT}</script>", fragment_filter::SCRIPT);
     page(&at, &title, &s)

@@ -1,25 +1,35 @@
 //! Reading a results folder for the site, by the names `failopen` gives its
 //! files there (top level only, in name order):
 //!
-//! - the reference runs, [`REFERENCE`]: `claude-*.csv`, `codex-*.csv`,
-//!   `gemini-*.csv`, `interactive-*.csv` (the rows of the grids and cells);
+//! - the reference runs, [`is_reference`]: every agent's `<agent>-*.csv`
+//!   (each driver names its prefixes: `codex-`, `qwen-`, `agent-sdk-ts-`,
+//!   Claude Code's `claude-` and `interactive-`), histories left out (the
+//!   rows of the grids and cells);
 //! - [`HISTORY`] and its ledger [`LEDGER`], when present (the timeline);
 //! - the bisects, `bisect-*.txt`.
 
 use std::path::{Path, PathBuf};
 
 use super::{Bisect, Catalog, Site};
+use crate::agent::Agent;
 use crate::history::ledger::Ledger;
 use crate::record::{read_rows, Row};
 
-/// The name prefixes of the reference runs (each `PREFIX*.csv`).
-pub const REFERENCE: [&str; 4] = ["claude-", "codex-", "gemini-", "interactive-"];
 /// The history's rows.
 pub const HISTORY: &str = "history.csv";
 /// The history's ledger.
 pub const LEDGER: &str = "history-versions.csv";
 /// The name prefix of a bisect's output (each `bisect-*.txt`).
 pub const BISECT: &str = "bisect-";
+
+/// Whether a file of a results folder is a reference run: a CSV named by an
+/// agent's prefix ([`Agent::results_prefixes`]) that is not a history or its
+/// ledger (`copilot-history.csv`, `agent-sdk-ts-history-versions.csv`).
+pub fn is_reference(name: &str) -> bool {
+    let history = [HISTORY, LEDGER].iter().any(|h| name == *h || name.ends_with(&format!("-{h}")));
+    let named = Agent::ALL.iter().flat_map(|(_, a)| a.results_prefixes()).any(|p| name.starts_with(&p));
+    named && name.ends_with(".csv") && !history
+}
 
 /// The reference rows and the rest of the site's inputs, read from `dir`.
 pub fn read(dir: &Path) -> anyhow::Result<(Vec<Row>, Site)> {
@@ -32,8 +42,7 @@ pub fn read(dir: &Path) -> anyhow::Result<(Vec<Row>, Site)> {
     let mut rows = Vec::new();
     let mut site = Site { catalog: Catalog::builtin()?, ..Site::default() };
     for name in &names {
-        let reference = REFERENCE.iter().any(|p| name.starts_with(p)) && name.ends_with(".csv");
-        if reference && path(name).is_file() {
+        if is_reference(name) && path(name).is_file() {
             rows.extend(read_rows(&path(name)).map_err(flat)?);
         } else if name.starts_with(BISECT) && name.ends_with(".txt") {
             let text =
@@ -45,11 +54,9 @@ pub fn read(dir: &Path) -> anyhow::Result<(Vec<Row>, Site)> {
         }
     }
     if rows.is_empty() {
-        anyhow::bail!(
-            "{}: no reference rows to build the site from (files {})",
-            dir.display(),
-            REFERENCE.map(|p| format!("{p}*.csv")).join(", ")
-        );
+        let names: Vec<String> =
+            Agent::ALL.iter().flat_map(|(_, a)| a.results_prefixes()).map(|p| format!("{p}*.csv")).collect();
+        anyhow::bail!("{}: no reference rows to build the site from (files {})", dir.display(), names.join(", "));
     }
     if path(HISTORY).is_file() {
         site.history = read_rows(&path(HISTORY)).map_err(flat)?;
@@ -58,4 +65,37 @@ pub fn read(dir: &Path) -> anyhow::Result<(Vec<Row>, Site)> {
         site.ledger = Ledger::open(&path(LEDGER))?.entries().to_vec();
     }
     Ok((rows, site))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_reference;
+
+    #[test]
+    fn every_agents_runs_are_read_and_histories_are_not() {
+        for name in [
+            "claude-2.1.328.csv",
+            "interactive-surface-2.1.240.csv",
+            "codex-0.171.0.csv",
+            "qwen-0.24.4.csv",
+            "kilo-7.0.33.csv",
+            "continue-1.5.47.csv",
+            "agent-sdk-ts-0.3.333.csv",
+            "agent-sdk-py-0.2.189.csv",
+            "copilot-shapes-http.csv",
+        ] {
+            assert!(is_reference(name), "{name}");
+        }
+        for name in [
+            "history.csv",
+            "history-versions.csv",
+            "copilot-history.csv",
+            "agent-sdk-py-history-versions.csv",
+            "shapes-older.csv",
+            "claude-2.1.328.txt",
+            "bisect-crash-native.txt",
+        ] {
+            assert!(!is_reference(name), "{name}");
+        }
+    }
 }

@@ -1,6 +1,8 @@
 //! What every page of the site shares: the head with its inline style (no
 //! file, font or script is fetched: a page reads the same off a disk, with
 //! no network), the navigation bar, the legend, and small HTML helpers.
+//! The only links out of the site are to failopen's own repository
+//! ([`repo_link`]): its docs and its guards' scripts.
 
 use std::fmt::Write;
 
@@ -29,7 +31,11 @@ fn style() -> String {
          table.kv th{font-weight:normal;color:#444;vertical-align:top}.verdict{display:inline-block;padding:.3em .8em;\
          border-radius:4px;font-size:120%}.filters{margin:1em 0}.filters label{margin-right:1.2em;\
          white-space:nowrap}#shown{color:#444}.ok{color:#1a6b1a}.bad{color:#a11}\
-         blockquote{margin:.5em 0;padding:.2em 1em;border-left:4px solid #ddd;color:#333}",
+         blockquote{margin:.5em 0;padding:.2em 1em;border-left:4px solid #ddd;color:#333}\
+         .scroll{overflow-x:auto;max-width:100%}h1,h2,h3,code{overflow-wrap:anywhere}\
+         pre.cmd{background:#f0f4ff;white-space:pre-wrap;overflow-wrap:anywhere}\
+         @media (max-width:40em){body{padding:0 .6em 2em}.wide{display:none}nav a{margin:0 .3em 0 0}\
+         td,th{padding:3px 4px}td.v{min-width:4em}h1{font-size:140%}}",
     );
     let _ = write!(css, "td.notrun{{background:{NOT_RUN_FILL};color:#999}}");
     for s in SUMMARIES {
@@ -50,15 +56,27 @@ pub fn page(at: &str, title: &str, body: &str) -> String {
     s
 }
 
-/// The bar at the top of every page: the front page, the timeline, the versions.
+/// The bar at the top of every page: the front page, the timeline, the
+/// versions, and how to install, audit and seal (the repository's docs).
 pub fn nav(at: &str) -> String {
     let l = |to: &str| esc(&paths::link(at, to));
+    let d = |doc: &str| esc(&repo_link(doc));
     format!(
-        "<nav><a href=\"{}\">failopen: the findings</a> · <a href=\"{}\">timeline</a> · <a href=\"{}\">every release</a></nav>\n",
+        "<nav><a href=\"{}\">failopen: the findings</a> · <a href=\"{}\">timeline</a> · <a href=\"{}\">every release</a> · \
+         <a href=\"{}\">install</a> · <a href=\"{}\">audit</a> · <a href=\"{}\">seal</a></nav>\n",
         l(paths::INDEX),
         l(paths::TIMELINE),
-        l(paths::VERSIONS)
+        l(paths::VERSIONS),
+        d("docs/install.md"),
+        d("docs/audit.md"),
+        d("docs/seal.md")
     )
+}
+
+/// A file of failopen's repository (`docs/seal.md`, `guards/crash.sh`), on
+/// its main branch: the one kind of link out of the site.
+pub fn repo_link(path: &str) -> String {
+    format!("{}/blob/main/{path}", env!("CARGO_PKG_REPOSITORY"))
 }
 
 /// The legend of the verdict colours.

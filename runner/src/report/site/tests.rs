@@ -137,12 +137,43 @@ fn a_cell_page_shows_its_expectation_bisect_history_and_rows() {
 }
 
 #[test]
-fn pages_fetch_nothing() {
+fn pages_fetch_nothing_and_link_out_only_to_the_repository() {
+    let repo = format!("href=\"{}/blob/main/", env!("CARGO_PKG_REPOSITORY"));
     for p in pages() {
-        for needle in ["src=", "http://", "https://", "<link", "@import", "url("] {
+        for needle in ["src=", "http://", "<link", "@import", "url("] {
             assert!(!p.text.contains(needle), "{} holds {needle}", p.path);
         }
+        let out = p.text.matches("https://").count();
+        assert_eq!(out, p.text.matches(&repo).count(), "{}: a link out of the site not to the repository", p.path);
+        for doc in ["docs/install.md", "docs/audit.md", "docs/seal.md"] {
+            assert!(p.path == "timeline.html" || p.text.contains(&format!("{repo}{doc}\"")), "{}: {doc}", p.path);
+        }
     }
+}
+
+#[test]
+fn a_cell_page_says_how_to_run_it_again_and_links_its_guards_code() {
+    let pages = pages();
+    let codex = text(&pages, "codex/0.171.0/crash/bare.html");
+    assert!(
+        codex.contains(
+            "<pre class=\"cmd\" id=\"reproduce\">failopen run --agent codex --agent-version 0.171.0 --arms article --only crash/bare</pre>"
+        ),
+        "{codex}"
+    );
+    assert!(codex.contains("/blob/main/guards/crash.sh\">guards/crash.sh</a>"), "the guard's script");
+    let bash = text(&pages, "claude-code/2.1.328/crash/native@bash.html");
+    assert!(bash.contains("--arms surface --only crash/native@bash</pre>"), "{bash}");
+    let odd = reproduce_of("deny/bare+matcher-Bash|Write");
+    assert_eq!(odd.as_deref(), Some("failopen run --agent claude-code --agent-version 2.1.328 --arms continue --only 'deny/bare+matcher-Bash|Write'"));
+}
+
+/// The command a Claude Code 2.1.328 cell of `arm` would print.
+fn reproduce_of(arm: &str) -> Option<String> {
+    let site = site();
+    let rows = [row("2.1.328", arm, 1, B, "")];
+    let m = Model::new(&site, &rows);
+    cell_page::reproduce(&m, &m.report.versions[0], arm)
 }
 
 #[test]

@@ -91,6 +91,15 @@ pub fn dump_dom(url: &str) -> String {
     dom
 }
 
+/// [`dump_dom`] with more Chromium flags (`--allow-file-access-from-files`).
+pub fn dump_dom_with(url: &str, flags: &[&str]) -> String {
+    let mut args = vec!["--dump-dom".to_string()];
+    args.extend(flags.iter().map(|f| f.to_string()));
+    let dom = chromium(&args, url);
+    assert!(!dom.is_empty(), "chromium dumped no DOM for {url}");
+    dom
+}
+
 /// A `width`×`height` screenshot of `url`, as PNG, written to `png`.
 pub fn screenshot(url: &str, png: &Path, width: u32, height: u32) {
     let args = [
