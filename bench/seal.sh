@@ -24,7 +24,7 @@ guard="$work/instant.sh"
 printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$guard"
 chmod +x "$guard"
 payload="$work/payload.json"
-printf '%s' '{"session_id":"bench","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' >"$payload"
+printf '%s' '{"session_id":"bench","transcript_path":"/t.jsonl","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' >"$payload"
 
 # Sanity: the sealed guard must allow.
 "$FAILOPEN" seal -- "$guard" <"$payload" || { echo "sealed instant guard did not exit 0" >&2; exit 1; }
