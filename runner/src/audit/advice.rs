@@ -305,6 +305,7 @@ mod tests {
 
     fn entry() -> HookEntry {
         HookEntry {
+            plugin: None,
             id: "H1".into(),
             file: PathBuf::from("/p/.claude/settings.json"),
             group: 0,

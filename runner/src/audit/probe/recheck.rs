@@ -316,7 +316,13 @@ pub async fn run(
                 (false, _, Some(t)) => plain.push((0, t, fault)),
                 _ => {
                     let why = format!("{tool} cannot be re-run: it is neither a write tool nor a probe of this audit");
-                    let cell = AuditCell { hook: e.id.clone(), tool, fault, result: CellResult::Skipped(why) };
+                    let cell = AuditCell {
+                        hook: e.id.clone(),
+                        tool,
+                        fault,
+                        result: CellResult::Skipped(why),
+                        guard_error: None,
+                    };
                     missing.push(RecheckCell { role, cell });
                     continue;
                 }
@@ -420,6 +426,7 @@ mod tests {
 
     fn entry(matcher: &str, command: &str) -> HookEntry {
         HookEntry {
+            plugin: None,
             id: "H1".into(),
             file: PathBuf::from("s.json"),
             group: 0,

@@ -269,6 +269,7 @@ mod tests {
 
     fn entry(command: &str) -> HookEntry {
         HookEntry {
+            plugin: None,
             id: "H1".into(),
             file: PathBuf::from(".claude/settings.json"),
             group: 0,
