@@ -635,10 +635,13 @@ mod tests {
             assert!(help.contains(&format!("  {shown} ")), "{shown} missing: {help}");
         }
         assert!(parse(&["mcp-fs", "--root", "/tmp"]).is_ok());
-        for (cmd, args) in [("diff", &["OLD.csv", "NEW.csv"][..]), ("merge", &["FILE.csv", "--out"])] {
-            let help = parse(&[cmd, "--help"]).unwrap_err().to_string();
+        for (cmd, args) in [("diff", &["<OLD.csv>", "<NEW.csv>"][..]), ("merge", &["<FILE.csv>...", "--out"])] {
+            let help = parse(&[cmd, "-h"]).unwrap_err().to_string();
             for arg in args {
-                let line = help.lines().find(|l| l.contains(arg)).unwrap_or_else(|| panic!("{cmd}: {arg}: {help}"));
+                let line = help
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(arg))
+                    .unwrap_or_else(|| panic!("{cmd}: {arg}: {help}"));
                 let described = line.split_once(arg).map(|(_, rest)| rest.trim().len() > 10).unwrap_or(false);
                 assert!(described, "{cmd} {arg} has no description: {help}");
             }

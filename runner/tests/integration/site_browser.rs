@@ -111,6 +111,7 @@ fn the_front_page_names_every_agent_and_its_headlines_draw_the_tallies() {
     let mut drawn_versions = BTreeSet::new();
     let mut drawn = BTreeSet::new();
     let mut cells = 0;
+    let links = regex::Regex::new(r#"<td [^>]*data-arm="([^"]+)"[^>]*><a href="([^"]+)""#).unwrap();
     for n in 1.. {
         let id = format!("headline-{n}");
         if !dom.contains(&format!("<table id=\"{id}\"")) {
@@ -133,7 +134,6 @@ fn the_front_page_names_every_agent_and_its_headlines_draw_the_tallies() {
         let rows = tags(table, "tr").len() - 2;
         assert_eq!(verdict_cells, rows * 2 * columns.len(), "{id}: bare and sealed under each agent, on every row");
         // The cells link to their evidence, which says the same.
-        let links = regex::Regex::new(r#"<td [^>]*data-arm="([^"]+)"[^>]*><a href="([^"]+)""#).unwrap();
         let hrefs: Vec<String> = links.captures_iter(table).map(|c| c[2].to_string()).collect();
         assert_eq!(hrefs.len(), tds.len(), "every cell is a link");
         for href in hrefs {
