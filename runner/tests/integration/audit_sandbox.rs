@@ -109,7 +109,13 @@ fn a_canary_hook_under_audit_runs_and_reaches_no_secret_home_network_outside_pat
     });
     // The hook ran: its refusal blocked the as-is write, and it answered every screen.
     assert_eq!(result(&v, "H1", "Bash", "none"), "blocked", "{v:#}");
-    let screens = v["screens"].as_array().unwrap();
+    // The screens of the probes its matcher (`Bash`) covers: the others never start it.
+    let screens: Vec<&Value> = v["screens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| !s["answer"].as_str().unwrap().starts_with("not matched"))
+        .collect();
     assert!(!screens.is_empty(), "{v:#}");
     for s in screens {
         let answer = s["answer"].as_str().unwrap();
