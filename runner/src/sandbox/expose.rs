@@ -227,6 +227,7 @@ mod tests {
         std::fs::create_dir_all(pkg.join("dist")).unwrap();
         std::fs::write(pkg.join("package.json"), "{}").unwrap();
         std::fs::write(pkg.join("dist/cli.js"), "#!/usr/bin/env mynode\n").unwrap();
+        std::fs::set_permissions(pkg.join("dist/cli.js"), std::fs::Permissions::from_mode(0o755)).unwrap();
         let bin = home.join(".npm-global/bin");
         std::fs::create_dir_all(&bin).unwrap();
         std::os::unix::fs::symlink("../lib/node_modules/guard/dist/cli.js", bin.join("guard")).unwrap();
