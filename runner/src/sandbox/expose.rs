@@ -62,7 +62,11 @@ impl Namer {
     pub fn named<'a>(&self, texts: impl IntoIterator<Item = &'a str>) -> Vec<PathBuf> {
         let mut out = Vec::new();
         for text in texts {
-            for word in words(&self.expand(text)) {
+            let expanded = self.expand(text);
+            // A quoted part joined to the rest of its word (`"$HOME"/.claude/g.py`) is one path to the
+            // shell: read the words once as written and once with the quotes taken out.
+            let joined = expanded.replace(['"', '\''], "");
+            for word in words(&expanded).chain(words(&joined)) {
                 let candidate = if word.starts_with('/') {
                     Some(PathBuf::from(word))
                 } else if is_program_name(word) {
@@ -183,6 +187,34 @@ fn which(name: &str, path_var: &str) -> Option<PathBuf> {
 }
 
 /// The words of `text` that can be a path or a program's name.
+/// The targets of the links under `dir` (at most 8 levels and 10,000 entries
+/// deep): audit's copy of a project links its dependency folders and big files
+/// to the originals (`audit::probe::hook_start`), which must be readable in
+/// the sandbox for the hook to run as it would in the project.
+pub fn link_targets(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, depth: u8, left: &mut usize, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            if *left == 0 {
+                return;
+            }
+            *left -= 1;
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_symlink() {
+                if let Ok(target) = std::fs::read_link(e.path()) {
+                    let target = if target.is_absolute() { target } else { dir.join(target) };
+                    out.push(target.to_string_lossy().into_owned());
+                }
+            } else if kind.is_dir() && depth < 8 {
+                walk(&e.path(), depth + 1, left, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, 0, &mut 10_000, &mut out);
+    out
+}
+
 fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| c.is_whitespace() || "\"'`=;&|()<>,:{}[]".contains(c)).filter(|w| !w.is_empty())
 }
@@ -246,6 +278,11 @@ mod tests {
         assert!(!got.iter().any(|p| p.starts_with(home.join(".ssh"))), "{got:?}");
         assert!(!got.contains(&home), "{got:?}");
         assert_eq!(n.named(["cat ~/.secret"]), vec![home.join(".secret")], "a file the command names, alone");
+        assert_eq!(
+            n.named(["cat \"${HOME}\"/.secret"]),
+            vec![home.join(".secret")],
+            "a quoted HOME joined to the rest of its path names that path"
+        );
         assert!(n.named(["cat ~/.unnamed-elsewhere"]).is_empty());
     }
 }

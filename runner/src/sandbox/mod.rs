@@ -158,6 +158,13 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     // Inside the writable root, a named path stays writable (the session's own `work/`).
     let mut binds: Vec<(PathBuf, bool)> =
         c.expose.iter().filter(|p| !p.starts_with(&c.writable)).map(|p| (p.clone(), false)).collect();
+    // The user's global npm prefix, read-only, and named to npm inside (`npm root -g` in a hook
+    // command would otherwise read a hidden `~/.npmrc`, whose tokens stay hidden).
+    // Never a hidden root itself or above one (a prefix of `~` would bare HOME).
+    if let Some(prefix) = npm_global_prefix().filter(|p| !hidden_roots().iter().any(|r| r.starts_with(p))) {
+        binds.push((prefix.clone(), false));
+        a.extend([OsString::from("--setenv"), OsString::from("npm_config_prefix"), s(prefix)]);
+    }
     binds.push((cache_root(), false));
     let exe = std::env::current_exe()?;
     binds.push((exe.clone(), false));
@@ -207,6 +214,25 @@ pub fn loopback_urls(text: &str) -> Vec<SocketAddr> {
     out
 }
 
+/// The user's global npm prefix (`npm prefix -g`, asked once, outside any
+/// sandbox), when it is a directory: a guard installed with `npm install -g`
+/// runs from there.
+fn npm_global_prefix() -> Option<&'static PathBuf> {
+    static PREFIX: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    PREFIX
+        .get_or_init(|| {
+            let out = std::process::Command::new("npm")
+                .args(["prefix", "-g"])
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()?;
+            let prefix = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+            (out.status.success() && prefix.is_absolute() && prefix.is_dir()).then_some(prefix)
+        })
+        .as_ref()
+}
+
 /// failopen's cache of agent installs (as [`crate::install::cache::Cache::from_env`] finds it).
 fn cache_root() -> PathBuf {
     std::env::var_os("FAILOPEN_CACHE")
@@ -239,6 +265,7 @@ pub fn shell_command(
             let vars: Vec<(&str, &Path)> = project.iter().map(|(k, p)| (*k, p.as_path())).collect();
             let mut texts = vec![command.to_string()];
             texts.extend(project.iter().map(|(_, p)| p.to_string_lossy().into_owned()));
+            texts.extend(project.iter().flat_map(|(_, p)| expose::link_targets(p)));
             let contain = Contain {
                 cwd: cwd.to_path_buf(),
                 writable: writable.to_path_buf(),

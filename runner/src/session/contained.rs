@@ -41,6 +41,7 @@ pub(crate) fn command(
     let project = project.unwrap_or_else(|| work.to_path_buf());
     if let Some(p) = spec.env.iter().find(|(k, _)| k == "FAILOPEN_AUDIT_PROJECT_DIR") {
         texts.push(p.1.clone());
+        texts.extend(sandbox::expose::link_targets(Path::new(&p.1)));
     }
     let namer = Namer::here(&[
         ("CLAUDE_PROJECT_DIR", &project),
