@@ -260,6 +260,7 @@ pub fn apply(e: &HookEntry, changes: &[Change]) -> HookEntry {
 /// refused as configured (`cells`, with the probes of this audit), and,
 /// sealed, the seal binary gone under the first of them.
 #[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the probe stage's findings, handed on one by one; one caller
 pub async fn run(
     runner: &Runner<'_>,
     entries: &[HookEntry],
@@ -268,6 +269,7 @@ pub async fn run(
     probes: &[Probe],
     on_failure: OnFailure,
     seal_exe: &str,
+    writes: &'static [&'static str],
 ) -> anyhow::Result<(Vec<Recheck>, Vec<Unchecked>)> {
     let driver = runner.bin.agent.driver();
     let mut rechecks = Vec::new();
@@ -310,7 +312,9 @@ pub async fn run(
         let mut missing: Vec<RecheckCell> = Vec::new();
         let mut roles: Vec<(Role, String, Fault)> = Vec::new();
         for (role, tool, fault) in plan {
-            let known = probes::TOOLS.iter().chain(probes::AGENT_TOOLS.iter()).find(|t| **t == tool);
+            // The agent's own session tools first (Copilot's `bash`, `create`), then every tool a session can write with.
+            let known =
+                writes.iter().chain(probes::TOOLS.iter()).chain(probes::AGENT_TOOLS.iter()).find(|t| **t == tool);
             match (is_probe_label(&tool), probes.iter().find(|p| p.label() == tool), known) {
                 (true, Some(p), _) => probed.push((0, p, fault)),
                 (false, _, Some(t)) => plain.push((0, t, fault)),

@@ -137,6 +137,7 @@ pub async fn run(
     let cells: Vec<AuditCell> =
         baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
     let holes = holes::holes(entries, &cells);
-    let (rechecks, unchecked) = recheck::run(runner, entries, &cells, &holes, &probes, on_failure, seal_exe).await?;
+    let (rechecks, unchecked) =
+        recheck::run(runner, entries, &cells, &holes, &probes, on_failure, seal_exe, tools.writes).await?;
     Ok(Found { cells, probes, screens, holes, rechecks, unchecked })
 }
