@@ -305,7 +305,7 @@ pub enum ModeArg {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Arm set: a JSON file, or a built-in name: article, full, extended, http, model, trust, surface,
-    /// workspace-trust, shapes, sdk, cline, opencode, copilot, continue, all. Repeatable. Default: the
+    /// workspace-trust, shapes, seal-shapes, sdk, cline, opencode, copilot, continue, all. Repeatable. Default: the
     /// agent's own set (article; opencode for OpenCode and Kilo CLI; sdk for the Agent SDKs).
     #[arg(long = "arms", value_name = "FILE|NAME")]
     pub arms: Vec<String>,

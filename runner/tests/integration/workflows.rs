@@ -205,15 +205,11 @@ fn macos_installs_the_articles_versions_and_runs_the_articles_tests() {
         let file = [base.with_extension("rs"), base.join("mod.rs")].into_iter().find(|f| f.is_file());
         let file = file.unwrap_or_else(|| panic!("{module}: no file at {}", base.display()));
         // A module folder's tests may sit in any of its files (seal's mod.rs only re-exports the crate).
-        let files: Vec<std::path::PathBuf> = if base.is_dir() {
-            std::fs::read_dir(&base)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-                .collect()
-        } else {
-            vec![file.clone()]
-        };
+        let mut files = vec![file.clone()];
+        if base.is_dir() {
+            let entries = std::fs::read_dir(&base).unwrap().map(|e| e.unwrap().path());
+            files.extend(entries.filter(|p| p.extension().is_some_and(|x| x == "rs")));
+        }
         let tested = files.iter().any(|f| std::fs::read_to_string(f).unwrap().contains("#[cfg(test)]"));
         assert!(tested, "{} has unit tests", file.display());
     }
