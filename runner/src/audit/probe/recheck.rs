@@ -259,7 +259,6 @@ pub fn apply(e: &HookEntry, changes: &[Change]) -> HookEntry {
 /// Re-run each hook's recipe on a copy: its hole cells, the calls it
 /// refused as configured (`cells`, with the probes of this audit), and,
 /// sealed, the seal binary gone under the first of them.
-#[allow(clippy::too_many_arguments)]
 #[allow(clippy::too_many_arguments)] // the probe stage's findings, handed on one by one; one caller
 pub async fn run(
     runner: &Runner<'_>,
