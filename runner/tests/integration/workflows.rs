@@ -553,6 +553,7 @@ fn the_action_is_safe_on_a_hostile_pull_request_by_default() {
         ("inputs.fail-on-open", "true"),
         ("inputs.fail-on-untested", "true"),
         ("inputs.working-directory", "."),
+        ("inputs.upload-sarif", "true"),
     ];
     let r = runner.run(&action, None, "audit", &project, &exprs, &[]);
     assert_eq!((r.code, r.outputs["result"].as_str()), (1, "error"), "{}", r.log);
