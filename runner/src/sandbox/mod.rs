@@ -221,8 +221,14 @@ fn npm_global_prefix() -> Option<&'static PathBuf> {
     static PREFIX: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     PREFIX
         .get_or_init(|| {
+            // npm writes its cache and logs under HOME by default: both go to a throwaway
+            // directory, so asking touches nothing of the user's.
+            let scratch = tempfile::tempdir().ok()?;
             let out = std::process::Command::new("npm")
                 .args(["prefix", "-g"])
+                .env("npm_config_cache", scratch.path())
+                .env("npm_config_logs_max", "0")
+                .env("npm_config_update_notifier", "false")
                 .stdin(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .output()
