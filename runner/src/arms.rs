@@ -143,7 +143,7 @@ impl Expectation {
     /// agent's own in [`Expectation::agents`] (or the older
     /// [`Expectation::codex`], [`Expectation::gemini`]), if given.
     pub fn for_agent(&self, agent: crate::agent::Agent) -> Option<&Expectation> {
-        if agent == crate::agent::Agent::default() {
+        if agent.driver().implied_when_unnamed() {
             return Some(self);
         }
         let older = match agent.as_str() {

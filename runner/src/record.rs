@@ -216,8 +216,8 @@ impl RowWriter {
             let path = self.path.display().to_string();
             return Err(RecordError::Layout { path, column: "mode", value: row.mode().as_str().to_string() });
         }
-        // A file from before the agent column holds the default agent's (Claude Code's) rows only.
-        if self.format.columns() < Format::V4.columns() && row.agent() != crate::agent::Agent::default() {
+        // A file from before the agent column holds the unnamed agent's (Claude Code's) rows only.
+        if self.format.columns() < Format::V4.columns() && !row.agent().driver().implied_when_unnamed() {
             let path = self.path.display().to_string();
             return Err(RecordError::Layout { path, column: "agent", value: row.agent().as_str().to_string() });
         }

@@ -214,6 +214,14 @@ pub trait AgentDriver: Sync {
     fn older_version(&self) -> &'static str {
         self.identity().older_version
     }
+    /// Whether this is the agent meant where a file, a label or an arm's
+    /// expectation names none: the one failopen measured before it had an
+    /// agent column (Claude Code). Its rows fit CSV formats older than that
+    /// column, its reports and result files carry no agent name, and an
+    /// arm's top-level expectation is its own.
+    fn implied_when_unnamed(&self) -> bool {
+        false
+    }
     /// The name prefixes of its reference runs in `results/` besides
     /// `<agent>-` (`codex-0.171.0.csv`): the site reads every such CSV.
     fn results_prefixes(&self) -> &'static [&'static str] {

@@ -181,6 +181,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn exactly_one_agent_is_implied_where_none_is_named_and_it_is_the_default() {
+        // Old CSV formats, result file names and arms' top-level expectations
+        // name no agent: they must mean one agent, the one a file without an
+        // agent column is read as.
+        let implied: Vec<Agent> =
+            Agent::ALL.iter().map(|(_, a)| *a).filter(|a| a.driver().implied_when_unnamed()).collect();
+        assert_eq!(implied, vec![Agent::default()]);
+    }
+
+    #[test]
     fn agents_parse_and_name_the_choices_when_wrong() {
         assert_eq!("codex".parse::<Agent>(), Ok(Agent::Codex));
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));

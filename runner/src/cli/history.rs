@@ -110,7 +110,7 @@ async fn options(args: &HistoryArgs, env: &Env) -> anyhow::Result<HistoryOptions
 /// file, or one per agent, so that two agents' histories never share a file.
 /// (The default agent's file keeps the name it had before `--agent`.)
 fn default_out(agent: Agent) -> PathBuf {
-    if agent == Agent::default() {
+    if agent.driver().implied_when_unnamed() {
         PathBuf::from("results/history.csv")
     } else {
         PathBuf::from(format!("results/{agent}-history.csv"))

@@ -306,7 +306,7 @@ fn default_out(agent: Agent, claude: &str, mode: Mode) -> PathBuf {
     let stamp = chrono::Local::now().format("%Y%m%d-%H%M%S");
     let label: String = claude.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
     let mode = if mode == Mode::Print { String::new() } else { format!("-{}", mode.as_str()) };
-    let agent = if agent == Agent::default() { String::new() } else { format!("{agent}-") };
+    let agent = if agent.driver().implied_when_unnamed() { String::new() } else { format!("{agent}-") };
     PathBuf::from("results").join(format!("{stamp}-{agent}{label}{mode}.csv"))
 }
 

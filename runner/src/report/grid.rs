@@ -90,9 +90,8 @@ pub(crate) fn canonical_position(r: &Row) -> (usize, usize) {
 /// mode is the version alone (as in every report before the agent and mode
 /// columns), another agent's is prefixed with its name, interactive is marked.
 pub fn column_label(agent: crate::agent::Agent, version: &str, mode: Mode) -> String {
-    // The default agent (Claude Code) is the one every report named before the agent column.
-    let named =
-        if agent == crate::agent::Agent::default() { version.to_string() } else { format!("{agent} {version}") };
+    // Claude Code is the one every report named before the agent column.
+    let named = if agent.driver().implied_when_unnamed() { version.to_string() } else { format!("{agent} {version}") };
     match mode {
         Mode::Print => named,
         Mode::Interactive => format!("{named} interactive"),

@@ -20,6 +20,7 @@
 
 use std::path::Path;
 
+use super::wrap::protection::{self, Protection};
 use crate::shell::is_assignment;
 use crate::shell::lex::{self, is_redirection, Token};
 
@@ -101,12 +102,13 @@ pub fn classify(command: &str) -> SealUse {
 
 /// [`classify`], with one more path that counts as failopen: the seal
 /// executable `seal --install` writes (its file may be named otherwise).
+///
+/// This finds the seal call's words; whether the command around it (and the
+/// `SHELL -c` string inside it) keeps seal's exit code the hook's is
+/// [`protection::judge`]'s answer, the one `seal --install` acts on.
 pub fn classify_for(command: &str, seal_exe: Option<&str>) -> SealUse {
     let Ok(tokens) = lex::tokens(command) else { return SealUse::NotSealed };
-    let commands = split_simple(&tokens);
-    let Some((at, words)) =
-        commands.iter().enumerate().find_map(|(i, c)| failopen_words(&c.words, seal_exe).map(|w| (i, w)))
-    else {
+    let Some(words) = simple_commands(&tokens).into_iter().find_map(|c| failopen_words(&c, seal_exe)) else {
         return SealUse::NotSealed;
     };
     let program_at = words.iter().take_while(|w| is_assignment(w) || *w == "exec").count();
@@ -115,43 +117,30 @@ pub fn classify_for(command: &str, seal_exe: Option<&str>) -> SealUse {
         other => return SealUse::Mistyped { subcommand: other.map(str::to_string) },
     }
     let call = seal_call(&words, program_at);
-    match undoing(&commands, at) {
-        None => SealUse::Sealed(call),
-        Some(why) => SealUse::Undone { call, why },
-    }
-}
-
-/// One simple command: its words, the operator that ends it, its redirections.
-struct Simple<'a> {
-    words: Vec<&'a str>,
-    redirections: Vec<&'a str>,
-    /// The control operator after it (`None`: the end of the command).
-    then: Option<&'a str>,
-}
-
-fn split_simple(tokens: &[Token]) -> Vec<Simple<'_>> {
-    let mut out = vec![Simple { words: Vec::new(), redirections: Vec::new(), then: None }];
-    let mut redirect_target = false;
-    for token in tokens {
-        let last = out.last_mut().expect("never empty");
-        match token {
-            Token::Word(w) if redirect_target => {
-                redirect_target = false;
-                let _ = w;
-            }
-            Token::Word(w) => last.words.push(w),
-            Token::Operator(op) if is_redirection(op) => {
-                // An IO number (`2>`) is the word just before, glued to it.
-                last.redirections.push(op);
-                redirect_target = true;
-            }
-            Token::Operator(op) => {
-                last.then = Some(op);
-                out.push(Simple { words: Vec::new(), redirections: Vec::new(), then: None });
-            }
+    match protection::judge(command, seal_exe) {
+        Protection::Sealed => SealUse::Sealed(call),
+        Protection::NotProtected(why) => SealUse::Undone { call, why },
+        // The lexer saw failopen run where the shell reader did not: say
+        // unprotected rather than guess that seal decides.
+        Protection::Wrappable => {
+            SealUse::Undone { call, why: "failopen cannot tell whether seal's exit code is the hook's".into() }
         }
     }
-    out.retain(|c| !c.words.is_empty() || c.then.is_some() || !c.redirections.is_empty());
+}
+
+/// The words of each simple command, redirections and their targets left out.
+fn simple_commands<'a>(tokens: &'a [Token]) -> Vec<Vec<&'a str>> {
+    let mut out = vec![Vec::new()];
+    let mut redirect_target = false;
+    for token in tokens {
+        match token {
+            Token::Word(_) if redirect_target => redirect_target = false,
+            Token::Word(w) => out.last_mut().expect("never empty").push(w.as_str()),
+            Token::Operator(op) if is_redirection(op) => redirect_target = true,
+            Token::Operator(_) => out.push(Vec::new()),
+        }
+    }
+    out.retain(|c| !c.is_empty());
     out
 }
 
@@ -170,54 +159,6 @@ fn seal_call(words: &[String], program_at: usize) -> SealCall {
         None => after_seal + words[after_seal..].iter().take_while(|w| w.starts_with('-')).count(),
     };
     SealCall { prefix: words[..split].to_vec(), guard: words[split..].to_vec() }
-}
-
-/// How the commands around the one at `at` (the seal call) undo it, if they do.
-fn undoing(commands: &[Simple], at: usize) -> Option<String> {
-    let seal = &commands[at];
-    if let Some(r) = seal.redirections.first() {
-        return Some(if r.starts_with('<') {
-            format!("`{r}` feeds seal from a file instead of the hook's payload")
-        } else {
-            format!("`{r}` sends seal's output to a file, so its JSON decision or its refusal's reason never reaches the agent")
-        });
-    }
-    if at > 0 {
-        let before = commands[at - 1].then.unwrap_or(";");
-        return Some(match before {
-            "|" | "|&" => "seal reads another command's output through a pipe instead of the hook's payload".into(),
-            "&&" => "`&&` before seal: when the command before it fails, seal never runs and the hook exits with that command's code".into(),
-            "||" => "`||` before seal: when the command before it succeeds, seal never runs and the hook exits 0".into(),
-            op => format!("`{}` before seal: another command runs first, in the same hook", shown(op)),
-        });
-    }
-    match seal.then {
-        None => None,
-        Some("||") => Some("`||` after seal turns its refusal (exit 2) into the exit code of what follows".into()),
-        Some("|" | "|&") => {
-            Some("`|` after seal: a pipeline exits with its last command's code, so seal's refusal is lost".into())
-        }
-        Some("&") => Some("`&` runs seal in the background, and the hook exits 0 at once".into()),
-        Some("&&") => Some(
-            "`&&` after seal: when seal allows, what follows runs and its output and exit code become the hook's"
-                .into(),
-        ),
-        Some(op) if commands.len() == at + 1 || commands[at + 1..].iter().all(|c| c.words.is_empty()) => {
-            // A trailing `;` or newline with nothing after it changes nothing.
-            (op != ";" && op != "\n").then(|| format!("`{}` after seal", shown(op)))
-        }
-        Some(op) => {
-            Some(format!("`{}` after seal: the hook exits with the last command's code, not seal's", shown(op)))
-        }
-    }
-}
-
-fn shown(op: &str) -> &str {
-    if op == "\n" {
-        "a newline"
-    } else {
-        op
-    }
 }
 
 #[cfg(test)]
@@ -240,7 +181,7 @@ mod tests {
             "exec failopen seal -- /x.sh",
             "failopen seal -- /x.sh;",
             "failopen seal -- /x.sh # logs go to ~/.g",
-            "/x/failopen seal --deadline 4 -- /bin/sh -c '/g.sh || true'",
+            "/x/failopen seal --deadline 4 -- /bin/sh -c '/g.sh && /h.sh'",
         ] {
             assert!(classify(c).is_sealed(), "{c}: {:?}", classify(c));
         }
@@ -293,15 +234,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_shell_string_that_turns_a_crash_into_exit_0_undoes_seal() {
+        // seal passes the guard's exit 0 on as an allow: `|| true` inside the
+        // string it runs makes a crash an allow.
+        let why = undone("/x/failopen seal --deadline 4 -- /bin/sh -c '/g.sh || true'");
+        assert!(why.contains("||"), "{why}");
+    }
+
     proptest::proptest! {
-        /// What `seal --install` writes is always read back as sealed.
+        /// What `seal --install` writes is read back as seal's call of
+        /// `/bin/sh -c ORIGINAL`, and as sealed exactly when ORIGINAL can fail
+        /// the hook wherever its guard fails (the one reading of both).
         #[test]
-        fn every_installed_command_is_sealed(original in "[^\\x00]{0,40}") {
+        fn every_installed_command_is_read_back_as_its_call(original in "[^\\x00]{0,40}") {
             let wrapped = super::super::wrap::wrap_command(&original, "/x y/failopen", Some(1.5));
-            let SealUse::Sealed(call) = classify(&wrapped) else {
-                return Err(proptest::test_runner::TestCaseError::fail(format!("{wrapped:?}")));
+            let seal = classify(&wrapped);
+            let Some(call) = seal.call() else {
+                return Err(proptest::test_runner::TestCaseError::fail(format!("{wrapped:?}: {seal:?}")));
             };
-            proptest::prop_assert_eq!(call.guard, ["/bin/sh", "-c", original.as_str()]);
+            proptest::prop_assert_eq!(&call.guard, &["/bin/sh", "-c", original.as_str()]);
+            let wrappable = protection::judge(&original, None) == Protection::Wrappable;
+            proptest::prop_assert_eq!(seal.is_sealed(), wrappable, "{:?}: {:?}", wrapped, seal);
         }
     }
 }

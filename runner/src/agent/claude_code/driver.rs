@@ -53,6 +53,10 @@ impl AgentDriver for ClaudeCode {
 
     /// Its reference runs predate the agent column: `claude-2.1.328.csv`,
     /// and `interactive-2.1.328.csv` for its sessions in a terminal.
+    fn implied_when_unnamed(&self) -> bool {
+        true
+    }
+
     fn results_prefixes(&self) -> &'static [&'static str] {
         &["claude-", "interactive-"]
     }

@@ -184,8 +184,8 @@ fn bisect_section(m: &Model, g: &Grid, arm: &ArmTally, s: &mut String) {
 }
 
 fn history_section(m: &Model, g: &Grid, arm: &ArmTally, at: &str, s: &mut String) {
-    // `failopen history` runs the default agent (Claude Code), in print mode.
-    if g.agent != crate::agent::Agent::default() || g.mode != crate::mode::Mode::Print {
+    // The timeline is `results/history.csv`: the unnamed agent's (Claude Code's), in print mode.
+    if !g.agent.driver().implied_when_unnamed() || g.mode != crate::mode::Mode::Print {
         return;
     }
     let Some(i) = m.timeline.arm_index(&arm.arm) else { return };

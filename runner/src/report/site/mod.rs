@@ -103,7 +103,7 @@ impl<'a> Model<'a> {
     /// The bisect that answers for `arm`, on the default agent (Claude Code,
     /// which `failopen bisect` runs) in print mode.
     pub fn bisect(&self, g: &Grid, arm: &str) -> Option<&'a Bisect> {
-        (g.agent == Agent::default() && g.mode == Mode::Print)
+        (g.agent.driver().implied_when_unnamed() && g.mode == Mode::Print)
             .then(|| self.site.bisects.iter().find(|b| b.arm == arm))
             .flatten()
     }
