@@ -179,16 +179,20 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     }
     let mut env = agent_env(spec, &dirs);
     env.extend(launch.env);
+    let program = launch.program.as_ref().unwrap_or(&spec.bin.path);
+    let args = match spec.mode {
+        Mode::Print => launch.args,
+        Mode::Interactive => interactive::argv(launch.args),
+    };
+    // In the sandbox when the policy says so; its relays serve until the session ends.
+    let (program, args, _contained) = contained::command(spec, root.path(), &dirs.work, program, args)?;
     let mut launched = match spec.mode {
         Mode::Print => {
-            let program = launch.program.as_ref().unwrap_or(&spec.bin.path);
-            // In the sandbox when the policy says so; its relays serve until the session ends.
-            let (program, args, _contained) = contained::command(spec, root.path(), &dirs.work, program, launch.args)?;
             let mut cmd = tokio::process::Command::new(program);
             cmd.args(args);
             launch_headless(spec, &dirs, cmd, env, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
         }
-        Mode::Interactive => interactive::launch(spec, &dirs, launch.args, env).await?,
+        Mode::Interactive => interactive::launch(spec, &dirs, &program, &args, env).await?,
     };
     launched.flags.extend(launch.flags);
     finish(spec, driver, root, &dirs, launched).await

@@ -16,7 +16,7 @@ use super::run::{check_repeats_and_timeout, load_arms, parse_shard};
 use super::{Env, ExitCode};
 
 pub async fn main(args: HistoryArgs, env: &Env) -> anyhow::Result<ExitCode> {
-    failopen::sandbox::choose(failopen::sandbox::from_env().map_err(anyhow::Error::msg)?);
+    failopen::sandbox::choose(failopen::sandbox::for_sessions(args.no_sandbox).map_err(anyhow::Error::msg)?);
     let opts = options(&args, env).await?;
     let interrupt = Interrupt::new();
     super::signals::spawn_handler(

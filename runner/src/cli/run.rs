@@ -20,7 +20,7 @@ use super::output::{check_out, emit_line};
 use super::{Env, ExitCode};
 
 pub async fn main(args: RunArgs, env: &Env) -> anyhow::Result<ExitCode> {
-    failopen::sandbox::choose(failopen::sandbox::from_env().map_err(anyhow::Error::msg)?);
+    failopen::sandbox::choose(failopen::sandbox::for_sessions(args.no_sandbox).map_err(anyhow::Error::msg)?);
     let opts = options(&args, env)?;
     let model = opts.model;
     if model == Model::Live && !confirm_live(args.yes, env.stdin_is_terminal)? {

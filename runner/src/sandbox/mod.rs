@@ -19,9 +19,11 @@
 //!   namespace's init takes its namespace down when the command ends (a
 //!   `setsid` daemon too).
 //!
-//! Where `bwrap` cannot run (macOS, a kernel without unprivileged user
-//! namespaces, no bwrap), [`available`] says why, and audit runs the
-//! dynamic checks only with `--no-sandbox`.
+//! `run` and `history` sessions run in it too, unless `--no-sandbox`
+//! ([`for_sessions`]). Where `bwrap` cannot run (macOS, a kernel without
+//! unprivileged user namespaces, no bwrap), [`available`] says why: audit
+//! then runs the dynamic checks only with `--no-sandbox`, and `run` and
+//! `history` refuse to start without it.
 
 pub mod expose;
 pub mod relay;
@@ -34,7 +36,7 @@ use std::sync::OnceLock;
 /// Whether processes from audited code run contained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Policy {
-    /// As they are (failopen's own guards; `--no-sandbox`).
+    /// As they are (`--no-sandbox`; a process that chose no policy: the unit tests).
     #[default]
     Off,
     /// In a bubblewrap sandbox.
@@ -54,14 +56,29 @@ pub fn policy() -> Policy {
     POLICY.get().copied().unwrap_or_default()
 }
 
-/// The policy `FAILOPEN_SANDBOX` names for `run` and `history` sessions
-/// (`on` or `off`; unset: `off`, failopen's own guards running as they are).
-/// `on` where no sandbox can be had is an error saying why.
-pub fn from_env() -> Result<Policy, String> {
-    match std::env::var("FAILOPEN_SANDBOX").as_deref() {
-        Err(_) | Ok("" | "off" | "0") => Ok(Policy::Off),
-        Ok("on" | "1") => available().map(|_| Policy::On),
-        Ok(other) => Err(format!("FAILOPEN_SANDBOX={other}: expected on or off")),
+/// The opt-out of the sandbox for `run` and `history` sessions, as the user wrote it.
+pub const OPT_OUT: &str = "--no-sandbox (or FAILOPEN_SANDBOX=off)";
+
+/// The policy for `run` and `history` sessions: in the sandbox unless
+/// `no_sandbox` (`--no-sandbox`) or `FAILOPEN_SANDBOX=off` opts out (`on`,
+/// unset or empty: the sandbox). Where no sandbox can be had, an error that
+/// says why and names the opt-out: the sessions never fall back to running
+/// uncontained on their own.
+pub fn for_sessions(no_sandbox: bool) -> Result<Policy, String> {
+    let asked = match std::env::var("FAILOPEN_SANDBOX").as_deref() {
+        _ if no_sandbox => Policy::Off,
+        Ok("off" | "0") => Policy::Off,
+        Err(_) | Ok("" | "on" | "1") => Policy::On,
+        Ok(other) => return Err(format!("FAILOPEN_SANDBOX={other}: expected on or off")),
+    };
+    match asked {
+        Policy::Off => Ok(Policy::Off),
+        Policy::On => available().map(|_| Policy::On).map_err(|why| {
+            format!(
+                "{why}\nthe sessions run in a sandbox by default, and none can be had here: \
+                 {OPT_OUT} runs them uncontained (the agents and guards then reach your HOME, environment and network)"
+            )
+        }),
     }
 }
 

@@ -2,7 +2,8 @@
 //! policy says so: what its configuration names is bound back read-only,
 //! its temp root is the one writable tree, and its network is its own
 //! loopback with the stand-in (and any loopback server a hook's URL names)
-//! relayed into it. A live session keeps the host's network.
+//! relayed into it. A live session keeps the host's network; an interactive
+//! one keeps its pseudo-terminal.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{Backend, SessionSpec};
+use crate::mode::Mode;
 use crate::sandbox::{self, expose::Namer, Contain, Policy, Wrapped};
 
 /// `program args` as the session should start them: contained when the
@@ -63,7 +65,7 @@ pub(crate) fn command(
         expose: namer.named(texts.iter().map(String::as_str)),
         loopback,
         network: matches!(spec.backend, Backend::Live),
-        terminal: false,
+        terminal: spec.mode == Mode::Interactive,
     };
     let w = sandbox::wrap(program, &args, &contain)?;
     Ok((w.program.clone(), w.args.clone(), Some(w)))

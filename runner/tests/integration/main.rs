@@ -48,6 +48,8 @@ mod release;
 mod reliability;
 mod report;
 mod results;
+#[cfg(target_os = "linux")]
+mod run_sandbox;
 mod seal;
 #[cfg(target_os = "linux")]
 mod site_browser;

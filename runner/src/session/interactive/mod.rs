@@ -20,6 +20,7 @@ pub mod screen;
 pub mod transcript;
 
 use std::ffi::OsString;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::evidence::{SessionExit, StreamFacts};
@@ -32,12 +33,20 @@ use pty::Pty;
 /// How often the session's state is looked at.
 const TICK: Duration = Duration::from_millis(100);
 
-/// Run the session in a pseudo-terminal until it exits, its wall timeout,
-/// or a stop of its pool. The process group is killed however this ends.
+/// The agent's arguments in an interactive session: the prompt first
+/// (`--mcp-config` takes every argument after it).
+pub(crate) fn argv(args: Vec<OsString>) -> Vec<OsString> {
+    std::iter::once(OsString::from(PROMPT)).chain(args).collect()
+}
+
+/// Run `program argv` (the agent, or the sandbox around it: [`argv`] for
+/// its arguments) in a pseudo-terminal until it exits, its wall timeout, or
+/// a stop of its pool. The process group is killed however this ends.
 pub(crate) async fn launch(
     spec: &SessionSpec<'_>,
     dirs: &Dirs,
-    args: Vec<OsString>,
+    program: &Path,
+    argv: &[OsString],
     env: Vec<(String, String)>,
 ) -> std::io::Result<Launched> {
     let Backend::StandIn(standin) = spec.backend else {
@@ -46,11 +55,9 @@ pub(crate) async fn launch(
     home::seed(&dirs.home, &dirs.work, STAND_IN_API_KEY, spec.trust)?;
     let env: Vec<(String, String)> =
         env.into_iter().map(|(k, v)| if k == "TERM" { (k, "xterm-256color".to_string()) } else { (k, v) }).collect();
-    // The prompt first: `--mcp-config` takes every argument after it.
-    let argv: Vec<OsString> = std::iter::once(OsString::from(PROMPT)).chain(args).collect();
     let interrupt = spec.pool.interrupt();
     let started = Instant::now();
-    let mut pty = match Pty::spawn(&spec.bin.path, &argv, &env, &dirs.work) {
+    let mut pty = match Pty::spawn(program, argv, &env, &dirs.work) {
         Ok(p) => p,
         Err(e) => {
             let exit = SessionExit::SpawnFailed(e.to_string());
