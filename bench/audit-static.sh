@@ -6,8 +6,8 @@
 # one), times `failopen audit --static-only` on each, and prints the ratio.
 # Linear checks give about 2; the quadratic ones before issue 29 gave about 4
 # (2k hooks 0.4 s, 4k 1.5 s, 8k 7.3 s). Measured after: 2.02 (cpu, median of 5,
-# 20k against 40k hooks, farm-bench). With farm-bench installed it gives
-# the ratio of the two commands side by side.
+# 20k against 40k hooks, the two run in alternating pairs). With hyperfine
+# installed it times the two commands side by side and prints their ratio.
 #
 # Usage: bench/audit-static.sh          (N=20000; builds the release binary)
 #        FAILOPEN=/path/to/failopen N=40000 bench/audit-static.sh
@@ -38,9 +38,10 @@ gen "$N" "$work/small"
 gen "$((2 * N))" "$work/large"
 run() { (cd "$1" && HOME="$work" "$FAILOPEN" audit --static-only >/dev/null 2>&1 || true); }
 
-if command -v farm-bench >/dev/null 2>&1; then
-    farm-bench --vs "sh -c 'cd $work/small && HOME=$work $FAILOPEN audit --static-only >/dev/null 2>&1; true'" -- \
-        sh -c "cd $work/large && HOME=$work $FAILOPEN audit --static-only >/dev/null 2>&1; true"
+if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine --warmup 1 --runs 5 -N \
+        "sh -c 'cd $work/small && HOME=$work $FAILOPEN audit --static-only >/dev/null 2>&1; true'" \
+        "sh -c 'cd $work/large && HOME=$work $FAILOPEN audit --static-only >/dev/null 2>&1; true'"
     exit 0
 fi
 t() { local s e; s=$(date +%s.%N); run "$1"; e=$(date +%s.%N); echo "$e - $s" | bc; }
