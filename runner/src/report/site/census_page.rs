@@ -67,7 +67,7 @@ pub fn render(entries: &[CensusEntry]) -> String {
          A row says nothing about another version of the guard or the agent, other calls, or faults not listed. \
          <em>wrote</em> means the refused call ran under that fault: the guard failed open; <em>blocked</em> means it \
          was refused; <em>skipped</em> means audit did not apply that fault (for instance no timeout is set, so a hang \
-         is not waited for 600 s), and — that there was no refused call to inject it under.</p>\n",
+         is not waited for 600 s), and a dash that there was no refused call to inject it under.</p>\n",
     );
     s.push_str("<div class=\"scroll\"><table id=\"census\">\n<tr><th>guard</th><th>probe</th>");
     for f in FAULTS {
