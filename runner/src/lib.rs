@@ -19,6 +19,7 @@ pub mod attribution;
 pub mod audit;
 pub mod bisect;
 pub mod cells;
+pub mod census;
 pub mod diff;
 pub mod evidence;
 pub mod guard_server;

@@ -62,6 +62,12 @@ pub enum Command {
     History(HistoryArgs),
     /// Does *my* guard fail closed? Check and fault-inject your hooks: Claude Code, Codex, Gemini, Copilot, Qwen, Cline, OpenCode, Kilo and Continue configs.
     Audit(AuditArgs),
+    /// The census of public guards: install each guard of `guards/census.json`
+    /// pinned by version and integrity, set it up as its README says, audit
+    /// it, and write its evidence to `results/census/` and its row to
+    /// `results/census.csv`. Resumable: a guard whose version and agent
+    /// version already have a row is not run again.
+    Census(CensusArgs),
     /// The stand-in model as a separate server (for testing live mode). Internal: hidden from the list.
     #[command(hide = true)]
     Standin {
@@ -417,6 +423,28 @@ pub enum AgentsCommand {
         #[arg(long = "dry-run")]
         dry_run: bool,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct CensusArgs {
+    /// The census file.
+    #[arg(long, value_name = "FILE", default_value = "guards/census.json")]
+    pub list: PathBuf,
+    /// Only this guard (by its name in the census; repeatable).
+    #[arg(long, value_name = "GUARD")]
+    pub only: Vec<String>,
+    /// The Claude Code version audit runs on (default: the pinned version).
+    #[arg(long, value_name = "VERSION")]
+    pub claude: Option<String>,
+    /// Where each guard's evidence JSON goes.
+    #[arg(long = "out-dir", value_name = "DIR", default_value = "results/census")]
+    pub out_dir: PathBuf,
+    /// The CSV of rows, one per guard (read to resume, rewritten after each guard).
+    #[arg(long, value_name = "FILE", default_value = "results/census.csv")]
+    pub csv: PathBuf,
+    /// Measure each selected guard again, even when its row is current.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

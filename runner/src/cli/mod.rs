@@ -11,6 +11,7 @@ mod agents;
 mod args;
 mod audit;
 mod bisect;
+mod census;
 mod diff;
 mod exit;
 mod history;
@@ -140,6 +141,7 @@ async fn run_async(command: Command, env: Env) -> anyhow::Result<ExitCode> {
         Command::Bisect(args) => bisect::main(args).await,
         Command::History(args) => history::main(args, &env).await,
         Command::Audit(args) => audit::main(args, &env).await,
+        Command::Census(args) => census::main(args).await,
         Command::Standin { command } => standin::main(command).await,
     }
 }

@@ -32,6 +32,11 @@ impl Cache {
         Cache { root: root.to_path_buf(), agent: Agent::default() }
     }
 
+    /// The cache's root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The same cache root, for `agent`'s installs.
     pub fn for_agent(&self, agent: Agent) -> Cache {
         Cache { root: self.root.clone(), agent }

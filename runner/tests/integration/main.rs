@@ -25,6 +25,7 @@ mod audit_qwen_cline_plugins;
 mod audit_sandbox;
 mod audit_sources;
 mod battery;
+mod census;
 mod cline;
 mod continue_cli;
 mod copilot;

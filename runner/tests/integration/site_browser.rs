@@ -7,7 +7,9 @@
 //! tallied verdict; a screenshot of the front page's first screen is not
 //! blank: it shows the verdict colours; a cell page of a non-Claude agent
 //! shows its tally, its guard's script and a command that, run, gives the
-//! same verdict; and on a phone's width no page is wider than the screen.
+//! same verdict; the census page shows every guard's row linked to its
+//! evidence and rerun command; and on a phone's width no page is wider than
+//! the screen.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -200,9 +202,13 @@ fn a_codex_cell_page_shows_its_evidence_and_a_command_that_reproduces_it() {
 fn on_a_phones_width_no_page_is_wider_than_the_screen() {
     let dir = tempfile::tempdir().unwrap();
     let site = build(dir.path());
-    for page in
-        ["index.html", "codex/0.171.0.html", "qwen/0.24.4/crash/bare.html", "claude-code/2.1.328/crash/bare.html"]
-    {
+    for page in [
+        "index.html",
+        "census.html",
+        "codex/0.171.0.html",
+        "qwen/0.24.4/crash/bare.html",
+        "claude-code/2.1.328/crash/bare.html",
+    ] {
         assert!(site.join(page).is_file(), "{page}");
         let probe = site.join("phone-probe.html");
         std::fs::write(
@@ -341,4 +347,54 @@ fn the_front_page_renders_its_verdict_colours_in_the_first_screen() {
         let n = colours.get(&rgb(failopen::report::svg::fill(s))).copied().unwrap_or(0);
         assert!(n > 5000, "the first screen shows {n} pixels of the {s} colour: the matrix is not drawn");
     }
+}
+
+/// The census page, loaded in Chromium: one row per guard of
+/// `results/census.csv`, linking its project and naming its version; each
+/// fault's cell shows the row's verdict and links the row's evidence (copied
+/// into the site, the audit report the row was read from) with the command
+/// that reproduces it; the page states its method and its date, and the
+/// front page links it.
+#[test]
+fn the_census_page_shows_every_guards_row_linked_to_its_evidence_and_rerun() {
+    let rows = failopen::census::row::read_rows(&support::repo().join("results/census.csv")).unwrap();
+    let census: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(support::repo().join("guards/census.json")).unwrap()).unwrap();
+    assert!(rows.len() >= 10, "{} rows", rows.len());
+    let dir = tempfile::tempdir().unwrap();
+    let site = build(dir.path());
+    let dom = dump_dom(&format!("file://{}", site.join("census.html").display()));
+    assert!(dom.contains("id=\"method\""), "the page states its method");
+    let first = rows.iter().map(|r| &r.measured[..10]).min().unwrap();
+    assert!(dom.contains(&format!("<time id=\"measured\">{first}</time>")), "the page states when");
+    let tr = regex::Regex::new(r#"(?s)<tr data-guard="([^"]+)">(.*?)</tr>"#).unwrap();
+    let shown: BTreeMap<String, String> =
+        tr.captures_iter(&dom).map(|c| (c[1].to_string(), c[2].to_string())).collect();
+    let listed: BTreeSet<String> = rows.iter().map(|r| r.guard.clone()).collect();
+    assert_eq!(
+        shown.keys().cloned().collect::<BTreeSet<_>>(),
+        listed,
+        "{}",
+        set_diff(&shown.keys().cloned().collect(), &listed)
+    );
+    let cell = regex::Regex::new(r#"<td class="v ([a-z]+)" data-fault="([a-z-]+)"><a href="([^"]+)" title="evidence; reproduce: ([^"]+)">([^<]*)</a></td>"#).unwrap();
+    for r in &rows {
+        let html = &shown[&r.guard];
+        let g = census["guards"].as_array().unwrap().iter().find(|g| g["name"] == r.guard.as_str()).unwrap();
+        assert!(html.contains(&format!("href=\"{}\"", g["url"].as_str().unwrap())), "{}: its project", r.guard);
+        assert!(html.contains(&format!("@{}", r.version)), "{}: its version", r.guard);
+        let cells: Vec<_> = cell.captures_iter(html).collect();
+        assert_eq!(cells.len(), failopen::census::row::FAULTS.len(), "{}: {html}", r.guard);
+        for c in cells {
+            assert_eq!(&c[5], r.verdict(&c[2]).unwrap(), "{} {}", r.guard, &c[2]);
+            assert_eq!(&c[4], format!("failopen census --only {} --force", r.guard), "{}", r.guard);
+            let evidence: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(site.join(&c[3])).unwrap_or_else(|e| panic!("{}: {e}", &c[3])))
+                    .unwrap();
+            assert_eq!(evidence["row"]["guard"], r.guard.as_str(), "{}", &c[3]);
+            assert_eq!(evidence["audit"]["exit_code"], r.exit_code, "{}", &c[3]);
+        }
+    }
+    let front = dump_dom(&format!("file://{}", site.join("index.html").display()));
+    assert!(front.contains("href=\"census.html\""), "the front page links the census");
 }

@@ -298,6 +298,14 @@ pub fn render(m: &Model) -> String {
             a(paths::VERSIONS, "Every release's binary.")
         );
     }
+    if !m.site.census.is_empty() {
+        let _ = writeln!(
+            s,
+            "<h2>Public guards</h2>\n<p>{}: {} public guards from npm and PyPI, installed as their READMEs say and audited.</p>",
+            a(paths::CENSUS, "The census"),
+            m.site.census.len()
+        );
+    }
     s.push_str("<h2>Legend</h2>\n");
     s.push_str(&legend());
     page(paths::INDEX, "When a guard hook breaks", &s)

@@ -6,10 +6,12 @@
 //!   Claude Code's `claude-` and `interactive-`), histories left out (the
 //!   rows of the grids and cells);
 //! - [`HISTORY`] and its ledger [`LEDGER`], when present (the timeline);
-//! - the bisects, `bisect-*.txt`.
+//! - the bisects, `bisect-*.txt`;
+//! - the census of public guards, [`CENSUS`] and each row's evidence in `census/`.
 
 use std::path::{Path, PathBuf};
 
+use super::census_page::CensusEntry;
 use super::{Bisect, Catalog, Site};
 use crate::agent::Agent;
 use crate::history::ledger::Ledger;
@@ -19,6 +21,8 @@ use crate::record::{read_rows, Row};
 pub const HISTORY: &str = "history.csv";
 /// The history's ledger.
 pub const LEDGER: &str = "history-versions.csv";
+/// The census's rows (`failopen census`).
+pub const CENSUS: &str = "census.csv";
 /// The name prefix of a bisect's output (each `bisect-*.txt`).
 pub const BISECT: &str = "bisect-";
 
@@ -64,7 +68,23 @@ pub fn read(dir: &Path) -> anyhow::Result<(Vec<Row>, Site)> {
     if path(LEDGER).is_file() {
         site.ledger = Ledger::open(&path(LEDGER))?.entries().to_vec();
     }
+    if path(CENSUS).is_file() {
+        site.census = read_census(dir)?;
+    }
     Ok((rows, site))
+}
+
+/// The census rows of `dir/census.csv`, each with its evidence JSON.
+fn read_census(dir: &Path) -> anyhow::Result<Vec<CensusEntry>> {
+    let mut out = Vec::new();
+    for row in crate::census::row::read_rows(&dir.join(CENSUS))? {
+        let mut e = CensusEntry { row, evidence: serde_json::Value::Null };
+        let file = dir.join(e.evidence_path());
+        let text = std::fs::read(&file).map_err(|err| anyhow::anyhow!("{}: {err}", file.display()))?;
+        e.evidence = serde_json::from_slice(&text).map_err(|err| anyhow::anyhow!("{}: {err}", file.display()))?;
+        out.push(e);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //!   guard, wrapper, hook type, event, source, route and verdict;
 //! - [`cell_page`]: one cell's evidence: the arm, its expectation and
 //!   reasoning, the bisect's answer, its history, the sessions' rows;
+//! - [`census_page`]: the census of public guards, each row linking its evidence;
 //! - [`history_pages`]: the timeline (the timeline format's page) and the
 //!   ledger of every release;
 //! - [`paths`]: where each page lives, from names alone (stable URLs);
@@ -18,6 +19,7 @@
 pub mod bisect;
 pub mod catalog;
 pub mod cell_page;
+pub mod census_page;
 pub mod front;
 pub mod grid_page;
 pub mod history_pages;
@@ -52,6 +54,8 @@ pub struct Site {
     pub bisects: Vec<Bisect>,
     /// The arms, with their expectations.
     pub catalog: Catalog,
+    /// The census of public guards (`census.csv` and `census/`), when present.
+    pub census: Vec<census_page::CensusEntry>,
 }
 
 /// A cell: (agent, version, mode, arm).
@@ -128,6 +132,12 @@ impl<'a> Model<'a> {
             Page { path: paths::TIMELINE.into(), text: history_pages::timeline(self)? },
             Page { path: paths::VERSIONS.into(), text: history_pages::versions(self) },
         ];
+        if !self.site.census.is_empty() {
+            pages.push(Page { path: paths::CENSUS.into(), text: census_page::render(&self.site.census) });
+            for e in &self.site.census {
+                pages.push(Page { path: e.evidence_path(), text: serde_json::to_string_pretty(&e.evidence)? + "\n" });
+            }
+        }
         for g in &self.report.versions {
             pages
                 .push(Page { path: paths::grid(g.agent, &g.claude_version, g.mode), text: grid_page::render(self, g) });

@@ -5,6 +5,8 @@
 //!
 //! - `index.html`, `timeline.html`, `versions.html`: the front page, the
 //!   history's timeline, its ledger;
+//! - `census.html` and `census/<guard>-<version>.json`: the census of
+//!   public guards and each row's evidence;
 //! - `<agent>/<version>.html`: one agent version's grid
 //!   (`claude-code/2.1.328.html`; interactive sessions:
 //!   `claude-code/2.1.328-interactive.html`);
@@ -27,6 +29,8 @@ pub const INDEX: &str = "index.html";
 pub const TIMELINE: &str = "timeline.html";
 /// The history's ledger: every release's binary.
 pub const VERSIONS: &str = "versions.html";
+/// The census of public guards (`census.csv`), its evidence in `census/`.
+pub const CENSUS: &str = "census.html";
 
 fn safe(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'@' | b'+')
