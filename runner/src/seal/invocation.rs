@@ -129,7 +129,7 @@ pub fn classify_for(command: &str, seal_exe: Option<&str>) -> SealUse {
 }
 
 /// The words of each simple command, redirections and their targets left out.
-fn simple_commands<'a>(tokens: &'a [Token]) -> Vec<Vec<&'a str>> {
+fn simple_commands(tokens: &[Token]) -> Vec<Vec<&str>> {
     let mut out = vec![Vec::new()];
     let mut redirect_target = false;
     for token in tokens {
