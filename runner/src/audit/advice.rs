@@ -11,10 +11,10 @@ use serde::Serialize;
 use super::intake::command;
 use super::intake::config::{HookEntry, HookKind};
 use super::intake::plugins::PluginStatus;
+use super::model::{Finding, OnFailure, Severity};
 use super::probe::holes::group_by;
-pub use super::probe::holes::{holes, Hole, HoleKind};
+use super::probe::holes::Hole;
 use super::probe::recheck::{self, Change, Outcome, Recheck, Unchecked};
-use super::{Finding, OnFailure, Severity};
 use crate::agent::AgentDriver;
 
 /// One piece of advice.
@@ -301,6 +301,7 @@ mod tests {
     use super::*;
     use crate::agent::Agent;
     use crate::audit::probe::faults::Fault;
+    use crate::audit::probe::holes::HoleKind;
     use std::path::PathBuf;
 
     fn entry() -> HookEntry {

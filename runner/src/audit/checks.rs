@@ -4,12 +4,13 @@
 
 use serde::Serialize;
 
-use super::advice::{Advice, Hole};
+use super::advice::Advice;
 use super::guard_verdict::{GuardStatus, GuardVerdict};
+use super::model::{Finding, Severity};
 use super::probe::dynamic::AuditCell;
+use super::probe::holes::Hole;
 use super::probe::recheck::{Recheck, Unchecked};
 use super::probe::screen::HookScreen;
-use super::{Finding, Severity};
 
 /// The findings, fault cells, holes, advice and re-checks of one
 /// agent's hooks. Serialized flat into its report (the JSON keys are the

@@ -6,10 +6,10 @@
 
 use serde::Serialize;
 
-use super::advice::Hole;
 use super::intake::config::{HookEntry, HookKind};
 use super::probe::dynamic::AuditCell;
 use super::probe::faults::{self, Fault};
+use super::probe::holes::Hole;
 use super::probe::judge::CellResult;
 use super::probe::screen::HookScreen;
 
@@ -169,7 +169,7 @@ fn judge(
     }
     let mut under: Vec<&str> = Vec::new();
     for c in &run {
-        let w = super::render::words::fault_words(c.fault);
+        let w = faults::fault_words(c.fault);
         if !under.contains(&w) {
             under.push(w);
         }
@@ -213,7 +213,7 @@ fn plural_it(tools: &[&str]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::advice::HoleKind;
+    use crate::audit::probe::holes::HoleKind;
     use crate::audit::probe::judge::WroteHow;
     use serde_json::Value;
     use std::path::PathBuf;

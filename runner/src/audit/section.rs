@@ -8,19 +8,22 @@
 
 use std::path::PathBuf;
 
-use super::agent_audit::{self, AgentAudit, AgentHook};
 use super::checks::Checks;
 use super::intake::agent_config::AgentFile;
 use super::intake::claude_code::{self, ClaudeIntake};
 use super::intake::config::{self, HookEntry, HookKind};
+use super::lint::driver_checks;
 use super::lint::{broken_config, static_checks};
+use super::model::{Finding, OnFailure, Severity};
+use super::options::AuditOptions;
 use super::probe::census::{self, Census};
 use super::probe::dynamic::{self, AuditCell};
 use super::probe::faults::Fault;
 use super::probe::judge::{CellResult, WroteHow};
 use super::probe::stage::{self, Found, Lab};
 use super::probe::{not_covered, plan};
-use super::{advice, guard_verdict, AuditOptions, AuditReport, Finding, OnFailure, Severity};
+use super::report::{AgentAudit, AgentHook, AuditReport};
+use super::{advice, guard_verdict};
 use crate::agent::hook_config::{ConfigNote, HookConfig};
 use crate::agent::{Agent, AgentBin, AgentDriver};
 
@@ -202,10 +205,10 @@ impl<'a> Section<'a> {
                 let env =
                     static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: None };
                 self.checks.findings =
-                    self.entries.iter().flat_map(|e| agent_audit::static_findings(self.driver, e, &env)).collect();
+                    self.entries.iter().flat_map(|e| driver_checks::static_findings(self.driver, e, &env)).collect();
                 self.checks
                     .findings
-                    .extend(notes.iter().map(|(path, note)| agent_audit::note_finding(&self.entries, path, note)));
+                    .extend(notes.iter().map(|(path, note)| driver_checks::note_finding(&self.entries, path, note)));
             }
         }
     }
@@ -337,6 +340,7 @@ impl<'a> Section<'a> {
             Source::HookFiles { .. } => Default::default(),
         };
         AuditReport {
+            schema: super::report::SCHEMA,
             claude_version: self.bin.map(|b| b.version.clone()),
             on_failure: self.on_failure,
             files: opts.files.clone(),

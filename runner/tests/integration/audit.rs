@@ -107,6 +107,7 @@ fn unparsable_settings_is_an_error_naming_file_line_and_column() {
 fn static_only_names_each_planted_static_hole_and_nothing_else() {
     let (out, v) = audit(&["holes/unwrapped.json", "holes/missing.json", "--static-only"]);
     assert_eq!(out.status.code(), Some(3));
+    assert_eq!(v["schema"], 1, "the JSON's shape version (docs/machine-output.md)");
     assert_eq!(v["on_failure"], "unknown");
     // H1 deny and H2 crashing: no seal, no onFailure. H3: its script was renamed away.
     let want: BTreeSet<(String, String)> =

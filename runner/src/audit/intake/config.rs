@@ -238,6 +238,17 @@ fn str_of(v: &Value, key: &str) -> String {
     v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
 }
 
+/// What a hook runs, e.g. `command /path/guard.sh`.
+pub fn kind_words(kind: &HookKind) -> String {
+    match kind {
+        HookKind::Command { command } => format!("command {command}"),
+        HookKind::Http { url } => format!("http {url}"),
+        HookKind::Model { model_kind, prompt } => format!("{model_kind} {prompt:?}"),
+        HookKind::McpTool { server, tool } => format!("mcp_tool {server}/{tool}"),
+        HookKind::Other { kind } => format!("type {kind}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

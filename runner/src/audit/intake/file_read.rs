@@ -55,6 +55,19 @@ pub fn read_head(path: &Path, n: usize) -> Option<Vec<u8>> {
     Some(head)
 }
 
+/// The program a script's `#!` line runs (`/usr/bin/env X` → `X`).
+pub fn shebang_interpreter(path: &Path) -> Option<String> {
+    let head = read_head(path, 256)?;
+    let text = String::from_utf8_lossy(&head);
+    let line = text.strip_prefix("#!")?.lines().next()?.trim().to_string();
+    let mut words = line.split_whitespace();
+    let first = words.next()?.to_string();
+    if first.ends_with("/env") {
+        return words.find(|w| !w.starts_with('-') && !super::command::is_assignment(w)).map(str::to_string);
+    }
+    Some(first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

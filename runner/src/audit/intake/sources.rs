@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::config::SettingsFile;
-use crate::audit::{Finding, Severity};
+use crate::audit::model::{Finding, Severity};
 
 /// The variable a plugin's hook commands use for the plugin's directory.
 pub const PLUGIN_ROOT_VAR: &str = "${CLAUDE_PLUGIN_ROOT}";

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::hook_schema::{known_keys, required_strings, HOOK_EVENTS, TOOLS};
 use crate::audit::intake::config::SettingsFile;
-use crate::audit::{Finding, Severity};
+use crate::audit::model::{Finding, Severity};
 use crate::hook_type::HookType;
 use crate::version::Version;
 

@@ -6,7 +6,8 @@ use std::path::Path;
 use super::matcher;
 use crate::audit::intake::command::{self, ParsedCommand};
 use crate::audit::intake::config::{HookEntry, HookKind};
-use crate::audit::{Finding, OnFailure, Severity};
+use crate::audit::intake::file_read::shebang_interpreter;
+use crate::audit::model::{Finding, OnFailure, Severity};
 use crate::hook_type::HookType;
 
 /// Claude Code's hook timeout when none is set, in seconds.
@@ -236,19 +237,6 @@ pub(in crate::audit) fn check_seal_binary(
         (Severity::Error, "the hook exits 127 before seal runs, and the tool call goes through")
     };
     Some(finding(e, severity, "seal-missing", format!("seal binary {program:?} is missing or not executable: {tail}")))
-}
-
-/// The program a script's `#!` line runs (`/usr/bin/env X` → `X`).
-pub fn shebang_interpreter(path: &Path) -> Option<String> {
-    let head = crate::audit::intake::file_read::read_head(path, 256)?;
-    let text = String::from_utf8_lossy(&head);
-    let line = text.strip_prefix("#!")?.lines().next()?.trim().to_string();
-    let mut words = line.split_whitespace();
-    let first = words.next()?.to_string();
-    if first.ends_with("/env") {
-        return words.find(|w| !w.starts_with('-') && !command::is_assignment(w)).map(str::to_string);
-    }
-    Some(first)
 }
 
 fn check_timeout(e: &HookEntry) -> Option<Finding> {

@@ -18,7 +18,7 @@ use serde_json::json;
 use crate::agent::claude_code::hook_census::{self, ToolHookRuns};
 use crate::attribution::HookIdentity;
 use crate::audit::intake::config::{HookEntry, HookKind};
-use crate::audit::{Finding, Severity};
+use crate::audit::model::{Finding, Severity};
 use crate::install::AgentBin;
 use crate::pool::Pool;
 use crate::session::{self, Backend, SessionDir, SessionFile, SessionSpec};

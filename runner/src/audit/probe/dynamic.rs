@@ -15,7 +15,7 @@ use super::faults::{self, Fault, FaultScripts};
 use super::judge::{self, CellResult, WroteHow};
 use crate::attribution::HookIdentity;
 use crate::audit::intake::config::{HookEntry, HookKind};
-use crate::audit::OnFailure;
+use crate::audit::model::OnFailure;
 use crate::hook_type::HookType;
 use crate::install::AgentBin;
 use crate::pool::Pool;

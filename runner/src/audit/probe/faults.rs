@@ -400,6 +400,26 @@ fn without_seal_binary(command: &str, parsed: &ParsedCommand) -> String {
     shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
 }
 
+/// A fault in words, e.g. `crash (exit 1)`.
+pub fn fault_words(f: Fault) -> &'static str {
+    match f {
+        Fault::None => "nothing",
+        Fault::Missing => "missing",
+        Fault::Crash => "crash (exit 1)",
+        Fault::Hang => "hang past its timeout",
+        Fault::Signal => "killed by a signal",
+        Fault::SealMissing => "the seal binary missing",
+        Fault::NoLauncher => "its launcher (interpreter) missing from the hook's PATH",
+        Fault::NoDeps => "its dependencies (node_modules, virtualenv) missing",
+        Fault::ModelError => "its model answering HTTP 500",
+        Fault::ModelHang => "its model not answering in time",
+        Fault::ModelGarbage => "its model answering garbage",
+        Fault::McpError => "its server answering isError",
+        Fault::McpHang => "its server not answering in time",
+        Fault::McpMissing => "its server missing",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

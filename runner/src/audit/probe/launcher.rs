@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::audit::intake::command;
-use crate::audit::lint::static_checks::shebang_interpreter;
+use crate::audit::intake::file_read::shebang_interpreter;
 
 /// Shells: always on PATH, and what Claude Code runs every hook through.
 const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh", "fish"];

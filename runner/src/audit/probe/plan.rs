@@ -151,16 +151,16 @@ pub fn fault_plan<'p>(
 /// refuse in a shape Claude Code rejects: the call runs, and the fix is the
 /// guard's answer, not its deadline or its wrapper. (Seal refuses such an
 /// answer, so a sealed copy blocks; the guard itself still needs fixing.)
-pub fn rejected_answer_findings(screens: &[HookScreen]) -> Vec<crate::audit::Finding> {
-    let mut out: Vec<crate::audit::Finding> = Vec::new();
+pub fn rejected_answer_findings(screens: &[HookScreen]) -> Vec<crate::audit::model::Finding> {
+    let mut out: Vec<crate::audit::model::Finding> = Vec::new();
     for s in screens {
         let Some(why) = s.screen.answer.strip_prefix(screen::REJECTED_DENY) else { continue };
         if out.iter().any(|f| f.hook.as_deref() == Some(s.hook.as_str())) {
             continue;
         }
-        out.push(crate::audit::Finding {
+        out.push(crate::audit::model::Finding {
             hook: Some(s.hook.clone()),
-            severity: crate::audit::Severity::Error,
+            severity: crate::audit::model::Severity::Error,
             code: "answer-rejected".into(),
             message: format!(
                 "its JSON deny (to {}) is one Claude Code rejects as malformed: {why}; the call runs. Answer \
@@ -177,16 +177,16 @@ pub fn rejected_answer_findings(screens: &[HookScreen]) -> Vec<crate::audit::Fin
 /// to refuse in a way its agent (`agent`, by name) does not read (an exit 2
 /// or Claude Code's JSON deny to Cline CLI): it refuses nothing even as
 /// configured, whatever fault it meets.
-pub fn unread_refusal_findings(screens: &[HookScreen], agent: &str) -> Vec<crate::audit::Finding> {
-    let mut out: Vec<crate::audit::Finding> = Vec::new();
+pub fn unread_refusal_findings(screens: &[HookScreen], agent: &str) -> Vec<crate::audit::model::Finding> {
+    let mut out: Vec<crate::audit::model::Finding> = Vec::new();
     for s in screens {
         let Some(what) = s.screen.answer.strip_prefix(UNREAD_REFUSAL) else { continue };
         if out.iter().any(|f| f.hook.as_deref() == Some(s.hook.as_str())) {
             continue;
         }
-        out.push(crate::audit::Finding {
+        out.push(crate::audit::model::Finding {
             hook: Some(s.hook.clone()),
-            severity: crate::audit::Severity::Error,
+            severity: crate::audit::model::Severity::Error,
             code: "refusal-not-read".into(),
             message: format!(
                 "it means to refuse {} but answers in a way {agent} does not read ({what}): the guard refuses \

@@ -20,7 +20,7 @@ use super::{agent_hooks, is_probe_label, probes, Probe};
 use crate::agent::AgentDriver;
 use crate::audit::intake::command;
 use crate::audit::intake::config::{HookEntry, HookKind};
-use crate::audit::OnFailure;
+use crate::audit::model::OnFailure;
 
 /// One change to a hook entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]

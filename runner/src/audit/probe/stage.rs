@@ -25,7 +25,7 @@ use super::screen::HookScreen;
 use super::{plan, Probe};
 use crate::agent::AgentBin;
 use crate::audit::intake::config::HookEntry;
-use crate::audit::OnFailure;
+use crate::audit::model::OnFailure;
 use crate::pool::{Interrupt, Pool};
 use crate::standin::{Policy, StandIn};
 

@@ -7,8 +7,9 @@ use std::fmt::Write;
 use super::markdown_syntax::{code, table as md_table, text as md_text};
 use super::markdown_tables;
 use super::text_sections;
-use super::words::{kind_words, table};
-use crate::audit::agent_audit::AgentAudit;
+use super::words::table;
+use crate::audit::intake::config::kind_words;
+use crate::audit::report::AgentAudit;
 
 /// `Codex CLI 0.171.0`, or the agent and that only its static checks ran.
 fn agent_words(a: &AgentAudit) -> String {

@@ -5,9 +5,10 @@ use std::fmt::Write;
 
 use super::markdown_syntax::{code, table, text};
 use super::markdown_tables;
-use super::words::{kind_words, on_failure_words};
+use super::words::on_failure_words;
+use crate::audit::intake::config::kind_words;
 use crate::audit::render::{verdict, version_words};
-use crate::audit::AuditReport;
+use crate::audit::report::AuditReport;
 
 /// The Markdown report; its heading names the result and the process's `exit_code`.
 pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
@@ -147,15 +148,16 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::audit::advice::{Advice, Hole, HoleKind};
+    use crate::audit::advice::Advice;
     use crate::audit::advice::{RecheckStatus, Rechecked};
     use crate::audit::checks::Checks;
     use crate::audit::intake::config::{HookEntry, HookKind};
+    use crate::audit::model::{Finding, OnFailure, Severity};
     use crate::audit::probe::dynamic::AuditCell;
     use crate::audit::probe::faults::Fault;
+    use crate::audit::probe::holes::{Hole, HoleKind};
     use crate::audit::probe::judge::{CellResult, WroteHow};
     use crate::audit::probe::recheck::{Change, Outcome, Recheck, RecheckCell, Role};
-    use crate::audit::{Finding, OnFailure, Severity};
 
     fn hook(id: &str, matcher: &str, command: &str) -> HookEntry {
         HookEntry {
@@ -181,6 +183,7 @@ mod tests {
     /// A report with one unprotected guard that failed open under a crash.
     fn report() -> AuditReport {
         AuditReport {
+            schema: crate::audit::report::SCHEMA,
             claude_version: Some("2.1.328".into()),
             loaded_hooks: None,
             agents: vec![],

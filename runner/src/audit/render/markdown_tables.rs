@@ -5,10 +5,11 @@ use std::fmt::Write;
 
 use super::markdown_syntax::{code, table, text};
 use super::words::{describe, fault_columns, hole_lines, table_notes, table_rows};
-use crate::audit::advice::{Advice, Hole};
+use crate::audit::advice::Advice;
 use crate::audit::probe::dynamic::AuditCell;
+use crate::audit::probe::holes::Hole;
 use crate::audit::probe::judge::CellResult;
-use crate::audit::{Recheck, Unchecked};
+use crate::audit::probe::recheck::{Recheck, Unchecked};
 
 /// A row per guard: held, untested or open, and why.
 pub(in crate::audit) fn guards_table(s: &mut String, guards: &[crate::audit::guard_verdict::GuardVerdict]) {

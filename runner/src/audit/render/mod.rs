@@ -16,8 +16,9 @@ pub mod words;
 use std::fmt::Write;
 
 use crate::audit::guard_verdict::GuardStatus;
-use crate::audit::AuditReport;
-use words::{census_words, kind_words, on_failure_words, table};
+use crate::audit::intake::config::kind_words;
+use crate::audit::report::AuditReport;
+use words::{census_words, on_failure_words, table};
 
 /// The JSON report (pretty, trailing newline), with the process's `exit_code`.
 pub fn json(r: &AuditReport, exit_code: i32) -> String {
@@ -175,12 +176,13 @@ pub(in crate::audit) fn verdict(r: &AuditReport) -> String {
         }
         // Open with no hole proven: an error finding of the static checks says a guard fails open.
         (GuardStatus::Open, true) if holes == 0 => {
-            let errors = r.checks.findings.iter().filter(|f| f.severity >= crate::audit::Severity::Error).count()
-                + r.agents
-                    .iter()
-                    .flat_map(|a| a.checks.findings.iter())
-                    .filter(|f| f.severity >= crate::audit::Severity::Error)
-                    .count();
+            let errors =
+                r.checks.findings.iter().filter(|f| f.severity >= crate::audit::model::Severity::Error).count()
+                    + r.agents
+                        .iter()
+                        .flat_map(|a| a.checks.findings.iter())
+                        .filter(|f| f.severity >= crate::audit::model::Severity::Error)
+                        .count();
             format!("no hole proven in a session, but {errors} error finding{} say a guard fails open", s(errors))
         }
         (GuardStatus::Open, true) => format!("{holes} hole{} found", s(holes)),

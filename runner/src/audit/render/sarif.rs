@@ -10,12 +10,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::words::fault_words;
-use crate::audit::advice::{Hole, HoleKind};
 use crate::audit::checks::Checks;
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::intake::file_read::{read_text, MAX_CONFIG_BYTES};
-use crate::audit::{AuditReport, Severity};
+use crate::audit::model::Severity;
+use crate::audit::probe::faults::fault_words;
+use crate::audit::probe::holes::{Hole, HoleKind};
+use crate::audit::report::AuditReport;
 
 /// Where the repository's documentation of audit's results is.
 const HELP_URI: &str = "https://github.com/failopen/failopen/blob/main/docs/audit.md";

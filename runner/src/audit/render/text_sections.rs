@@ -4,10 +4,11 @@
 use std::fmt::Write;
 
 use super::words::{describe, hole_lines};
-use crate::audit::advice::{Advice, Hole};
+use crate::audit::advice::Advice;
 use crate::audit::guard_verdict::GuardVerdict;
+use crate::audit::probe::holes::Hole;
+use crate::audit::probe::recheck::{Recheck, Unchecked};
 use crate::audit::probe::screen::HookScreen;
-use crate::audit::{Recheck, Unchecked};
 
 /// A line per guard: held, untested or open, and why.
 pub(in crate::audit) fn guards(s: &mut String, guards: &[GuardVerdict]) {

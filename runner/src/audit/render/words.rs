@@ -4,12 +4,11 @@
 
 use std::fmt::Write;
 
-use crate::audit::advice::{Hole, HoleKind};
-use crate::audit::intake::config::HookKind;
+use crate::audit::model::OnFailure;
 use crate::audit::probe::dynamic::{AuditCell, TOOLS};
-use crate::audit::probe::faults::Fault;
+use crate::audit::probe::faults::{fault_words, Fault};
+use crate::audit::probe::holes::{Hole, HoleKind};
 use crate::audit::probe::judge::{CellResult, WroteHow};
-use crate::audit::OnFailure;
 
 /// Whether `"onFailure": "block"` is honoured, and how that is known.
 pub(in crate::audit) fn on_failure_words(of: OnFailure) -> &'static str {
@@ -46,17 +45,6 @@ pub(in crate::audit) fn census_words(c: &crate::audit::probe::census::Census) ->
         c.claude_version,
         per_tool.join("; ")
     )
-}
-
-/// What a hook runs, e.g. `command /path/guard.sh`.
-pub(in crate::audit) fn kind_words(kind: &HookKind) -> String {
-    match kind {
-        HookKind::Command { command } => format!("command {command}"),
-        HookKind::Http { url } => format!("http {url}"),
-        HookKind::Model { model_kind, prompt } => format!("{model_kind} {prompt:?}"),
-        HookKind::McpTool { server, tool } => format!("mcp_tool {server}/{tool}"),
-        HookKind::Other { kind } => format!("type {kind}"),
-    }
 }
 
 /// One line per (hook, kind of hole): the tools it let through and the faults.
@@ -100,25 +88,6 @@ pub(in crate::audit) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
         out.push((hook.to_string(), what));
     }
     out
-}
-
-pub(in crate::audit) fn fault_words(f: Fault) -> &'static str {
-    match f {
-        Fault::None => "nothing",
-        Fault::Missing => "missing",
-        Fault::Crash => "crash (exit 1)",
-        Fault::Hang => "hang past its timeout",
-        Fault::Signal => "killed by a signal",
-        Fault::SealMissing => "the seal binary missing",
-        Fault::NoLauncher => "its launcher (interpreter) missing from the hook's PATH",
-        Fault::NoDeps => "its dependencies (node_modules, virtualenv) missing",
-        Fault::ModelError => "its model answering HTTP 500",
-        Fault::ModelHang => "its model not answering in time",
-        Fault::ModelGarbage => "its model answering garbage",
-        Fault::McpError => "its server answering isError",
-        Fault::McpHang => "its server not answering in time",
-        Fault::McpMissing => "its server missing",
-    }
 }
 
 /// A re-checked cell in words: blocked, WROTE (how), invalid: why, - (why).

@@ -1,60 +1,15 @@
-//! Another agent's part of the report (Codex CLI, Gemini CLI, Copilot CLI:
-//! [`AgentAudit`]), and where its lint and advice differ from Claude Code's:
-//! the static checks that apply to a hook read through its driver
-//! ([`static_findings`]); its advice is every agent's ([`super::advice`]). Its hooks go through the same stages as
-//! Claude Code's ([`super::section`]).
+//! The static checks of a hook read through its agent's driver, whatever
+//! the agent ([`static_findings`]), and the findings of what the agent does
+//! with a file that its hooks as read do not show ([`note_finding`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::Serialize;
-
-use super::checks::Checks;
-use super::intake::command;
-use super::intake::config::{HookEntry, HookKind};
-use super::lint::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
-use super::{Finding, OnFailure, Severity};
+use super::static_checks::{self, Env, SENSIBLE_TIMEOUT_SECS};
 use crate::agent::hook_config::{ConfigNote, NoteLevel};
 use crate::agent::AgentDriver;
-
-/// One hook entry of another agent, as the report names it.
-#[derive(Debug, Clone, Serialize)]
-pub struct AgentHook {
-    /// The agent that runs it (`codex`, `gemini`).
-    pub agent: &'static str,
-    /// The version of the agent the dynamic checks ran, if they did.
-    pub agent_version: Option<String>,
-    /// Where it is, e.g. `.gemini/settings.json BeforeTool[0].hooks[0]`.
-    pub location: String,
-    /// The entry (its `timeout` in seconds, whatever the agent's unit).
-    #[serde(flatten)]
-    pub entry: HookEntry,
-}
-
-/// The audit of one agent's hooks.
-#[derive(Debug, Clone, Serialize)]
-pub struct AgentAudit {
-    /// The agent (`codex`, `gemini`).
-    pub agent: &'static str,
-    /// Its name in words (`Codex CLI`).
-    pub agent_name: &'static str,
-    /// The version the dynamic checks ran; `None`: static checks only.
-    pub version: Option<String>,
-    /// Its hook configs read.
-    pub files: Vec<PathBuf>,
-    /// Its PreToolUse (Gemini: BeforeTool) hook entries, ids `C1`, `G1`, ...
-    pub hooks: Vec<AgentHook>,
-    /// What the checks found.
-    #[serde(flatten)]
-    pub checks: Checks,
-}
-
-impl AgentAudit {
-    /// Whether a guard fails open: a proven hole or an error finding (static
-    /// only: any warning or error finding).
-    pub fn fails_open(&self) -> bool {
-        self.checks.fails_open(self.version.is_some())
-    }
-}
+use crate::audit::intake::command;
+use crate::audit::intake::config::{kind_words, HookEntry, HookKind};
+use crate::audit::model::{Finding, OnFailure, Severity};
 
 fn finding(e: &HookEntry, severity: Severity, code: &str, message: String) -> Finding {
     Finding { hook: Some(e.id.clone()), severity, code: code.into(), message }
@@ -85,7 +40,7 @@ pub fn static_findings(driver: &dyn AgentDriver, e: &HookEntry, env: &Env) -> Ve
         }
     }
     let HookKind::Command { command } = &e.kind else {
-        let kind = super::render::words::kind_words(&e.kind);
+        let kind = kind_words(&e.kind);
         let message = format!("{name} runs command hooks only: this hook ({kind}) is not run, so it guards nothing");
         return vec![finding(e, Severity::Warning, "not-run-by-agent", message)];
     };
