@@ -37,8 +37,8 @@ pattern = 'git\\s+reset\\s+--hard'\nmessage = \"This project never throws away u
 /// `uv tool install` of `requirement`'s wheel (downloaded by pip, checked
 /// against its hash), with uv's tool and bin directories, cache and Python
 /// under `d` (no Python download: the system's `python3`): the tool's bin
-/// directory, and the `uv` used.
-fn uv_tool_install(requirement: &str, d: &Path, home: &Path) -> (PathBuf, PathBuf) {
+/// directory.
+fn uv_tool_install(requirement: &str, d: &Path, home: &Path) -> PathBuf {
     let uv = pypi_venv(UV, &d.join("uv")).join("uv");
     let wheels = d.join("wheels");
     let req = d.join("tool-requirements.txt");
@@ -65,7 +65,7 @@ fn uv_tool_install(requirement: &str, d: &Path, home: &Path) -> (PathBuf, PathBu
         .output()
         .unwrap();
     assert!(out.status.success(), "uv tool install: {}", String::from_utf8_lossy(&out.stderr));
-    (bin, uv)
+    bin
 }
 
 fn screen<'a>(v: &'a Value, hook: &str, probe: &str) -> &'a Value {
@@ -110,7 +110,7 @@ fn azet_guard_installed_with_uv_reads_the_projects_policy_from_the_payloads_cwd_
     let (home, project) = (d.path().join("home"), d.path().join("project"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
-    let (bin, _uv) = uv_tool_install(AZET_GUARD, d.path(), &home);
+    let bin = uv_tool_install(AZET_GUARD, d.path(), &home);
     let out = Command::new(bin.join("azet-guard"))
         .args(["install", "--project", "."])
         .current_dir(&project)
