@@ -28,6 +28,7 @@ mod battery;
 mod cline;
 mod continue_cli;
 mod copilot;
+mod expectations;
 mod extended;
 mod fuzz_parsers;
 mod history;
@@ -51,6 +52,7 @@ mod results;
 mod seal;
 #[cfg(target_os = "linux")]
 mod site_browser;
+mod state;
 mod surface;
 #[cfg(target_os = "linux")]
 mod timeline_browser;
