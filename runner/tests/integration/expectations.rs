@@ -38,13 +38,23 @@ fn missing_expectations() -> Vec<String> {
     missing
 }
 
+/// The gaps known when this test was written (issue 47), one `set: arm on
+/// agent` a line: each is an arm an agent runs that was never measured on
+/// it. The list only shrinks: a new gap fails, and so does a filled one
+/// still listed.
+const UNWRITTEN: &str = include_str!("expectations-unwritten.txt");
+
 #[test]
 fn every_arm_an_agent_can_run_carries_its_expectation() {
     let missing = missing_expectations();
+    let known: Vec<&str> = UNWRITTEN.lines().filter(|l| !l.is_empty()).collect();
+    let new: Vec<&str> = missing.iter().map(String::as_str).filter(|m| !known.contains(m)).collect();
+    let filled: Vec<&str> = known.iter().copied().filter(|k| !missing.iter().any(|m| m == k)).collect();
     assert!(
-        missing.is_empty(),
-        "{} arms an agent runs carry no expectation for it:\n{}",
-        missing.len(),
-        missing.join("\n")
+        new.is_empty(),
+        "{} arms an agent runs carry no expectation for it (write each, with its reasoning, measured):\n{}",
+        new.len(),
+        new.join("\n")
     );
+    assert!(filled.is_empty(), "now expected, take them off expectations-unwritten.txt:\n{}", filled.join("\n"));
 }
