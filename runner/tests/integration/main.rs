@@ -28,7 +28,6 @@ mod battery;
 mod cline;
 mod continue_cli;
 mod copilot;
-mod expectations;
 mod extended;
 mod fuzz_parsers;
 mod history;
