@@ -38,6 +38,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("opencode", include_str!("../arms/opencode.json")),
     ("copilot", include_str!("../arms/copilot.json")),
     ("continue", include_str!("../arms/continue.json")),
+    ("state", include_str!("../arms/state.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 
@@ -77,6 +78,9 @@ pub struct Arm {
     /// The workspace trust dialog, in interactive mode (print mode never
     /// asks): accepted beforehand by default.
     pub trust: crate::mode::Trust,
+    /// What a stateful guard's state holds when the session starts
+    /// (`arms/state.json`); only for a guard that keeps state.
+    pub state: Option<crate::guard_state::GuardState>,
 }
 
 /// What an arm is expected to give, and where that expectation comes from.
@@ -237,6 +241,8 @@ struct ArmEntry {
     group_extra: Option<serde_json::Value>,
     #[serde(default)]
     trust: Option<String>,
+    #[serde(default)]
+    state: Option<String>,
 }
 
 /// Load an arm set from a path, or from a built-in set by name.
@@ -310,6 +316,17 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
         if entry.group_extra.as_ref().is_some_and(|v| !v.is_object()) {
             return Err(field("group_extra", "must be a JSON object (merged into the hook's matcher group)".into()));
         }
+        let state = entry.state.as_deref().map(str::parse).transpose().map_err(|m| field("state", m))?;
+        if state.is_some() && !crate::guard_state::keeps_state(guard.name) {
+            return Err(field(
+                "state",
+                format!(
+                    "guard {:?} keeps no state; the guards that do: {}",
+                    guard.name,
+                    crate::guard_state::STATEFUL_GUARDS.join(", ")
+                ),
+            ));
+        }
         if let Some(first) = arms.iter().position(|a| a.name == name) {
             return Err(ArmsError::Duplicate { file: file.to_string(), name, first: first + 1, second: index });
         }
@@ -328,6 +345,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
             hook_extra: entry.hook_extra,
             group_extra: entry.group_extra,
             trust,
+            state,
         });
     }
     Ok(arms)

@@ -275,6 +275,10 @@ const CATALOG: &[Guard] = &[
     // payload, and one that refuses notes.txt only (parallel calls).
     script!("never-reads", json: false, long: false),
     script!("deny-notes", json: false, long: false),
+    // Guards that keep state in a file (arms/state.json, crate::guard_state):
+    // a write budget, without and with a lock (whose stale form hangs).
+    script!("budget", json: false, long: false),
+    script!("budget-locked", json: false, long: true),
     Guard {
         name: "python-missing",
         kind: GuardKind::MissingThroughInterpreter { interpreter: "python3", file: "missing.py" },

@@ -23,6 +23,7 @@ pub mod census;
 pub mod diff;
 pub mod evidence;
 pub mod guard_server;
+pub mod guard_state;
 pub mod guards;
 pub mod history;
 pub mod hook_type;

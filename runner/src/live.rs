@@ -126,6 +126,7 @@ pub fn control_arm() -> Option<Arm> {
         hook_extra: None,
         group_extra: None,
         trust: Default::default(),
+        state: None,
     })
 }
 

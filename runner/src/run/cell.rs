@@ -9,14 +9,15 @@ use super::placement;
 use super::route;
 use super::row::{to_row, Redactions};
 use super::RunOptions;
+use crate::arms::Arm;
 use crate::attribution::HookIdentity;
 use crate::cells::Cell;
 use crate::evidence::SessionExit;
-use crate::guard_server::GuardServer;
+use crate::guard_server::{GuardServer, HttpBases};
 use crate::guards::{Guard, GuardDir, GuardKind};
 use crate::pool::Pool;
 use crate::record::Row;
-use crate::session::{self, Backend, SessionSpec};
+use crate::session::{self, Backend, SessionFile, SessionSpec};
 use crate::settings::{self, HookSpec};
 use crate::standin::StandIn;
 use crate::surface::{HookEvent, HookSource, Route};
@@ -43,19 +44,25 @@ pub(super) fn cell_guards(root: &Path, index: usize) -> std::io::Result<GuardDir
     GuardDir::create(&root.join(format!("cell-{index}")))
 }
 
-/// Run one cell's session; `None` when the run was stopped before it ended.
-pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
-    let arm = &cell.arm;
-    let id = crate::pool::session_id(&cell.index.to_string());
-    let guard_dir = cell_guards(&ctx.guards_root, cell.index)
-        .with_context(|| format!("arm {}: writing the guard scripts", arm.name))?;
-    let http = ctx.guard_server.as_ref().filter(|_| arm.guard.is_http()).map(|g| g.session(&id));
-    let hook_ctx = HookContext {
-        guards: &guard_dir,
-        failopen_exe: &ctx.opts.failopen_exe,
-        guard_server: http.as_ref(),
-        deadline_secs: arm.deadline_secs,
-    };
+/// What an arm puts in a session, whatever the agent: where its hook entry
+/// is placed, the route's files and the session's MCP config.
+pub(super) struct ArmParts {
+    pub(super) placed: placement::Placement,
+    pub(super) route_files: Vec<SessionFile>,
+    pub(super) mcp_config: Option<serde_json::Value>,
+}
+
+/// Build `arm`'s [`ArmParts`] with its guards in `guard_dir`, its plugin
+/// (if any) in `plugin_dir`, and `http` the session's guard server URLs.
+pub(super) fn arm_parts(
+    arm: &Arm,
+    guard_dir: &GuardDir,
+    failopen_exe: &Path,
+    http: Option<&HttpBases>,
+    plugin_dir: &Path,
+) -> anyhow::Result<ArmParts> {
+    let hook_ctx =
+        HookContext { guards: guard_dir, failopen_exe, guard_server: http, deadline_secs: arm.deadline_secs };
     let target = wrappers::hook_target(arm.guard, arm.wrapper, &hook_ctx)
         .with_context(|| format!("arm {}: building the hook command", arm.name))?;
     let hook = HookSpec {
@@ -67,13 +74,31 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         extra: arm.hook_extra.clone(),
         group_extra: arm.group_extra.clone(),
     };
+    let placed = placement::place(arm, &hook, guard_dir, plugin_dir)
+        .with_context(|| format!("arm {}: placing the hook (source {})", arm.name, arm.source))?;
+    let route_files = route::files(arm, &settings::hooks_json(&hook));
+    let guard_mcp = match arm.guard.kind {
+        GuardKind::McpTool { policy } => Some(crate::mcp_guard::mcp_config(failopen_exe, policy)),
+        _ => None,
+    };
+    let mcp_config = route::mcp_config(arm, guard_mcp, failopen_exe);
+    Ok(ArmParts { placed, route_files, mcp_config })
+}
+
+/// Run one cell's session; `None` when the run was stopped before it ended.
+pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option<Row>> {
+    let arm = &cell.arm;
+    let id = crate::pool::session_id(&cell.index.to_string());
+    let guard_dir = cell_guards(&ctx.guards_root, cell.index)
+        .with_context(|| format!("arm {}: writing the guard scripts", arm.name))?;
+    let http = ctx.guard_server.as_ref().filter(|_| arm.guard.is_http()).map(|g| g.session(&id));
     if let (Some(policy), Some(standin)) = (arm.guard.model_policy(), &ctx.standin) {
         let policy = policy.parse().map_err(|e: String| anyhow::anyhow!("guard {}: {e}", arm.guard.name))?;
         standin.set_hook_policy(&id, policy);
     }
     let plugin_dir = ctx.guards_root.join("plugins").join(cell.index.to_string());
-    let placed = placement::place(arm, &hook, &guard_dir, &plugin_dir)
-        .with_context(|| format!("arm {}: placing the hook (source {})", arm.name, arm.source))?;
+    let ArmParts { placed, route_files, mcp_config } =
+        arm_parts(arm, &guard_dir, &ctx.opts.failopen_exe, http.as_ref(), &plugin_dir)?;
     let mut identity = hook_identity(arm.guard, &placed.target);
     identity.aliases = placed.aliases;
     identity.matcher = arm.matcher.clone();
@@ -82,7 +107,6 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     }
     let mut extra_args = ctx.opts.extra_args.clone();
     extra_args.extend(placed.args);
-    let route_files = route::files(arm, &settings::hooks_json(&hook));
     let no_route_files = route_files.is_empty();
     // PreToolUse hooks in the files the source placed (Claude Code's settings shape).
     let placed_hooks: usize = placed
@@ -97,14 +121,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         settings: placed.settings,
         hook: identity,
         env: Vec::new(),
-        mcp_config: route::mcp_config(
-            arm,
-            match arm.guard.kind {
-                GuardKind::McpTool { policy } => Some(crate::mcp_guard::mcp_config(&ctx.opts.failopen_exe, policy)),
-                _ => None,
-            },
-            &ctx.opts.failopen_exe,
-        ),
+        mcp_config,
         backend: match &ctx.standin {
             Some(s) => Backend::StandIn(s),
             None => Backend::Live,
@@ -114,7 +131,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         pool: &ctx.pool,
         keep: ctx.opts.keep,
         files: placed.files.into_iter().chain(route_files).collect(),
-        seed: None,
+        seed: arm.state.map(crate::guard_state::GuardState::seed_script),
         route: arm.route,
         setting_sources: placed.setting_sources,
         permission_mode: permission_mode(arm.event),
@@ -161,7 +178,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
 /// The permission mode a session runs in: `default` for a PermissionRequest
 /// guard, since in `bypassPermissions` (the battery's) nothing asks for
 /// permission and the hook never runs; measured in docs/sources-and-events.md.
-fn permission_mode(event: HookEvent) -> Option<&'static str> {
+pub(super) fn permission_mode(event: HookEvent) -> Option<&'static str> {
     match event {
         HookEvent::PermissionRequest => Some(PERMISSION_REQUEST_MODE),
         HookEvent::PreToolUse | HookEvent::UserPromptSubmit => None,

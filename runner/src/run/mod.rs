@@ -2,6 +2,7 @@
 //! concurrency, judge each one, and append its row as soon as it ends.
 
 mod cell;
+mod lacks;
 mod placement;
 mod route;
 mod row;
@@ -27,6 +28,7 @@ use crate::standin::{Policy, StandIn};
 use cell::{run_cell, Shared};
 
 pub use cell::hook_identity;
+pub use lacks::lacks;
 pub use row::{to_row, Redactions};
 
 /// Which model drives the sessions.

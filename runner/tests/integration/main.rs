@@ -55,6 +55,7 @@ mod run_sandbox;
 mod seal;
 #[cfg(target_os = "linux")]
 mod site_browser;
+mod state;
 mod surface;
 #[cfg(target_os = "linux")]
 mod timeline_browser;
