@@ -95,7 +95,7 @@ impl AgentDriver for CopilotSdk {
             Err(reason) => Some(reason),
             Ok(cb) if cb.kind != HookType::Callback => Some("copilot-sdk-can-use-tool"),
             Ok(cb) if cb.on_failure_block => Some("copilot-sdk-on-failure"),
-            Ok(cb) if !program::BEHAVIOURS.contains(&cb.behaviour.as_str()) => Some("sdk-other-language"),
+            Ok(cb) if !program::knows(&cb.behaviour) => Some("sdk-other-language"),
             Ok(_) => None,
         })
     }

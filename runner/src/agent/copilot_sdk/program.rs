@@ -9,22 +9,12 @@ use std::path::{Path, PathBuf};
 use crate::agent::agent_sdk::callback::CallbackAsk;
 use crate::agent::agent_sdk::session_config;
 
-/// The callback behaviours `session.mjs` knows; any other arm's row is
-/// `unsupported` (a plain `def` returning a deny is Python's mistake).
-pub const BEHAVIOURS: &[&str] = &[
-    "allow",
-    "deny",
-    "throw",
-    "reject",
-    "string",
-    "number",
-    "null",
-    "undefined",
-    "wrong-case",
-    "misspelt-key",
-    "hang",
-    "late",
-];
+/// Whether `session.mjs` knows the hook callback behaviour `b`: the Claude
+/// Agent SDK's TypeScript program's, less `garbage` (a canUseTool answer,
+/// and canUseTool is not this SDK's); any other arm's row is `unsupported`.
+pub fn knows(b: &str) -> bool {
+    b != "garbage" && crate::agent::agent_sdk_ts::program::BEHAVIOURS.contains(&b)
+}
 
 /// failopen's driver program.
 const SESSION_MJS: &str = include_str!("session.mjs");
@@ -32,11 +22,8 @@ const SESSION_MJS: &str = include_str!("session.mjs");
 /// Write the program into `evidence` for an SDK whose entry module is
 /// `sdk`, in work directory `cwd`; returns the path to run with `node`.
 pub fn write(evidence: &Path, sdk: &Path, cwd: &Path, prompt: &str, ask: &CallbackAsk) -> std::io::Result<PathBuf> {
-    session_config::write(evidence, sdk, cwd, prompt, ask)?;
-    let program = evidence.join("session.mjs");
-    std::fs::write(&program, SESSION_MJS)?;
-    std::fs::write(evidence.join("copilot_sealed_callback.mjs"), super::SEALED_CALLBACK_MJS)?;
-    Ok(program)
+    let sealed = ("copilot_sealed_callback.mjs", super::SEALED_CALLBACK_MJS);
+    session_config::write_program(evidence, sdk, cwd, prompt, ask, ("session.mjs", SESSION_MJS), &[sealed])
 }
 
 /// The Copilot CLI version an SDK install bundles (its package.json's
@@ -52,6 +39,5 @@ pub fn sdk_version(sdk: &Path) -> Option<String> {
 
 /// `<package>/package.json` for the entry module `<package>/dist/index.js`.
 fn package_json(sdk: &Path) -> Option<serde_json::Value> {
-    let text = std::fs::read_to_string(sdk.parent()?.parent()?.join("package.json")).ok()?;
-    serde_json::from_str(&text).ok()
+    crate::agent::agent_sdk_ts::program::read_package_json(sdk.parent()?.parent()?)
 }
