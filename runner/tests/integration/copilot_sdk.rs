@@ -13,7 +13,7 @@ use crate::agent_sdk::sdk_arms_hold;
 /// A failure bare (a throw, a rejection, a number, `Deny`), the deny and
 /// the allow, `onFailure` refused as unsupported, the sealed callback
 /// refusing a throw, a number, a misspelt key and a hang, and a bare hang:
-/// the SDK waits for ever, so failopen's session timeout (30 s here) ends
+/// the SDK waits for ever, so failopen's session timeout (40 s here) ends
 /// that session, `invalid session-timeout`, never `blocked`.
 const PINNED_PROOF: [&str; 9] = [
     "callback-deny/bare",
@@ -29,5 +29,5 @@ const PINNED_PROOF: [&str; 9] = [
 
 #[test]
 fn copilot_sdk_pinned_gives_its_arms_expectation() {
-    sdk_arms_hold(Agent::CopilotSdk, copilot_sdk::PINNED_VERSION, "1.0.85", &PINNED_PROOF, "30");
+    sdk_arms_hold(Agent::CopilotSdk, copilot_sdk::PINNED_VERSION, "1.0.85", &PINNED_PROOF, "40");
 }
