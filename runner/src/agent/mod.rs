@@ -20,6 +20,7 @@ pub mod cline;
 pub mod codex;
 pub mod continue_cli;
 pub mod copilot;
+pub mod copilot_sdk;
 pub mod driver;
 pub mod gemini;
 pub mod hook_config;
@@ -64,11 +65,14 @@ pub enum Agent {
     Kilo,
     /// Continue CLI (`cn -p --auto --config <yaml>`), with Claude Code's hook files.
     Continue,
+    /// GitHub's Copilot SDK for TypeScript: a guard written as an
+    /// `onPreToolUse` callback, in a session failopen writes.
+    CopilotSdk,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 11] = [
+    pub const ALL: [(&'static str, Agent); 12] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -80,6 +84,7 @@ impl Agent {
         ("qwen", Agent::Qwen),
         ("kilo", Agent::Kilo),
         ("continue", Agent::Continue),
+        ("copilot-sdk", Agent::CopilotSdk),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -96,6 +101,7 @@ impl Agent {
             Agent::Qwen => &qwen::driver::Qwen,
             Agent::Kilo => &kilo::driver::Kilo,
             Agent::Continue => &continue_cli::driver::ContinueCli,
+            Agent::CopilotSdk => &copilot_sdk::driver::CopilotSdk,
         }
     }
 
@@ -196,7 +202,7 @@ mod tests {
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue"),
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue, copilot-sdk"),
             "{e}"
         );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");

@@ -14,13 +14,22 @@ use failopen::verdict::VerdictKind;
 use crate::support::run_battery;
 
 /// arms/sdk.json (those matching `only`, all when empty) on `agent`'s SDK
-/// `version`, each row against its written expectation. The session timeout
-/// leaves a hanging or late callback (two 3 s matcher timeouts and three
-/// model turns, up to 50 s for a Python session on a loaded machine) room to
-/// be refused; canUseTool's hang and a callback with no timeout wait it out.
-fn sdk_arms_hold(agent: Agent, version: &str, bundled_cli: &str, only: &[&str]) {
-    let mut args =
-        vec!["--agent", agent.as_str(), "--agent-version", version, "--arms", "sdk", "--session-timeout", "75"];
+/// `version`, each row against its written expectation, in sessions bounded
+/// by `session_timeout` seconds. For the Claude Agent SDK, 75 s leaves a
+/// hanging or late callback (two 3 s matcher timeouts and three model turns,
+/// up to 50 s for a Python session on a loaded machine) room to be refused;
+/// canUseTool's hang and a callback with no timeout wait it out.
+pub(crate) fn sdk_arms_hold(agent: Agent, version: &str, bundled_cli: &str, only: &[&str], session_timeout: &str) {
+    let mut args = vec![
+        "--agent",
+        agent.as_str(),
+        "--agent-version",
+        version,
+        "--arms",
+        "sdk",
+        "--session-timeout",
+        session_timeout,
+    ];
     args.extend(["-j", "2"]);
     for glob in only {
         args.extend(["--only", glob]);
@@ -77,7 +86,7 @@ const PINNED_PROOF: [&str; 11] = [
 
 #[test]
 fn sdk_pinned_gives_its_arms_expectation() {
-    sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::PINNED_VERSION, "2.1.333", &PINNED_PROOF);
+    sdk_arms_hold(Agent::AgentSdkTs, agent_sdk_ts::PINNED_VERSION, "2.1.333", &PINNED_PROOF, "75");
 }
 
 /// The SDK's warning that a hook callback failed (a stream message the
@@ -104,7 +113,7 @@ fn sdk_flags_the_callback_failed_warning_from_its_release() {
 
 #[test]
 fn sdk_py_pinned_gives_its_arms_expectation() {
-    sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::PINNED_VERSION, "2.1.332", &PINNED_PROOF);
+    sdk_arms_hold(Agent::AgentSdkPy, agent_sdk_py::PINNED_VERSION, "2.1.332", &PINNED_PROOF, "75");
 }
 
 /// Claude Code, Codex and Gemini never run a callback arm: `all` holds the

@@ -30,6 +30,7 @@ mod census;
 mod cline;
 mod continue_cli;
 mod copilot;
+mod copilot_sdk;
 mod extended;
 mod fuzz_parsers;
 mod history;

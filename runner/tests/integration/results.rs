@@ -403,9 +403,9 @@ fn committed_site_matches_a_fresh_build() {
     assert!(committed.len() > 1000, "a page per cell: {} pages", committed.len());
 }
 
-/// The Agent SDK reference runs: every arm of arms/sdk.json has a row on
-/// each, and each row is what the arm's expectation for that SDK and
-/// version says, reason included.
+/// The Agent SDK and Copilot SDK reference runs: every arm of arms/sdk.json
+/// that the SDK runs has a row on each, and each row is what the arm's
+/// expectation for that SDK and version says, reason included.
 #[test]
 fn sdk_reference_csvs_hold_every_arms_expectation() {
     use crate::support::reference;
@@ -414,6 +414,8 @@ fn sdk_reference_csvs_hold_every_arms_expectation() {
         ("agent-sdk-ts-0.3.258.csv", Agent::AgentSdkTs, "0.3.258"),
         ("agent-sdk-py-0.2.189.csv", Agent::AgentSdkPy, "0.2.189"),
         ("agent-sdk-py-0.2.145.csv", Agent::AgentSdkPy, "0.2.145"),
+        ("copilot-sdk-1.0.14.csv", Agent::CopilotSdk, "1.0.14"),
+        ("copilot-sdk-1.0.13.csv", Agent::CopilotSdk, "1.0.13"),
     ];
     for (file, agent, version) in files {
         let checked =

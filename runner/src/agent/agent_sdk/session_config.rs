@@ -2,7 +2,7 @@
 //! for both languages (which SDK, callback and options the arm asks for),
 //! written into the session's evidence directory beside the program.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
@@ -26,4 +26,25 @@ pub fn write(evidence: &Path, sdk: &Path, cwd: &Path, prompt: &str, ask: &Callba
         "sealed_reason": super::SEALED_REASON,
     });
     std::fs::write(evidence.join("sdk-session.json"), serde_json::to_vec_pretty(&config)?)
+}
+
+/// Write `sdk-session.json` and a session's program into `evidence`: the
+/// program (its file name and text) and the files it imports from beside
+/// it (a sealed callback); returns the program's path.
+pub fn write_program(
+    evidence: &Path,
+    sdk: &Path,
+    cwd: &Path,
+    prompt: &str,
+    ask: &CallbackAsk,
+    program: (&str, &str),
+    beside: &[(&str, &str)],
+) -> std::io::Result<PathBuf> {
+    write(evidence, sdk, cwd, prompt, ask)?;
+    for (name, text) in beside {
+        std::fs::write(evidence.join(name), text)?;
+    }
+    let path = evidence.join(program.0);
+    std::fs::write(&path, program.1)?;
+    Ok(path)
 }

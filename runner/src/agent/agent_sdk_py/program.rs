@@ -35,11 +35,8 @@ const SESSION_PY: &str = include_str!("session.py");
 /// Write the program into `evidence` for the venv whose interpreter is
 /// `python`, in work directory `cwd`; returns the path to run with it.
 pub fn write(evidence: &Path, python: &Path, cwd: &Path, prompt: &str, ask: &CallbackAsk) -> std::io::Result<PathBuf> {
-    session_config::write(evidence, python, cwd, prompt, ask)?;
-    let program = evidence.join("session.py");
-    std::fs::write(&program, SESSION_PY)?;
-    std::fs::write(evidence.join("sealed_callback.py"), crate::agent::agent_sdk::SEALED_CALLBACK_PY)?;
-    Ok(program)
+    let sealed = ("sealed_callback.py", crate::agent::agent_sdk::SEALED_CALLBACK_PY);
+    session_config::write_program(evidence, python, cwd, prompt, ask, ("session.py", SESSION_PY), &[sealed])
 }
 
 /// The SDK's own version: `__version__` in its `_version.py`.

@@ -32,11 +32,8 @@ const SESSION_MJS: &str = include_str!("session.mjs");
 /// Write the program into `evidence` for an SDK whose entry module is
 /// `sdk`, in work directory `cwd`; returns the path to run with `node`.
 pub fn write(evidence: &Path, sdk: &Path, cwd: &Path, prompt: &str, ask: &CallbackAsk) -> std::io::Result<PathBuf> {
-    session_config::write(evidence, sdk, cwd, prompt, ask)?;
-    let program = evidence.join("session.mjs");
-    std::fs::write(&program, SESSION_MJS)?;
-    std::fs::write(evidence.join("sealed_callback.mjs"), crate::agent::agent_sdk::SEALED_CALLBACK_MJS)?;
-    Ok(program)
+    let sealed = ("sealed_callback.mjs", crate::agent::agent_sdk::SEALED_CALLBACK_MJS);
+    session_config::write_program(evidence, sdk, cwd, prompt, ask, ("session.mjs", SESSION_MJS), &[sealed])
 }
 
 /// The Claude Code version an SDK install bundles: its package.json's
@@ -51,6 +48,11 @@ pub fn sdk_version(sdk: &Path) -> Option<String> {
 }
 
 fn package_json(sdk: &Path) -> Option<serde_json::Value> {
-    let text = std::fs::read_to_string(sdk.parent()?.join("package.json")).ok()?;
+    read_package_json(sdk.parent()?)
+}
+
+/// The `package.json` of the npm package in `dir`, parsed.
+pub fn read_package_json(dir: &Path) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
     serde_json::from_str(&text).ok()
 }
