@@ -21,6 +21,7 @@ pub mod codex;
 pub mod continue_cli;
 pub mod copilot;
 pub mod driver;
+pub mod droid;
 pub mod gemini;
 pub mod hook_config;
 pub mod hook_contract;
@@ -64,11 +65,13 @@ pub enum Agent {
     Kilo,
     /// Continue CLI (`cn -p --auto --config <yaml>`), with Claude Code's hook files.
     Continue,
+    /// Factory's Droid CLI (`droid exec --auto high`), with Claude Code's hook format.
+    Droid,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 11] = [
+    pub const ALL: [(&'static str, Agent); 12] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -80,6 +83,7 @@ impl Agent {
         ("qwen", Agent::Qwen),
         ("kilo", Agent::Kilo),
         ("continue", Agent::Continue),
+        ("droid", Agent::Droid),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -96,6 +100,7 @@ impl Agent {
             Agent::Qwen => &qwen::driver::Qwen,
             Agent::Kilo => &kilo::driver::Kilo,
             Agent::Continue => &continue_cli::driver::ContinueCli,
+            Agent::Droid => &droid::driver::Droid,
         }
     }
 
@@ -186,7 +191,7 @@ mod tests {
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue"),
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue, droid"),
             "{e}"
         );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");

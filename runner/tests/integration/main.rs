@@ -28,6 +28,7 @@ mod battery;
 mod cline;
 mod continue_cli;
 mod copilot;
+mod droid;
 mod extended;
 mod fuzz_parsers;
 mod history;
