@@ -51,28 +51,14 @@ pub fn settings_json(base_url: &str) -> Value {
 /// [`WRITE_MATCHER`] (any other matcher kept as written), command hooks
 /// only, each with the keys Droid reads.
 pub fn hooks_json(settings: &Value) -> Value {
-    let battery = crate::task::matcher();
     let Some(groups) = settings.pointer("/hooks/PreToolUse").and_then(Value::as_array) else { return json!({}) };
-    let groups: Vec<Value> = groups
-        .iter()
-        .map(|group| {
-            let matcher = group.get("matcher").and_then(Value::as_str).unwrap_or("");
-            let matcher = if matcher == battery { WRITE_MATCHER } else { matcher };
-            let hooks: Vec<Value> = group
-                .get("hooks")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter(|h| h.get("type").and_then(Value::as_str) == Some("command"))
-                .map(|h| {
-                    let kept = h.as_object().into_iter().flatten().filter(|(k, _)| HOOK_KEYS.contains(&k.as_str()));
-                    Value::Object(kept.map(|(k, v)| (k.clone(), v.clone())).collect())
-                })
-                .collect();
-            json!({"matcher": matcher, "hooks": hooks})
-        })
-        .collect();
-    json!({ EVENT: groups })
+    json!({ EVENT: crate::agent::gemini::config::command_groups(groups, WRITE_MATCHER, hook_entry) })
+}
+
+/// One command hook in Droid's shape: the keys Droid reads, as they are.
+fn hook_entry(hook: &Value) -> Value {
+    let kept = hook.as_object().into_iter().flatten().filter(|(k, _)| HOOK_KEYS.contains(&k.as_str()));
+    Value::Object(kept.map(|(k, v)| (k.clone(), v.clone())).collect())
 }
 
 /// What of an arm's Claude Code settings a Droid session does not honour,
