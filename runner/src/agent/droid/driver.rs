@@ -133,7 +133,8 @@ mod tests {
     #[test]
     fn the_binary_is_the_platform_packages_own() {
         let bin = Droid.installed_binary(Path::new("/c/droid/versions/0.225.2"));
-        assert!(bin.starts_with("/c/droid/versions/0.225.2/node_modules/@factory/cli-"), "{}", bin.display());
+        let shown = bin.display().to_string();
+        assert!(shown.starts_with("/c/droid/versions/0.225.2/node_modules/@factory/cli-"), "{shown}");
         assert!(bin.ends_with("bin/droid"), "{}", bin.display());
         assert_eq!(Droid.reported_version("0.225.2\n"), Some("0.225.2"));
     }
