@@ -13,14 +13,15 @@
 //! | Qwen Code | `hook_event_name` (Claude Code's events) and an ISO `timestamp` string |
 //! | Copilot CLI | camelCase `toolName`, no `hook_event_name` |
 //! | Cline CLI | `hookName` and `preToolUse`, no `hook_event_name` |
+//! | Droid CLI | Claude Code's keys, `permission_mode` one of its autonomy levels (`auto-high`) |
 //!
 //! A payload none of these fits gets [`Unplaced`]'s answer: a refusal every
 //! one of them reads as one (and an allow is refused too: seal cannot tell
 //! what the caller would make of it).
 //!
 //! Every refusal is exit 2 with a reason on stderr that is not empty and not
-//! JSON under any agent's trim ([`crate::lenient`]): Claude Code, Codex and
-//! Qwen Code refuse on that; Gemini CLI, Copilot CLI and Cline CLI also get
+//! JSON under any agent's trim ([`crate::lenient`]): Claude Code, Codex,
+//! Qwen Code and Droid CLI refuse on that; Gemini CLI, Copilot CLI and Cline CLI also get
 //! their own JSON refusal on stdout, which they read first.
 
 use std::fmt;
@@ -44,7 +45,14 @@ pub enum Caller {
     Copilot,
     /// Cline CLI.
     Cline,
+    /// Factory's Droid CLI (Claude Code's hooks and payload).
+    Droid,
 }
+
+/// The `permission_mode` values of Droid CLI's autonomy levels (`droid exec
+/// --auto low|medium|high`; 0.225.2 sends `auto-high`), which Claude Code
+/// never sends.
+const DROID_MODES: [&str; 3] = ["auto-low", "auto-medium", "auto-high"];
 
 impl Caller {
     /// The agent that sent `payload`, if seal can place it.
@@ -58,6 +66,7 @@ impl Caller {
             Some(_) if payload.get("model").is_some() && payload.get("transcript_path").is_some_and(Value::is_null) => {
                 Some(Caller::Codex)
             }
+            Some(_) if str_at("permission_mode").is_some_and(|m| DROID_MODES.contains(&m)) => Some(Caller::Droid),
             Some(_) if str_at("transcript_path").is_some() => Some(Caller::ClaudeCode),
             Some(_) => None,
             None if payload.get("hookName").is_some() && payload.get("preToolUse").is_some() => Some(Caller::Cline),
@@ -75,6 +84,7 @@ impl Caller {
             Caller::Qwen => &Qwen,
             Caller::Copilot => &Copilot,
             Caller::Cline => &Cline,
+            Caller::Droid => &Droid,
         }
     }
 }
@@ -228,6 +238,22 @@ impl Form for Qwen {
     }
 }
 
+/// Droid CLI reads Claude Code's hooks: exit 2 and a reason, or the
+/// `permissionDecision` deny (0.215.0, 0.225.2). Its `ask` is not measured,
+/// so seal refuses it.
+struct Droid;
+impl Form for Droid {
+    fn name(&self) -> &'static str {
+        "Droid CLI"
+    }
+    fn allow(&self, event: Option<&str>, allow: &Allow) -> Result<Vec<u8>, String> {
+        if bare(allow) {
+            return Ok(Vec::new());
+        }
+        Ok(line(claude_shape(event, allow.explicit.then_some("allow"), allow, self.name())?))
+    }
+}
+
 /// Codex takes no unknown key and drops `suppressOutput: true`; a plain
 /// allow is "unsupported" there, which runs the call as an allow does.
 struct Codex;
@@ -362,6 +388,9 @@ mod tests {
             "tool_name":"run_shell_command","tool_input":{},"tool_use_id":"t"});
         let copilot = json!({"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}});
         let cline = json!({"hookName":"tool_call","tool_call":{"id":"c"},"preToolUse":{"toolName":"run_commands"}});
+        let droid = json!({"session_id":"s","transcript_path":"/h/.factory/sessions/-w/s.jsonl","cwd":"/w",
+            "permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{}});
+        assert_eq!(Caller::of(&droid), Some(Caller::Droid));
         assert_eq!(Caller::of(&claude), Some(Caller::ClaudeCode));
         assert_eq!(Caller::of(&codex), Some(Caller::Codex));
         assert_eq!(Caller::of(&gemini), Some(Caller::Gemini));
@@ -389,7 +418,7 @@ mod tests {
         );
         assert!(Copilot.allow(None, &fields).is_err());
         assert!(Unplaced.allow(None, &Allow::default()).is_err());
-        for form in [&ClaudeCode as &dyn Form, &Codex, &Gemini, &Qwen, &Copilot, &Cline] {
+        for form in [&ClaudeCode as &dyn Form, &Codex, &Gemini, &Qwen, &Copilot, &Cline, &Droid] {
             assert_eq!(form.allow(Some("PreToolUse"), &Allow::default()).unwrap(), b"", "{}", form.name());
         }
     }

@@ -22,6 +22,7 @@ pub mod continue_cli;
 pub mod copilot;
 pub mod copilot_sdk;
 pub mod driver;
+pub mod droid;
 pub mod gemini;
 pub mod hook_config;
 pub mod hook_contract;
@@ -68,11 +69,13 @@ pub enum Agent {
     /// GitHub's Copilot SDK for TypeScript: a guard written as an
     /// `onPreToolUse` callback, in a session failopen writes.
     CopilotSdk,
+    /// Factory's Droid CLI (`droid exec --auto high`), with Claude Code's hook format.
+    Droid,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 12] = [
+    pub const ALL: [(&'static str, Agent); 13] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -85,6 +88,7 @@ impl Agent {
         ("kilo", Agent::Kilo),
         ("continue", Agent::Continue),
         ("copilot-sdk", Agent::CopilotSdk),
+        ("droid", Agent::Droid),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -102,6 +106,7 @@ impl Agent {
             Agent::Kilo => &kilo::driver::Kilo,
             Agent::Continue => &continue_cli::driver::ContinueCli,
             Agent::CopilotSdk => &copilot_sdk::driver::CopilotSdk,
+            Agent::Droid => &droid::driver::Droid,
         }
     }
 
@@ -202,7 +207,7 @@ mod tests {
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue, copilot-sdk"),
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue, copilot-sdk, droid"),
             "{e}"
         );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");

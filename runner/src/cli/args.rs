@@ -182,7 +182,7 @@ pub enum AuditFormat {
 pub struct AuditArgs {
     /// Settings files (default: the project and user settings Claude Code would read here, and
     /// the project's `.codex/hooks.json`, `.codex/config.toml` `[hooks]`, `.gemini/settings.json`,
-    /// `.github/hooks/*.json`, `.qwen/settings.json`, `.clinerules/hooks/PreToolUse*`, and the plugins
+    /// `.github/hooks/*.json`, `.qwen/settings.json`, `.clinerules/hooks/PreToolUse*`, `.factory/hooks.json`, and the plugins
     /// in `.opencode/plugins/` and `.kilo/plugins/` and the `plugin` entries of `opencode.json` and `kilo.json`).
     #[arg(value_name = "SETTINGS.json")]
     pub settings: Vec<PathBuf>,
@@ -213,12 +213,15 @@ pub struct AuditArgs {
     /// Continue CLI to run the dynamic checks of Continue hook files on (default: the pinned version).
     #[arg(long = "continue", value_name = "SPEC")]
     pub continue_cli: Option<String>,
-    /// Whose hook configs the named files are: claude-code, codex, gemini, copilot, qwen, cline, opencode, kilo or continue
+    /// Droid CLI to run the dynamic checks of Droid hook files on (default: the pinned version).
+    #[arg(long = "droid", value_name = "SPEC")]
+    pub droid: Option<String>,
+    /// Whose hook configs the named files are: claude-code, codex, gemini, copilot, qwen, cline, opencode, kilo, continue or droid
     /// (default: by path: a file in `.codex/` or named hooks.json is Codex CLI's,
     /// `.gemini/settings.json` Gemini CLI's, a `*.json` in `.github/hooks/` or `.copilot/hooks/`
     /// Copilot CLI's, `.qwen/settings.json` Qwen Code's, `PreToolUse[.ext]` in `.clinerules/hooks/` or
     /// `.cline/hooks/` Cline CLI's, a plugin in `.opencode/plugins/` or `opencode.json` OpenCode's, in
-    /// `.kilo/plugins/` or `kilo.json` Kilo CLI's, `settings[.local].json` in `.continue/` Continue CLI's).
+    /// `.kilo/plugins/` or `kilo.json` Kilo CLI's, `settings[.local].json` in `.continue/` Continue CLI's, `hooks.json` or `settings.json` in `.factory/` Droid CLI's).
     #[arg(long = "agent", value_name = "AGENT")]
     pub agent: Option<String>,
     /// Report format.
@@ -260,6 +263,7 @@ impl AuditArgs {
             ("--opencode", &self.opencode),
             ("--kilo", &self.kilo),
             ("--continue", &self.continue_cli),
+            ("--droid", &self.droid),
         ];
         flags.iter().find(|(f, _)| *f == flag).and_then(|(_, v)| v.as_deref())
     }

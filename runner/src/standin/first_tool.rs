@@ -9,6 +9,7 @@
 //! - `mcp__failopen-fs__write_file`: `notes.txt` with `ready\n`, through failopen's MCP server;
 //! - Copilot CLI's `bash` (as `Bash`), `create` (`path`, `file_text`) and `edit` (`path`,
 //!   `old_str` empty, `new_str`: a write of a file that is not there yet).
+//! - Droid CLI's `Execute` (as `Bash`, with the fields Droid requires) and `Create` (as `Write`).
 //!
 //! The file an edit needs must already be in the working directory (the
 //! caller seeds it: [`crate::task::SEED_TEXT`], [`crate::task::seed_notebook`]).
@@ -16,7 +17,9 @@
 use serde_json::json;
 
 use super::history::History;
-use super::script::{Step, COPILOT_CREATE, COPILOT_EDIT, COPILOT_SHELL};
+use super::script::{
+    droid_execute_input, Step, COPILOT_CREATE, COPILOT_EDIT, COPILOT_SHELL, DROID_CREATE, DROID_SHELL,
+};
 use crate::task::{BASH_COMMAND, MCP_WRITE_TOOL, NOTEBOOK_CELL, NOTEBOOK_FILE, NOTES_CONTENT, NOTES_FILE};
 
 /// Claude Code's tool that waits for MCP servers still connecting, whose
@@ -32,7 +35,7 @@ pub const TOOLS: [&str; 6] = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdi
 /// (its shell is `Bash`, as above) in [`super::responses::first_tool_step`],
 /// Gemini CLI's (and Qwen Code's `edit`) in [`super::gemini::first_tool_step`],
 /// and Cline CLI's in [`super::chat_completions::first_tool_step`].
-pub const AGENT_TOOLS: [&str; 9] = [
+pub const AGENT_TOOLS: [&str; 11] = [
     super::responses::PATCH_TOOL,
     super::gemini::SHELL_TOOL,
     super::gemini::WRITE_TOOL,
@@ -42,6 +45,8 @@ pub const AGENT_TOOLS: [&str; 9] = [
     super::script::COPILOT_EDIT,
     super::chat_completions::SHELL_TOOL,
     super::chat_completions::EDIT_TOOL,
+    DROID_SHELL,
+    DROID_CREATE,
 ];
 
 /// The tool name as a static string, if it is one this script (or the
@@ -85,9 +90,10 @@ pub fn tool_step(history: &History, cwd: &str, tool: &'static str) -> Step {
             "Bash" | COPILOT_SHELL => {
                 json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"})
             }
+            DROID_SHELL => droid_execute_input(BASH_COMMAND),
             COPILOT_CREATE => json!({"path": notes, "file_text": NOTES_CONTENT}),
             COPILOT_EDIT => json!({"path": notes, "old_str": "", "new_str": NOTES_CONTENT}),
-            "Write" => json!({"file_path": notes, "content": NOTES_CONTENT}),
+            "Write" | DROID_CREATE => json!({"file_path": notes, "content": NOTES_CONTENT}),
             "Edit" => json!({"file_path": notes, "old_string": "draft", "new_string": "ready"}),
             "MultiEdit" => json!({"file_path": notes, "edits": [{"old_string": "draft", "new_string": "ready"}]}),
             MCP_WRITE_TOOL => json!({"path": NOTES_FILE, "content": NOTES_CONTENT}),
@@ -141,6 +147,16 @@ mod tests {
         assert_eq!((name, input["content"].as_str()), ("Write", Some("ready\n")));
         // One attempt only: a refused Bash does not fall back to Write.
         assert!(matches!(tool_step(&history(&all, &["Bash"]), "/w", "Bash"), Step::Text(_)));
+    }
+
+    #[test]
+    fn droids_execute_and_create_carry_the_fields_droid_requires() {
+        let droid = [DROID_SHELL, DROID_CREATE, "Read"];
+        let Step::Tool { name, input } = tool_step(&history(&droid, &[]), "/w", DROID_SHELL) else { panic!() };
+        assert_eq!((name, input["command"].as_str()), (DROID_SHELL, Some(BASH_COMMAND)));
+        assert!(input["summary"].is_string() && input["riskLevel"].is_string() && input["riskLevelReason"].is_string());
+        let Step::Tool { name, input } = tool_step(&history(&droid, &[]), "/w", DROID_CREATE) else { panic!() };
+        assert_eq!((name, input["file_path"].as_str()), (DROID_CREATE, Some("/w/notes.txt")));
     }
 
     #[test]

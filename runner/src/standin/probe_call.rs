@@ -19,8 +19,13 @@ pub const TOOLS: [&str; 5] = ["Bash", "Write", "Edit", "Read", "WebFetch"];
 /// (and the wire carries): Gemini CLI's shell, Copilot CLI's shell and
 /// Cline CLI's (`run_commands`, whose input the Chat Completions face
 /// shapes: [`super::chat_completions::probe_step`]).
-pub const AGENT_TOOLS: [&str; 3] =
-    [super::gemini::SHELL_TOOL, super::script::COPILOT_SHELL, super::chat_completions::SHELL_TOOL];
+pub const AGENT_TOOLS: [&str; 5] = [
+    super::gemini::SHELL_TOOL,
+    super::script::COPILOT_SHELL,
+    super::chat_completions::SHELL_TOOL,
+    super::script::DROID_SHELL,
+    super::script::DROID_CREATE,
+];
 
 /// The tool as a static string, if a probe may call it ([`TOOLS`], [`AGENT_TOOLS`]).
 pub fn known_tool(name: &str) -> Option<&'static str> {
@@ -52,7 +57,13 @@ pub fn probe_step(history: &History, cwd: &str, tool: &'static str, input: &Valu
         return Step::Text(format!("This agent does not offer the {tool} tool."));
     }
     if !history.tool_uses.iter().any(|u| u.name == tool) {
-        return Step::Tool { name: tool, input: fill(input, cwd) };
+        let mut input = fill(input, cwd);
+        if tool == super::script::DROID_SHELL {
+            // Droid refuses an Execute without its summary and risk fields.
+            let command = input["command"].as_str().unwrap_or_default().to_string();
+            input = super::script::droid_execute_input(&command);
+        }
+        return Step::Tool { name: tool, input };
     }
     let last = history.tool_uses.last().map(|u| u.id.as_str()).unwrap_or("");
     let quoted = history.result_for(last).map(|r| r.text.as_str());

@@ -9,6 +9,11 @@
 //! request offers `bash` and no `Bash`, the same script runs through `bash`
 //! (`command`) and then `create` (`path`, `file_text`).
 //!
+//! Droid CLI speaks it too: when the request offers `Execute` and no
+//! `Bash`, the script runs through `Execute` (`command`, with the
+//! `summary`, `riskLevel` and `riskLevelReason` Droid requires) and then
+//! `Create` (`file_path`, `content`: Claude Code's `Write` input).
+//!
 //! The script is a pure function of the request's message history
 //! ([`History`]), so a retried or duplicated request gets the same answer.
 //! After Claude Code compacts the conversation, the history is read back
@@ -28,6 +33,23 @@ pub const COPILOT_CREATE: &str = "create";
 
 /// Copilot CLI's tool that edits a file (`path`, `old_str`, `new_str`).
 pub const COPILOT_EDIT: &str = "edit";
+
+/// Droid CLI's shell tool (`command`, `summary`, `riskLevel`, `riskLevelReason`).
+pub const DROID_SHELL: &str = "Execute";
+
+/// Droid CLI's tool that creates a file (`file_path`, `content`).
+pub const DROID_CREATE: &str = "Create";
+
+/// Droid's `Execute` input for `command`: Droid refuses a call without a
+/// summary (a sentence-cased 3 to 8 words), a risk level and its reason.
+pub fn droid_execute_input(command: &str) -> Value {
+    json!({
+        "command": command,
+        "summary": "Create notes file containing ready",
+        "riskLevel": "medium",
+        "riskLevelReason": "It writes one file in the working directory.",
+    })
+}
 
 /// What the script decided, before ids are assigned.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,12 +71,19 @@ pub fn scripted_step(history: &History, cwd: &str) -> Step {
     }
     let offers = |name: &str| history.tool_names.iter().any(|n| n == name);
     let lower = !offers("Bash") && offers(COPILOT_SHELL);
-    let (shell, write) = if lower { (COPILOT_SHELL, COPILOT_CREATE) } else { ("Bash", "Write") };
+    let droid = !offers("Bash") && offers(DROID_SHELL);
+    let (shell, write) = match (lower, droid) {
+        (true, _) => (COPILOT_SHELL, COPILOT_CREATE),
+        (false, true) => (DROID_SHELL, DROID_CREATE),
+        (false, false) => ("Bash", "Write"),
+    };
     let Some(last_use) = history.tool_uses.last() else {
-        return Step::Tool {
-            name: shell,
-            input: json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"}),
+        let input = if droid {
+            droid_execute_input(BASH_COMMAND)
+        } else {
+            json!({"command": BASH_COMMAND, "description": "Create notes.txt containing ready"})
         };
+        return Step::Tool { name: shell, input };
     };
     let last_result = history.result_for(&last_use.id);
     // Copilot marks no hook refusal as an error: its words say it.
@@ -138,6 +167,28 @@ mod tests {
         assert_eq!(
             (name, input["path"].as_str(), input["file_text"].as_str()),
             (COPILOT_CREATE, Some("/w/notes.txt"), Some("ready\n"))
+        );
+    }
+
+    #[test]
+    fn droids_tools_are_used_when_offered() {
+        let tools = json!([{"name": "Execute"}, {"name": "Create"}, {"name": "Read"}]);
+        let first = json!({"model": "m", "tools": tools, "messages": [{"role": "user", "content": "go"}]});
+        let Step::Tool { name, input } = scripted_step(&History::from_request(&first), "/w") else { panic!() };
+        assert_eq!((name, input["command"].as_str()), (DROID_SHELL, Some(BASH_COMMAND)));
+        let summary = regex::Regex::new(r"^[A-Z]\S*(?:\s+\S+){2,7}$").unwrap();
+        assert!(summary.is_match(input["summary"].as_str().unwrap()), "Droid's pattern for a summary");
+        assert!(["low", "medium", "high"].contains(&input["riskLevel"].as_str().unwrap()));
+        let refused = json!({"model": "m", "tools": tools, "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Execute", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": true,
+                "content": "Error: no writes"}]}
+        ]});
+        let Step::Tool { name, input } = scripted_step(&History::from_request(&refused), "/w") else { panic!() };
+        assert_eq!(
+            (name, input["file_path"].as_str(), input["content"].as_str()),
+            (DROID_CREATE, Some("/w/notes.txt"), Some("ready\n"))
         );
     }
 

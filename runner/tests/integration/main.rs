@@ -31,6 +31,7 @@ mod cline;
 mod continue_cli;
 mod copilot;
 mod copilot_sdk;
+mod droid;
 mod extended;
 mod fuzz_parsers;
 mod history;

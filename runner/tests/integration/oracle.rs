@@ -440,26 +440,54 @@ fn answer_on_qwen(guard: &str, version: &str) -> Answer {
 }
 
 /// The verdict `guard` under `wrapper` gives on Qwen Code `version`: as on the
-/// other agents without `onFailure` (Qwen's settings drop the key): the
-/// article's wrappers turn a failure into exit 2 with a line on stderr,
-/// which Qwen honours; a JSON decision sent to stderr by them is lost; the
-/// plain wrapper waits for a hang past the hook's timeout; seal reads Qwen's
-/// payload as Claude Code's (the same fields) and passes its JSON deny on.
+/// other agents without `onFailure` (Qwen's settings drop the key)
+/// ([`wrapped_without_on_failure`]); seal reads Qwen's payload as Claude
+/// Code's (the same fields) and passes its JSON deny on.
 pub fn expected_on_qwen(guard: &str, wrapper: &str, version: &str) -> &'static str {
-    let bare = if answer_on_qwen(guard, version) == Answer::Refuses { "blocked" } else { "wrote" };
+    wrapped_without_on_failure(guard, wrapper, answer_on_qwen(guard, version))
+}
+
+/// The verdict `guard`, whose bare answer is `answer`, gives under `wrapper`
+/// on an agent with Claude Code's exit codes and no `onFailure`: the
+/// article's wrappers turn a failure into exit 2 with a line on stderr,
+/// which it honours; a JSON decision sent to stderr by them is lost; the
+/// plain wrapper waits for a hang past the hook's timeout; seal refuses
+/// whatever fails to decide.
+fn wrapped_without_on_failure(guard: &str, wrapper: &str, answer: Answer) -> &'static str {
+    let bare = if answer == Answer::Refuses { "blocked" } else { "wrote" };
     match wrapper {
         "bare" | "native" => bare,
         "plain" | "timed" if matches!(guard, "allow" | "json-deny" | "json-ask" | "garbage-json") => "wrote",
         "plain" if guard == "hang" => "wrote",
         "timed" if matches!(guard, "missing" | "no-exec" | "bad-interpreter") => "wrote",
         "plain" | "timed" => "blocked",
-        "sealed" => match answer_on_qwen(guard, version) {
+        "sealed" => match answer {
             Answer::Allows if guard == "garbage-json" => "blocked",
             Answer::Allows => "wrote",
             _ => "blocked",
         },
         other => panic!("unknown wrapper {other}"),
     }
+}
+
+/// What Droid CLI makes of a guard's answer when nothing wraps it, measured
+/// on 0.215.0 and 0.225.2 (docs/droid.md): Claude Code's rule. Exit 2 with a
+/// reason and Claude Code's JSON deny refuse; exit 1, the shell's 127 and a
+/// hang past the 5 s timeout run the call.
+fn answer_on_droid(guard: &str) -> Answer {
+    match guard {
+        "allow" | "garbage-json" => Answer::Allows,
+        "deny" | "json-deny" => Answer::Refuses,
+        _ => Answer::FailsToDecide,
+    }
+}
+
+/// The verdict `guard` under `wrapper` gives on Droid CLI (both measured
+/// releases alike): as on the other agents without `onFailure` (Droid has
+/// none); seal places Droid's payload by its `permission_mode` and refuses
+/// with exit 2 and a reason, which Droid honours.
+pub fn expected_on_droid(guard: &str, wrapper: &str) -> &'static str {
+    wrapped_without_on_failure(guard, wrapper, answer_on_droid(guard))
 }
 
 #[test]
@@ -469,4 +497,13 @@ fn qwen_reads_exit_codes_as_gemini_then_as_claude_code() {
     assert_eq!(expected_on_qwen("json-deny", "bare", "0.24.4"), "blocked", "Claude Code's JSON is read");
     assert_eq!(expected_on_qwen("crash", "native", "0.24.4"), "wrote", "no onFailure");
     assert_eq!(expected_on_qwen("crash", "sealed", "0.15.6"), "blocked");
+}
+
+#[test]
+fn droid_reads_exit_codes_as_claude_code_without_on_failure() {
+    assert_eq!(expected_on_droid("missing", "bare"), "wrote", "only exit 2 refuses");
+    assert_eq!(expected_on_droid("json-deny", "bare"), "blocked", "Claude Code's JSON is read");
+    assert_eq!(expected_on_droid("crash", "native"), "wrote", "no onFailure");
+    assert_eq!(expected_on_droid("hang", "plain"), "wrote", "the plain wrapper waits past the timeout");
+    assert_eq!(expected_on_droid("hang", "sealed"), "blocked");
 }

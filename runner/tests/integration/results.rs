@@ -724,6 +724,33 @@ fn qwen_reference_csvs_hold_every_arms_expectation() {
     }
 }
 
+/// The Droid CLI reference runs (`failopen run --agent droid --arms full`
+/// with the article's arms and the sealed and missing ones, on the pinned
+/// and the older release, docs/droid.md): each has the same 14 arms, every
+/// row is what the oracle's Droid reasoning says, with no reason (no invalid
+/// row), an article arm's row is also what arms/article.json's Droid
+/// expectation says, and every `blocked` row shows both calls refused.
+#[test]
+fn droid_reference_csvs_hold_every_arms_expectation() {
+    use crate::support::reference;
+    use failopen::verdict::VerdictKind;
+    for version in [failopen::agent::droid::PINNED_VERSION, failopen::agent::droid::OLDER_VERSION] {
+        let file = format!("droid-{version}.csv");
+        let rows = reference::rows(&file);
+        assert_eq!(rows.len(), 14, "{file}: one row per arm");
+        for row in &rows {
+            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Droid, version), "{file}: {row:?}");
+            let want = crate::oracle::expected_on_droid(&row.guard, &row.wrapper);
+            assert_eq!((row.verdict.as_str(), row.reason.as_str()), (want, ""), "{file}: {}", row.arm);
+            if row.verdict == VerdictKind::Blocked {
+                assert_eq!(row.attempts, "Execute:refused;Create:refused", "{file}: {row:?}");
+            }
+        }
+        let mode = failopen::mode::Mode::Print;
+        reference::check(&[&file], Agent::Droid, &[version], &["article"], mode, reference::none);
+    }
+}
+
 /// The Continue CLI reference runs (`failopen run --agent continue --arms
 /// article --arms continue`, on the pinned and the older release,
 /// docs/continue.md): every arm of both sets has a row on both releases,

@@ -18,7 +18,8 @@ impl HookConfig for CodexHookConfig {
     fn owns_path(&self, path: &Path) -> bool {
         let Some(name) = path.file_name() else { return false };
         let parent = path.parent().and_then(Path::file_name);
-        parent.is_some_and(|p| p == ".codex") || (name == "hooks.json" && parent.is_none_or(|p| p != "hooks"))
+        parent.is_some_and(|p| p == ".codex")
+            || (name == "hooks.json" && parent.is_none_or(|p| p != "hooks" && p != ".factory"))
     }
 
     /// `.codex/hooks.json`, and `.codex/config.toml` when it has a `[hooks]` table.

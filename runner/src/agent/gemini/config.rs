@@ -61,29 +61,36 @@ pub fn settings_json(settings: &Value) -> Value {
 /// other matcher is kept as written), command hooks only, and each
 /// `timeout` converted from Claude Code's seconds to Gemini's milliseconds.
 pub fn hooks(settings: &Value) -> Value {
-    let battery = crate::task::matcher();
     let mut out = Map::new();
     for (claude, gemini) in EVENTS {
         let Some(groups) = settings.pointer(&format!("/hooks/{claude}")).and_then(Value::as_array) else { continue };
-        let groups: Vec<Value> = groups
-            .iter()
-            .map(|group| {
-                let matcher = group.get("matcher").and_then(Value::as_str).unwrap_or("");
-                let matcher = if matcher == battery { WRITE_MATCHER } else { matcher };
-                let hooks: Vec<Value> = group
-                    .get("hooks")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter(|h| h.get("type").and_then(Value::as_str) == Some("command"))
-                    .map(hook_entry)
-                    .collect();
-                json!({"matcher": matcher, "hooks": hooks})
-            })
-            .collect();
-        out.insert(gemini.to_string(), Value::Array(groups));
+        out.insert(gemini.to_string(), Value::Array(command_groups(groups, WRITE_MATCHER, hook_entry)));
     }
     Value::Object(out)
+}
+
+/// Claude Code's matcher `groups` in the shape of an agent that reads them
+/// alike (Gemini CLI, Qwen Code, Droid CLI): the battery's matcher (Claude
+/// Code's write tools) replaced by `write_matcher` (any other kept as
+/// written), command hooks only, each as `entry` writes it.
+pub fn command_groups(groups: &[Value], write_matcher: &str, entry: fn(&Value) -> Value) -> Vec<Value> {
+    let battery = crate::task::matcher();
+    groups
+        .iter()
+        .map(|group| {
+            let matcher = group.get("matcher").and_then(Value::as_str).unwrap_or("");
+            let matcher = if matcher == battery { write_matcher } else { matcher };
+            let hooks: Vec<Value> = group
+                .get("hooks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|h| h.get("type").and_then(Value::as_str) == Some("command"))
+                .map(entry)
+                .collect();
+            json!({"matcher": matcher, "hooks": hooks})
+        })
+        .collect()
 }
 
 /// One command hook in Gemini's shape.

@@ -55,25 +55,8 @@ pub fn settings_json(settings: &Value) -> Value {
 /// milliseconds, 0.24.4 reads a value of 1000 or more as milliseconds, so a
 /// timeout of a second or more means the same on both.
 pub fn hooks(settings: &Value) -> Value {
-    let battery = crate::task::matcher();
     let Some(groups) = settings.pointer("/hooks/PreToolUse").and_then(Value::as_array) else { return json!({}) };
-    let groups: Vec<Value> = groups
-        .iter()
-        .map(|group| {
-            let matcher = group.get("matcher").and_then(Value::as_str).unwrap_or("");
-            let matcher = if matcher == battery { WRITE_MATCHER } else { matcher };
-            let hooks: Vec<Value> = group
-                .get("hooks")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter(|h| h.get("type").and_then(Value::as_str) == Some("command"))
-                .map(hook_entry)
-                .collect();
-            json!({"matcher": matcher, "hooks": hooks})
-        })
-        .collect();
-    json!({ EVENT: groups })
+    json!({ EVENT: crate::agent::gemini::config::command_groups(groups, WRITE_MATCHER, hook_entry) })
 }
 
 /// One command hook in Qwen's shape: Gemini CLI's, without `description`.
