@@ -38,6 +38,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("opencode", include_str!("../arms/opencode.json")),
     ("copilot", include_str!("../arms/copilot.json")),
     ("continue", include_str!("../arms/continue.json")),
+    ("auggie", include_str!("../arms/auggie.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 

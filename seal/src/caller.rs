@@ -13,6 +13,7 @@
 //! | Qwen Code | `hook_event_name` (Claude Code's events) and an ISO `timestamp` string |
 //! | Copilot CLI | camelCase `toolName`, no `hook_event_name` |
 //! | Cline CLI | `hookName` and `preToolUse`, no `hook_event_name` |
+//! | Auggie CLI | `hook_event_name`, `conversation_id` and `workspace_roots`, no `transcript_path` |
 //!
 //! A payload none of these fits gets [`Unplaced`]'s answer: a refusal every
 //! one of them reads as one (and an allow is refused too: seal cannot tell
@@ -44,6 +45,8 @@ pub enum Caller {
     Copilot,
     /// Cline CLI.
     Cline,
+    /// Augment's Auggie CLI.
+    Auggie,
 }
 
 impl Caller {
@@ -59,6 +62,9 @@ impl Caller {
                 Some(Caller::Codex)
             }
             Some(_) if str_at("transcript_path").is_some() => Some(Caller::ClaudeCode),
+            Some(_) if str_at("conversation_id").is_some() && payload.get("workspace_roots").is_some() => {
+                Some(Caller::Auggie)
+            }
             Some(_) => None,
             None if payload.get("hookName").is_some() && payload.get("preToolUse").is_some() => Some(Caller::Cline),
             None if payload.get("toolName").is_some() => Some(Caller::Copilot),
@@ -75,6 +81,7 @@ impl Caller {
             Caller::Qwen => &Qwen,
             Caller::Copilot => &Copilot,
             Caller::Cline => &Cline,
+            Caller::Auggie => &Auggie,
         }
     }
 }
@@ -228,6 +235,23 @@ impl Form for Qwen {
     }
 }
 
+/// Auggie CLI reads Claude Code's answer (exit 2 with the reason on
+/// stderr; on exit 0 `continue`, `systemMessage`, `suppressOutput` and
+/// `hookSpecificOutput`: its 0.36.0 hook executor); `ask` has no meaning
+/// there, so seal refuses it.
+struct Auggie;
+impl Form for Auggie {
+    fn name(&self) -> &'static str {
+        "Auggie CLI"
+    }
+    fn allow(&self, event: Option<&str>, allow: &Allow) -> Result<Vec<u8>, String> {
+        if bare(allow) {
+            return Ok(Vec::new());
+        }
+        Ok(line(claude_shape(event, allow.explicit.then_some("allow"), allow, self.name())?))
+    }
+}
+
 /// Codex takes no unknown key and drops `suppressOutput: true`; a plain
 /// allow is "unsupported" there, which runs the call as an allow does.
 struct Codex;
@@ -362,6 +386,10 @@ mod tests {
             "tool_name":"run_shell_command","tool_input":{},"tool_use_id":"t"});
         let copilot = json!({"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}});
         let cline = json!({"hookName":"tool_call","tool_call":{"id":"c"},"preToolUse":{"toolName":"run_commands"}});
+        // Auggie CLI 0.36.0's PreToolUse payload, as its hook executor wrote it to a guard.
+        let auggie = json!({"hook_event_name":"PreToolUse","conversation_id":"a29b","workspace_roots":["/w"],
+            "tool_name":"save-file","tool_input":{"path":"notes.txt"},"tool_output":"[undefined]","tool_error":null,"is_mcp_tool":false});
+        assert_eq!(Caller::of(&auggie), Some(Caller::Auggie));
         assert_eq!(Caller::of(&claude), Some(Caller::ClaudeCode));
         assert_eq!(Caller::of(&codex), Some(Caller::Codex));
         assert_eq!(Caller::of(&gemini), Some(Caller::Gemini));
@@ -389,7 +417,7 @@ mod tests {
         );
         assert!(Copilot.allow(None, &fields).is_err());
         assert!(Unplaced.allow(None, &Allow::default()).is_err());
-        for form in [&ClaudeCode as &dyn Form, &Codex, &Gemini, &Qwen, &Copilot, &Cline] {
+        for form in [&ClaudeCode as &dyn Form, &Codex, &Gemini, &Qwen, &Copilot, &Cline, &Auggie] {
             assert_eq!(form.allow(Some("PreToolUse"), &Allow::default()).unwrap(), b"", "{}", form.name());
         }
     }

@@ -15,6 +15,7 @@ pub mod agent_sdk;
 pub mod agent_sdk_py;
 pub mod agent_sdk_ts;
 pub mod ask;
+pub mod auggie;
 pub mod claude_code;
 pub mod cline;
 pub mod codex;
@@ -64,11 +65,14 @@ pub enum Agent {
     Kilo,
     /// Continue CLI (`cn -p --auto --config <yaml>`), with Claude Code's hook files.
     Continue,
+    /// Augment's Auggie CLI (`auggie --print`), against the stand-in's
+    /// simulation of Augment's own API.
+    Auggie,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 11] = [
+    pub const ALL: [(&'static str, Agent); 12] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -80,6 +84,7 @@ impl Agent {
         ("qwen", Agent::Qwen),
         ("kilo", Agent::Kilo),
         ("continue", Agent::Continue),
+        ("auggie", Agent::Auggie),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -96,6 +101,7 @@ impl Agent {
             Agent::Qwen => &qwen::driver::Qwen,
             Agent::Kilo => &kilo::driver::Kilo,
             Agent::Continue => &continue_cli::driver::ContinueCli,
+            Agent::Auggie => &auggie::driver::Auggie,
         }
     }
 
@@ -186,7 +192,7 @@ mod tests {
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue"),
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue, auggie"),
             "{e}"
         );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");

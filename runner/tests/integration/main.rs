@@ -24,6 +24,7 @@ mod audit_qwen_cline_plugins;
 #[cfg(target_os = "linux")]
 mod audit_sandbox;
 mod audit_sources;
+mod auggie;
 mod battery;
 mod cline;
 mod continue_cli;

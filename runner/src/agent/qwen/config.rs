@@ -55,13 +55,20 @@ pub fn settings_json(settings: &Value) -> Value {
 /// milliseconds, 0.24.4 reads a value of 1000 or more as milliseconds, so a
 /// timeout of a second or more means the same on both.
 pub fn hooks(settings: &Value) -> Value {
+    hooks_matching(settings, WRITE_MATCHER)
+}
+
+/// [`hooks`] for another agent that reads Claude Code's shape with
+/// timeouts in milliseconds (Auggie CLI): the battery's matcher replaced by
+/// `write_matcher`, the agent's own names for its write tools.
+pub fn hooks_matching(settings: &Value, write_matcher: &str) -> Value {
     let battery = crate::task::matcher();
     let Some(groups) = settings.pointer("/hooks/PreToolUse").and_then(Value::as_array) else { return json!({}) };
     let groups: Vec<Value> = groups
         .iter()
         .map(|group| {
             let matcher = group.get("matcher").and_then(Value::as_str).unwrap_or("");
-            let matcher = if matcher == battery { WRITE_MATCHER } else { matcher };
+            let matcher = if matcher == battery { write_matcher } else { matcher };
             let hooks: Vec<Value> = group
                 .get("hooks")
                 .and_then(Value::as_array)
