@@ -39,6 +39,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("copilot", include_str!("../arms/copilot.json")),
     ("continue", include_str!("../arms/continue.json")),
     ("state", include_str!("../arms/state.json")),
+    ("auggie", include_str!("../arms/auggie.json")),
     ("all", include_str!("../arms/all.json")),
 ];
 

@@ -400,9 +400,19 @@ pub struct StreamFacts {
     pub notices: Vec<String>,
 }
 
-/// Count the guard's trace lines (one per invocation).
+impl StreamFacts {
+    /// The facts of a print mode that writes plain text for a person and
+    /// nothing of tools or hooks (Continue CLI's `cn -p`, Auggie CLI's
+    /// `--print`): only that it answered. The calls and their results are
+    /// the stand-in's transcript, and a hook's run is the guard's trace.
+    pub fn of_plain_text(stdout: &str) -> StreamFacts {
+        StreamFacts { saw_result: !stdout.trim().is_empty(), ..StreamFacts::default() }
+    }
+}
+
+/// Count the guard's trace entries (one per invocation: [`trace::entries`]).
 pub fn count_trace(path: &Path) -> u32 {
-    std::fs::read_to_string(path).map(|s| s.lines().filter(|l| !l.trim().is_empty()).count() as u32).unwrap_or(0)
+    std::fs::read_to_string(path).map(|s| trace::entries(&s).len() as u32).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -86,6 +86,10 @@ named_enum!(
         /// The project's `.github/hooks/failopen.json`, in Copilot CLI's own
         /// shape (Copilot's project hooks; no other agent reads it).
         GithubHooks => "github-hooks",
+        /// Auggie CLI's own `~/.augment/settings.json`, on a tenant whose
+        /// `get-models` reply leaves the hooks feature flag unset (the
+        /// stand-in's simulation of Augment's API; no other agent reads it).
+        AugmentUnflagged => "augment-unflagged",
     }
 );
 

@@ -14,6 +14,7 @@
 //! | Copilot CLI | camelCase `toolName`, no `hook_event_name` |
 //! | Cline CLI | `hookName` and `preToolUse`, no `hook_event_name` |
 //! | Droid CLI | Claude Code's keys, `permission_mode` one of its autonomy levels (`auto-high`) |
+//! | Auggie CLI | `hook_event_name`, `conversation_id` and `workspace_roots`, no `transcript_path` |
 //!
 //! A payload none of these fits gets [`Unplaced`]'s answer: a refusal every
 //! one of them reads as one (and an allow is refused too: seal cannot tell
@@ -47,6 +48,8 @@ pub enum Caller {
     Cline,
     /// Factory's Droid CLI (Claude Code's hooks and payload).
     Droid,
+    /// Augment's Auggie CLI.
+    Auggie,
 }
 
 /// The `permission_mode` values of Droid CLI's autonomy levels (`droid exec
@@ -68,6 +71,9 @@ impl Caller {
             }
             Some(_) if str_at("permission_mode").is_some_and(|m| DROID_MODES.contains(&m)) => Some(Caller::Droid),
             Some(_) if str_at("transcript_path").is_some() => Some(Caller::ClaudeCode),
+            Some(_) if str_at("conversation_id").is_some() && payload.get("workspace_roots").is_some() => {
+                Some(Caller::Auggie)
+            }
             Some(_) => None,
             None if payload.get("hookName").is_some() && payload.get("preToolUse").is_some() => Some(Caller::Cline),
             None if payload.get("toolName").is_some() => Some(Caller::Copilot),
@@ -84,7 +90,8 @@ impl Caller {
             Caller::Qwen => &Qwen,
             Caller::Copilot => &Copilot,
             Caller::Cline => &Cline,
-            Caller::Droid => &Droid,
+            Caller::Droid => &DROID,
+            Caller::Auggie => &AUGGIE,
         }
     }
 }
@@ -238,13 +245,17 @@ impl Form for Qwen {
     }
 }
 
-/// Droid CLI reads Claude Code's hooks: exit 2 and a reason, or the
-/// `permissionDecision` deny (0.215.0, 0.225.2). Its `ask` is not measured,
-/// so seal refuses it.
-struct Droid;
-impl Form for Droid {
+/// Droid CLI and Auggie CLI read Claude Code's answer: exit 2 and a reason,
+/// or the `permissionDecision` deny (Droid 0.215.0, 0.225.2); on exit 0
+/// `continue`, `systemMessage`, `suppressOutput` and `hookSpecificOutput`
+/// (Auggie 0.36.0's hook executor). Neither's `ask` is measured (Auggie has
+/// none), so seal refuses it.
+struct ClaudeShapeWithoutAsk(&'static str);
+const DROID: ClaudeShapeWithoutAsk = ClaudeShapeWithoutAsk("Droid CLI");
+const AUGGIE: ClaudeShapeWithoutAsk = ClaudeShapeWithoutAsk("Auggie CLI");
+impl Form for ClaudeShapeWithoutAsk {
     fn name(&self) -> &'static str {
-        "Droid CLI"
+        self.0
     }
     fn allow(&self, event: Option<&str>, allow: &Allow) -> Result<Vec<u8>, String> {
         if bare(allow) {
@@ -391,6 +402,10 @@ mod tests {
         let droid = json!({"session_id":"s","transcript_path":"/h/.factory/sessions/-w/s.jsonl","cwd":"/w",
             "permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{}});
         assert_eq!(Caller::of(&droid), Some(Caller::Droid));
+        // Auggie CLI 0.36.0's PreToolUse payload, as its hook executor wrote it to a guard.
+        let auggie = json!({"hook_event_name":"PreToolUse","conversation_id":"a29b","workspace_roots":["/w"],
+            "tool_name":"save-file","tool_input":{"path":"notes.txt"},"tool_output":"[undefined]","tool_error":null,"is_mcp_tool":false});
+        assert_eq!(Caller::of(&auggie), Some(Caller::Auggie));
         assert_eq!(Caller::of(&claude), Some(Caller::ClaudeCode));
         assert_eq!(Caller::of(&codex), Some(Caller::Codex));
         assert_eq!(Caller::of(&gemini), Some(Caller::Gemini));
@@ -418,7 +433,7 @@ mod tests {
         );
         assert!(Copilot.allow(None, &fields).is_err());
         assert!(Unplaced.allow(None, &Allow::default()).is_err());
-        for form in [&ClaudeCode as &dyn Form, &Codex, &Gemini, &Qwen, &Copilot, &Cline, &Droid] {
+        for form in [&ClaudeCode as &dyn Form, &Codex, &Gemini, &Qwen, &Copilot, &Cline, &DROID, &AUGGIE] {
             assert_eq!(form.allow(Some("PreToolUse"), &Allow::default()).unwrap(), b"", "{}", form.name());
         }
     }

@@ -24,7 +24,7 @@ use crate::guard_process::{GuardEnd, GuardRun};
 use crate::lenient::{self, Stream};
 use crate::reading::{self, Decision};
 
-const PAYLOADS: [&str; 8] = [
+const PAYLOADS: [&str; 9] = [
     r#"{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"x"},"tool_use_id":"t"}"#,
     r#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/w","hook_event_name":"PreToolUse","model":"m","tool_name":"Bash","tool_input":{}}"#,
     r#"{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-12-01T20:23:34.795Z","tool_name":"run_shell_command"}"#,
@@ -32,6 +32,7 @@ const PAYLOADS: [&str; 8] = [
     r#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}}"#,
     r#"{"hookName":"tool_call","tool_call":{"id":"c"},"preToolUse":{"toolName":"run_commands"}}"#,
     r#"{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{}}"#,
+    r#"{"hook_event_name":"PreToolUse","conversation_id":"c","workspace_roots":["/w"],"tool_name":"save-file","tool_input":{},"is_mcp_tool":false}"#,
     r#"{"hook_event_name":"PreToolUse"}"#,
 ];
 
@@ -146,7 +147,7 @@ fn refused(caller: Option<Caller>, stdout: &[u8], stderr: &[u8]) -> bool {
         && !t.starts_with(['{', '[', '"'])
         && serde_json::from_str::<Value>(t).is_err();
     let by = |c: Caller| match c {
-        Caller::ClaudeCode | Caller::Codex | Caller::Qwen | Caller::Droid => reason_ok,
+        Caller::ClaudeCode | Caller::Codex | Caller::Qwen | Caller::Droid | Caller::Auggie => reason_ok,
         Caller::Gemini => reads(gemini::read) && reason_ok,
         Caller::Copilot => reads(copilot::read) && reason_ok,
         Caller::Cline => reads(cline::read),
@@ -159,6 +160,7 @@ fn refused(caller: Option<Caller>, stdout: &[u8], stderr: &[u8]) -> bool {
         Caller::Copilot,
         Caller::Cline,
         Caller::Droid,
+        Caller::Auggie,
     ];
     match caller {
         Some(c) => by(c),

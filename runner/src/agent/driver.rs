@@ -144,6 +144,10 @@ pub enum Matching {
     },
     /// An unanchored regex (Gemini CLI); none, `""` and `*` match every tool.
     UnanchoredRegex,
+    /// An unanchored regex with no wildcard spelling (Auggie CLI's
+    /// `new RegExp(matcher).test(tool)`): none and `""` match every tool,
+    /// and `*`, which is no regex, matches none (the hook is skipped).
+    StrictRegex,
     /// No matcher at all: the hook runs for every tool (a Cline hook file,
     /// a Copilot entry, an OpenCode plugin).
     EveryTool,
@@ -163,6 +167,10 @@ impl Matching {
             Matching::UnanchoredRegex => {
                 let m = matcher.unwrap_or("");
                 m.is_empty() || m == "*" || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool))
+            }
+            Matching::StrictRegex => {
+                let m = matcher.unwrap_or("");
+                m.is_empty() || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool))
             }
             Matching::EveryTool => true,
         }

@@ -15,6 +15,7 @@ pub mod agent_sdk;
 pub mod agent_sdk_py;
 pub mod agent_sdk_ts;
 pub mod ask;
+pub mod auggie;
 pub mod claude_code;
 pub mod cline;
 pub mod codex;
@@ -71,11 +72,14 @@ pub enum Agent {
     CopilotSdk,
     /// Factory's Droid CLI (`droid exec --auto high`), with Claude Code's hook format.
     Droid,
+    /// Augment's Auggie CLI (`auggie --print`), against the stand-in's
+    /// simulation of Augment's own API.
+    Auggie,
 }
 
 impl Agent {
     /// Every agent, by its CSV and command-line spelling.
-    pub const ALL: [(&'static str, Agent); 13] = [
+    pub const ALL: [(&'static str, Agent); 14] = [
         ("claude-code", Agent::ClaudeCode),
         ("codex", Agent::Codex),
         ("gemini", Agent::Gemini),
@@ -89,6 +93,7 @@ impl Agent {
         ("continue", Agent::Continue),
         ("copilot-sdk", Agent::CopilotSdk),
         ("droid", Agent::Droid),
+        ("auggie", Agent::Auggie),
     ];
 
     /// The agent's driver: everything failopen knows of it.
@@ -107,6 +112,7 @@ impl Agent {
             Agent::Continue => &continue_cli::driver::ContinueCli,
             Agent::CopilotSdk => &copilot_sdk::driver::CopilotSdk,
             Agent::Droid => &droid::driver::Droid,
+            Agent::Auggie => &auggie::driver::Auggie,
         }
     }
 
@@ -207,7 +213,7 @@ mod tests {
         assert_eq!("claude-code".parse::<Agent>(), Ok(Agent::ClaudeCode));
         let e = "cursor".parse::<Agent>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue, copilot-sdk, droid"),
+            e.contains("claude-code, codex, gemini, copilot, agent-sdk-ts, agent-sdk-py, cline, opencode, qwen, kilo, continue, copilot-sdk, droid, auggie"),
             "{e}"
         );
         assert_eq!(Agent::of_csv(""), Some(Agent::ClaudeCode), "a file from before the column");

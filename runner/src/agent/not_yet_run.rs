@@ -38,6 +38,7 @@ impl NotYetRun {
             || ask.skills
             || ask.has_files
             || ask.source == HookSource::GithubHooks
+            || ask.source == HookSource::AugmentUnflagged
         {
             return Some(self.hook_source);
         }

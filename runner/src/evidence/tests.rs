@@ -129,7 +129,7 @@ fn judged(stdout: &str, trace: &str, t: &Transcript, h: &HookIdentity) -> (Vec<A
 }
 
 fn count_trace_text(trace: &str) -> u32 {
-    trace.lines().filter(|l| !l.trim().is_empty()).count() as u32
+    super::trace::entries(trace).len() as u32
 }
 
 fn json_deny() -> HookIdentity {

@@ -47,9 +47,9 @@ impl TracedCall {
 /// with `threw`: only those lines are read, so an OpenCode call is traced
 /// only when the plugin under test refused that very call id.
 pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
-    trace
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    entries(trace)
+        .into_iter()
+        .flatten()
         .filter_map(|v| {
             if matches!(v["hook_event_name"].as_str(), Some("PreToolUse" | "PermissionRequest")) {
                 return Some(TracedCall {
@@ -74,6 +74,42 @@ pub fn traced_calls(trace: &str) -> Vec<TracedCall> {
             })
         })
         .collect()
+}
+
+/// The entries of a guard's trace, one per invocation: each JSON object or
+/// array the guard appended (on one line, or over several: Auggie CLI
+/// pretty-prints the payload it sends, and a guard's `printf '%s\n'` keeps
+/// its lines), else one line of other text (`None`). Blank lines are none.
+pub fn entries(trace: &str) -> Vec<Option<Value>> {
+    let mut out = Vec::new();
+    let mut rest = trace;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return out;
+        }
+        let line_end = rest.find('\n').unwrap_or(rest.len());
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+        let parsed = match stream.next() {
+            Some(Ok(v @ (Value::Object(_) | Value::Array(_)))) => Some((v, stream.byte_offset())),
+            _ => None,
+        };
+        // A value counts only when nothing but blanks follows it on its last line.
+        let whole = parsed.filter(|(_, end)| {
+            let after = &rest[*end..];
+            after[..after.find('\n').unwrap_or(after.len())].trim().is_empty()
+        });
+        match whole {
+            Some((v, end)) => {
+                out.push(Some(v));
+                rest = &rest[end..];
+            }
+            None => {
+                out.push(None);
+                rest = &rest[line_end..];
+            }
+        }
+    }
 }
 
 /// Whether the hook under test's own guard refused the call `id` with
@@ -122,5 +158,24 @@ mod tests {
         assert_eq!(calls.len(), 1);
         assert!(calls[0].is_for("call_fo1", "bash", &json!({})));
         assert!(!calls[0].is_for("call_fo2", "write", &json!({})));
+    }
+}
+
+#[cfg(test)]
+mod entries_tests {
+    use super::*;
+
+    #[test]
+    fn a_pretty_printed_payload_is_one_entry_and_other_lines_are_one_each() {
+        let auggie =
+            "{\n  \"hook_event_name\": \"PreToolUse\",\n  \"tool_name\": \"save-file\",\n  \"tool_input\": {}\n}\n";
+        let trace = format!("{auggie}{{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\"}}\nplain words\n\n{{broken\n42 and more\n");
+        let got = entries(&trace);
+        assert_eq!(got.len(), 5, "{got:?}");
+        assert_eq!(got[0].as_ref().unwrap()["tool_name"], "save-file");
+        assert_eq!(got[1].as_ref().unwrap()["tool_name"], "Bash");
+        assert!(got[2..].iter().all(Option::is_none));
+        assert_eq!(traced_calls(&trace).len(), 2);
+        assert!(entries("  \n").is_empty());
     }
 }

@@ -93,7 +93,7 @@ pub(super) fn place(arm: &Arm, hook: &HookSpec, guards: &GuardDir, plugin_dir: &
         skill: None,
     };
     match arm.source {
-        HookSource::SettingsFlag | HookSource::GithubHooks => {
+        HookSource::SettingsFlag | HookSource::GithubHooks | HookSource::AugmentUnflagged => {
             p.settings = settings::settings_json(hook);
             settings::merge(&mut p.settings, &extra);
         }

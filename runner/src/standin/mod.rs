@@ -16,6 +16,8 @@
 //! command) come from [`crate::task`]. Outside the stand-in, the evidence
 //! reads only [`Transcript`] and [`result_text`].
 
+pub mod augment;
+mod augment_http;
 mod body_limit;
 pub mod chat_completions;
 pub mod compaction;

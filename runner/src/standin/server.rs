@@ -34,6 +34,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/s/{session}/v1/chat/completions", post(chat_completions_in_session))
         // Gemini CLI (`<model>:streamGenerateContent` and the like): see `super::gemini`.
         .route("/s/{session}/v1beta/models/{model_and_method}", post(super::gemini_http::gemini_in_session))
+        // Auggie CLI (Augment's own API under a tenant URL): see `super::augment`.
+        .route("/s/{session}/{tenant}/{*endpoint}", post(super::augment_http::augment_in_session))
         // HEAD /api/hello and any other probe: a harmless 200.
         .fallback(|| async { (StatusCode::OK, axum::Json(json!({}))) })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
@@ -154,7 +156,7 @@ async fn chat_completions_in_session(
 /// step (the refusing policy's, else the face's `script`), mark whether the
 /// turn is over, and record the calls the step makes as the hook sees them
 /// (`sent`: id, tool name, input).
-fn scripted_turn(
+pub(crate) fn scripted_turn(
     shared: &Shared,
     session: &str,
     history: &History,

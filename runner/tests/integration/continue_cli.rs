@@ -13,7 +13,7 @@
 
 use failopen::agent::Agent;
 
-use crate::support::run_battery;
+use crate::support::battery::run_contract;
 
 /// The arms this test runs, by set: each ends in seconds (no hang).
 const CONTRACT: [(&str, &str); 3] =
@@ -22,21 +22,9 @@ const CONTRACT: [(&str, &str); 3] =
 #[test]
 fn continue_pinned_keeps_its_contract() {
     let version = failopen::agent::continue_cli::PINNED_VERSION;
-    let mut args = vec!["--agent", "continue", "--agent-version", version, "--arms", "article", "--arms", "continue"];
-    args.extend(["-j", "2", "--session-timeout", "120"]);
-    for (_, arm) in CONTRACT {
-        args.extend(["--only", arm]);
-    }
-    let rows = run_battery(&args).0;
-    assert_eq!(rows.len(), CONTRACT.len(), "{rows:?}");
     let mut wrong = Vec::new();
-    for (set, name) in CONTRACT {
-        let arms = failopen::arms::load(set).unwrap();
-        let arm = arms.iter().find(|a| a.name == name).unwrap();
-        let row = rows.iter().find(|r| r.arm == name).unwrap_or_else(|| panic!("no row for {name}: {rows:?}"));
-        let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Continue));
-        let expect = expect.unwrap_or_else(|| panic!("{name} carries no continue expectation")).on(version);
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("continue", version), "{row:?}");
+    for (name, row, expect) in run_contract(Agent::Continue, version, &CONTRACT) {
+        let expect = expect.on(version);
         if (row.verdict, row.reason.as_str()) != (expect.verdict, expect.reason.unwrap_or("")) {
             wrong.push(format!(
                 "{name}: got {} {} ({}), expected from {}",

@@ -25,6 +25,7 @@ mod audit_qwen_cline_plugins;
 #[cfg(target_os = "linux")]
 mod audit_sandbox;
 mod audit_sources;
+mod auggie;
 mod battery;
 mod census;
 mod cline;

@@ -813,3 +813,31 @@ fn seal_shapes_reference_csv_is_blocked_on_every_agent_with_command_hooks() {
         reference::check(&[file], agent, &[version], &["seal-shapes"], failopen::mode::Mode::Print, reference::none);
     }
 }
+
+/// The Auggie CLI reference runs (`failopen run --agent auggie`: the
+/// article's arms and arms/auggie.json on the pinned and the older release,
+/// against the stand-in's simulation of Augment's API, docs/auggie.md):
+/// every arm of both sets has a row on both, each is what its arm's
+/// `expect.agents.auggie` says, and every `blocked` row shows both of
+/// Auggie's write calls refused.
+#[test]
+fn auggie_reference_csvs_hold_every_arms_expectation() {
+    use crate::support::reference;
+    use failopen::agent::auggie::{self, OLDER_VERSION, PINNED_VERSION};
+    use failopen::verdict::VerdictKind;
+    for version in [PINNED_VERSION, OLDER_VERSION] {
+        let file = format!("auggie-{version}.csv");
+        for row in reference::rows(&file).iter().filter(|r| r.verdict == VerdictKind::Blocked) {
+            assert_eq!(row.attempts, "launch-process:refused;save-file:refused", "{file}: {row:?}");
+        }
+        let mode = failopen::mode::Mode::Print;
+        reference::check(
+            &[&file],
+            Agent::Auggie,
+            &[version],
+            &["article", "auggie"],
+            mode,
+            auggie::killed_before_its_trace,
+        );
+    }
+}

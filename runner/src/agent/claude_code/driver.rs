@@ -98,6 +98,10 @@ impl AgentDriver for ClaudeCode {
         if ask.source == crate::surface::HookSource::GithubHooks {
             return Some("claude-code-github-hooks");
         }
+        // Auggie's tenant without the hooks flag: no Claude Code session has one.
+        if ask.source == crate::surface::HookSource::AugmentUnflagged {
+            return Some("claude-code-augment-unflagged");
+        }
         caps.and_then(|c| session::unsupported(ask, c))
     }
 

@@ -127,7 +127,7 @@ impl AgentDriver for ContinueCli {
     /// the calls and their results are the stand-in's transcript, and a
     /// hook's run is the guard's trace.
     fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
-        StreamFacts { saw_result: !stdout.trim().is_empty(), ..StreamFacts::default() }
+        StreamFacts::of_plain_text(stdout)
     }
 }
 

@@ -55,8 +55,15 @@ pub fn settings_json(settings: &Value) -> Value {
 /// milliseconds, 0.24.4 reads a value of 1000 or more as milliseconds, so a
 /// timeout of a second or more means the same on both.
 pub fn hooks(settings: &Value) -> Value {
+    hooks_matching(settings, WRITE_MATCHER)
+}
+
+/// [`hooks`] for another agent that reads Claude Code's shape with
+/// timeouts in milliseconds (Auggie CLI): the battery's matcher replaced by
+/// `write_matcher`, the agent's own names for its write tools.
+pub fn hooks_matching(settings: &Value, write_matcher: &str) -> Value {
     let Some(groups) = settings.pointer("/hooks/PreToolUse").and_then(Value::as_array) else { return json!({}) };
-    json!({ EVENT: crate::agent::gemini::config::command_groups(groups, WRITE_MATCHER, hook_entry) })
+    json!({ EVENT: crate::agent::gemini::config::command_groups(groups, write_matcher, hook_entry) })
 }
 
 /// One command hook in Qwen's shape: Gemini CLI's, without `description`.

@@ -89,3 +89,38 @@ pub fn installed_claude(version: &str) -> PathBuf {
     );
     path
 }
+
+/// Run an agent's contract arms (`(set, arm)` pairs, each ending in
+/// seconds) on `version` with the sets they come from, and return each
+/// arm's row beside the expectation it carries for `agent` on that version.
+pub fn run_contract<'a>(
+    agent: failopen::agent::Agent,
+    version: &str,
+    contract: &[(&'a str, &'a str)],
+) -> Vec<(&'a str, Row, failopen::arms::Expectation)> {
+    let name = agent.as_str();
+    let mut args = vec!["--agent", name, "--agent-version", version, "-j", "2", "--session-timeout", "120"];
+    let mut sets: Vec<&str> = contract.iter().map(|(set, _)| *set).collect();
+    sets.dedup();
+    for set in &sets {
+        args.extend(["--arms", set]);
+    }
+    for (_, arm) in contract {
+        args.extend(["--only", arm]);
+    }
+    let rows = run_battery(&args).0;
+    assert_eq!(rows.len(), contract.len(), "{rows:?}");
+    contract
+        .iter()
+        .map(|(set, arm_name)| {
+            let arms = failopen::arms::load(set).unwrap();
+            let arm = arms.iter().find(|a| a.name == *arm_name).unwrap();
+            let expect = arm.expect.as_ref().and_then(|e| e.for_agent(agent));
+            let expect = expect.unwrap_or_else(|| panic!("{arm_name} carries no {name} expectation")).clone();
+            let row =
+                rows.iter().find(|r| r.arm == *arm_name).unwrap_or_else(|| panic!("no row for {arm_name}: {rows:?}"));
+            assert_eq!((row.agent.as_str(), row.claude_version.as_str()), (name, version), "{row:?}");
+            (*arm_name, row.clone(), expect)
+        })
+        .collect()
+}
