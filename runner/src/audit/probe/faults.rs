@@ -442,7 +442,9 @@ mod tests {
         let e = entry(
             serde_json::json!({"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/g.py", "timeout": 5, "onFailure": "block"}),
         );
-        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#;
+        // What every hook command starts with: the payload's cwd and CLAUDE_PROJECT_DIR set to the project copy.
+        let env = crate::audit::probe::hook_start::prefix(false, None);
+        assert!(env.ends_with(r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#));
         let h = hook_for(&e, Fault::Missing, &s, false, "http://x").unwrap();
         assert_eq!(h["command"], format!("{env}python3 /nonexistent/failopen-audit/g.py"));
         // A module run by `python -m`: the module goes missing, not a script file (Python exits 1, not 2).
@@ -467,7 +469,9 @@ mod tests {
     fn missing_removes_the_guards_script_never_its_launcher() {
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(d.path()).unwrap();
-        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#;
+        // What every hook command starts with: the payload's cwd and CLAUDE_PROJECT_DIR set to the project copy.
+        let env = crate::audit::probe::hook_start::prefix(false, None);
+        assert!(env.ends_with(r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#));
         let missing = |c: &str| {
             let e = entry(serde_json::json!({"type": "command", "command": c}));
             hook_for(&e, Fault::Missing, &s, false, "").unwrap()["command"].as_str().unwrap().to_string()
@@ -510,7 +514,9 @@ mod tests {
         let e = entry(
             serde_json::json!({"type": "command", "command": "/b/failopen seal --deadline 4 -- /bin/sh -c '/g/deny.sh'", "timeout": 5}),
         );
-        let env = r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#;
+        // What every hook command starts with: the payload's cwd and CLAUDE_PROJECT_DIR set to the project copy.
+        let env = crate::audit::probe::hook_start::prefix(false, None);
+        assert!(env.ends_with(r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#));
         let h = hook_for(&e, Fault::Missing, &s, false, "").unwrap();
         assert_eq!(h["command"], format!("{env}/b/failopen seal --deadline 4 -- /nonexistent/failopen-audit/deny.sh"));
         let h = hook_for(&e, Fault::Signal, &s, false, "").unwrap();

@@ -93,10 +93,20 @@ pub fn prefix(user_home: bool, plugin: Option<&PluginRun>) -> String {
 }
 
 /// The session environment [`prefix`] reads: the project (copy) `project`,
-/// the user's `home`, and the plugin's directories.
-pub fn env(project: &Path, home: Option<&Path>, plugin: Option<&PluginRun>) -> Vec<(String, String)> {
+/// the user's `home`, and the plugin's directories; with `payload_cwd` (an
+/// agent that closes the hook's stdin after the payload), the payload's
+/// `cwd` rewritten to `project`.
+pub fn env(
+    project: &Path,
+    home: Option<&Path>,
+    plugin: Option<&PluginRun>,
+    payload_cwd: bool,
+) -> Vec<(String, String)> {
     let s = |p: &Path| p.to_string_lossy().into_owned();
-    let mut env = vec![(PROJECT_VAR.to_string(), s(project)), (PAYLOAD_CWD_VAR.to_string(), payload_cwd_sed(project))];
+    let mut env = vec![(PROJECT_VAR.to_string(), s(project))];
+    if payload_cwd {
+        env.push((PAYLOAD_CWD_VAR.to_string(), payload_cwd_sed(project)));
+    }
     if let Some(h) = home {
         env.push((HOME_VAR.to_string(), s(h)));
     }
@@ -237,7 +247,7 @@ mod tests {
             .current_dir("/")
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(env(project, Some(home), plugin))
+            .envs(env(project, Some(home), plugin, true))
             .output()
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
@@ -297,6 +307,11 @@ mod tests {
 
     /// Run [`prefix`] + `cat` as a session would, with `payload` on stdin: what the hook read.
     fn payload_read(project: &Path, payload: &str) -> String {
+        payload_read_for(project, payload, true)
+    }
+
+    /// [`payload_read`], for an agent that closes the hook's stdin (`closes`) or not.
+    fn payload_read_for(project: &Path, payload: &str, closes: bool) -> String {
         use std::io::Write;
         let mut child = std::process::Command::new("/bin/sh")
             .arg("-c")
@@ -304,7 +319,7 @@ mod tests {
             .current_dir("/")
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(env(project, None, None))
+            .envs(env(project, None, None, closes))
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -339,6 +354,9 @@ mod tests {
         let read: serde_json::Value = serde_json::from_str(&payload_read(&project, spaced)).unwrap();
         assert_eq!(read["cwd"], project.to_string_lossy().as_ref());
         assert_eq!(payload_read(&project, "").trim(), "");
+        // An agent that may keep the hook's stdin open: the payload goes as sent, never read ahead.
+        assert!(!env(&project, None, None, false).iter().any(|(k, _)| k == PAYLOAD_CWD_VAR));
+        assert_eq!(payload_read_for(&project, &sent.to_string(), false), sent.to_string());
     }
 
     #[test]
