@@ -39,7 +39,7 @@ pub(crate) async fn run_checked(cmd: Command, what: &str, timeout: Duration) -> 
 
 /// A fresh project and HOME under `root`, with PATH as the caller's.
 pub fn fresh(root: &Path) -> anyhow::Result<Installed> {
-    let (project, home) = (root.join("project"), root.join("home"));
+    let (project, home) = (root.join("project"), root.join("user-home"));
     for d in [&project, &home] {
         std::fs::create_dir_all(d).with_context(|| d.display().to_string())?;
     }
