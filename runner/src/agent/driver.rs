@@ -222,14 +222,6 @@ pub trait AgentDriver: Sync {
     fn older_version(&self) -> &'static str {
         self.identity().older_version
     }
-    /// Whether it closes a command hook's stdin after the payload, so a
-    /// hook may read stdin to its end before answering. Audit then sets the
-    /// payload's `cwd` to the project copy the hook runs in
-    /// (`audit/probe/hook_start.rs`); for an agent that keeps stdin open,
-    /// that read would hang every hook, so the payload goes as sent.
-    fn closes_hook_stdin(&self) -> bool {
-        false
-    }
     /// Whether this is the agent meant where a file, a label or an arm's
     /// expectation names none: the one failopen measured before it had an
     /// agent column (Claude Code). Its rows fit CSV formats older than that

@@ -20,7 +20,6 @@ mod audit_models;
 mod audit_probes;
 mod audit_public_guards;
 mod audit_public_guards2;
-mod audit_public_guards3;
 mod audit_qwen_cline_plugins;
 #[cfg(target_os = "linux")]
 mod audit_sandbox;

@@ -53,12 +53,6 @@ impl AgentDriver for ClaudeCode {
 
     /// Its reference runs predate the agent column: `claude-2.1.328.csv`,
     /// and `interactive-2.1.328.csv` for its sessions in a terminal.
-    fn closes_hook_stdin(&self) -> bool {
-        // Measured on 2.1.328: a hook that reads stdin with `sed` gets EOF
-        // after the payload (audit_public_guards3.rs, azet-guard).
-        true
-    }
-
     fn implied_when_unnamed(&self) -> bool {
         true
     }

@@ -79,8 +79,7 @@ impl Runner<'_> {
     /// plugin's variables.
     pub fn start_env(&self, e: &HookEntry) -> std::io::Result<Vec<(String, String)>> {
         let copy = super::hook_start::project_copy(&self.pool.root().join("projects"), &e.project_dir)?;
-        let payload_cwd = self.bin.agent.driver().closes_hook_stdin();
-        Ok(super::hook_start::env(&copy, self.home, e.plugin.as_ref(), payload_cwd))
+        Ok(super::hook_start::env(&copy, self.home, e.plugin.as_ref()))
     }
 
     /// Does this Claude Code honour `"onFailure": "block"` on a command hook
@@ -89,7 +88,7 @@ impl Runner<'_> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
         let Some(_slot) = self.pool.slot(false).await else { return Ok(OnFailure::Unknown) };
         let decider = Decider::default();
-        let start = super::hook_start::env(Path::new("/"), None, None, false);
+        let start = super::hook_start::env(Path::new("/"), None, None);
         let (r, _) = self.session(&hook, Some("Bash"), "Bash", Fault::Crash, "probe", start, decider).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,

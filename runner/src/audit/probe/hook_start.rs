@@ -21,10 +21,6 @@
 //! copy and the plugin's variables set as Claude Code sets them. The values
 //! travel in the session's environment ([`env`]) and are assigned in front
 //! of the command ([`prefix`]): a path is never spliced into the command text.
-//! The payload on the hook's stdin gets the copy as its `cwd` too (the
-//! agent wrote the session's directory there): a guard that reads its
-//! policy from the payload's `cwd`, or checks paths against it, sees the
-//! project it guards, as it does under the agent.
 
 use std::path::{Path, PathBuf};
 
@@ -39,9 +35,6 @@ pub const HOME_VAR: &str = "FAILOPEN_AUDIT_HOME";
 pub const PLUGIN_ROOT_VAR: &str = "FAILOPEN_AUDIT_PLUGIN_ROOT";
 /// The variable holding a plugin hook's `CLAUDE_PLUGIN_DATA`.
 pub const PLUGIN_DATA_VAR: &str = "FAILOPEN_AUDIT_PLUGIN_DATA";
-/// The variable holding the `sed` expression that makes the payload's
-/// `cwd` the project (copy): [`payload_cwd_sed`].
-pub const PAYLOAD_CWD_VAR: &str = "FAILOPEN_AUDIT_PAYLOAD_CWD";
 
 /// The variables Claude Code 2.1.328 gives every hook, and a plugin's hook
 /// besides, that depend on where the hook comes from (measured; the others,
@@ -70,16 +63,9 @@ const LEFT_OUT: &[&str] = &[".git"];
 /// working directory. Plain assignments from variables: no word splitting,
 /// no re-parsing of the values.
 pub fn prefix(user_home: bool, plugin: Option<&PluginRun>) -> String {
-    // The payload read whole, its first `cwd` rewritten, then the shell's stdin from a here-document
-    // (a pipe in dash; the expanded value is not expanded again). No sed: the payload as sent.
     let mut out = format!(
-        "if [ -n \"${PAYLOAD_CWD_VAR}\" ] && command -v sed >/dev/null 2>&1; then \
-         _failopen_payload=$(sed \"${PAYLOAD_CWD_VAR}\"); exec 0<<_FAILOPEN_PAYLOAD_\n\
-         $_failopen_payload\n_FAILOPEN_PAYLOAD_\nunset _failopen_payload; fi; "
-    );
-    out.push_str(&format!(
         "CLAUDE_PROJECT_DIR=\"${PROJECT_VAR}\"; export CLAUDE_PROJECT_DIR; cd \"$CLAUDE_PROJECT_DIR\" || exit 1; "
-    ));
+    );
     if user_home {
         out.push_str(&format!("HOME=\"${HOME_VAR}\"; export HOME; "));
     }
@@ -93,20 +79,10 @@ pub fn prefix(user_home: bool, plugin: Option<&PluginRun>) -> String {
 }
 
 /// The session environment [`prefix`] reads: the project (copy) `project`,
-/// the user's `home`, and the plugin's directories; with `payload_cwd` (an
-/// agent that closes the hook's stdin after the payload), the payload's
-/// `cwd` rewritten to `project`.
-pub fn env(
-    project: &Path,
-    home: Option<&Path>,
-    plugin: Option<&PluginRun>,
-    payload_cwd: bool,
-) -> Vec<(String, String)> {
+/// the user's `home`, and the plugin's directories.
+pub fn env(project: &Path, home: Option<&Path>, plugin: Option<&PluginRun>) -> Vec<(String, String)> {
     let s = |p: &Path| p.to_string_lossy().into_owned();
     let mut env = vec![(PROJECT_VAR.to_string(), s(project))];
-    if payload_cwd {
-        env.push((PAYLOAD_CWD_VAR.to_string(), payload_cwd_sed(project)));
-    }
     if let Some(h) = home {
         env.push((HOME_VAR.to_string(), s(h)));
     }
@@ -117,22 +93,6 @@ pub fn env(
         }
     }
     env
-}
-
-/// A `sed` expression that sets the first `"cwd"` of a JSON payload to
-/// `project`: the path JSON-encoded, then escaped for sed's replacement
-/// (`\\`, `&` and the delimiter `|`). Paths audit makes hold no `"`, so the
-/// old value is matched up to the next quote.
-pub fn payload_cwd_sed(project: &Path) -> String {
-    let json = serde_json::Value::String(project.to_string_lossy().into_owned()).to_string();
-    let mut value = String::new();
-    for c in json.chars() {
-        if matches!(c, '\\' | '&' | '|') {
-            value.push('\\');
-        }
-        value.push(c);
-    }
-    format!(r#"s|"cwd" *: *"[^"]*"|"cwd":{value}|"#)
 }
 
 /// A copy of `project` under `under`, made once per audit (built aside,
@@ -247,7 +207,7 @@ mod tests {
             .current_dir("/")
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(env(project, Some(home), plugin, true))
+            .envs(env(project, Some(home), plugin))
             .output()
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
@@ -303,60 +263,6 @@ mod tests {
         assert!(vars.iter().any(|(k, v)| k == "CLAUDE_PLUGIN_DATA" && v.ends_with("/plug-mkt")), "{vars:?}");
         let (_, vars) = recorded("plugin-dir");
         assert!(vars.iter().any(|(k, v)| k == "CLAUDE_PLUGIN_DATA" && v.ends_with("/plugd-inline")), "{vars:?}");
-    }
-
-    /// Run [`prefix`] + `cat` as a session would, with `payload` on stdin: what the hook read.
-    fn payload_read(project: &Path, payload: &str) -> String {
-        payload_read_for(project, payload, true)
-    }
-
-    /// [`payload_read`], for an agent that closes the hook's stdin (`closes`) or not.
-    fn payload_read_for(project: &Path, payload: &str, closes: bool) -> String {
-        use std::io::Write;
-        let mut child = std::process::Command::new("/bin/sh")
-            .arg("-c")
-            .arg(format!("{}cat", prefix(false, None)))
-            .current_dir("/")
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(env(project, None, None, closes))
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success());
-        String::from_utf8(out.stdout).unwrap()
-    }
-
-    /// Claude Code sends a hook its session's directory as the payload's
-    /// `cwd`, and runs the hook there: the hook audit starts in the copy
-    /// reads the copy as its `cwd` (a guard that loads its policy from
-    /// `cwd`, azet-guard's `.azet-guard.toml`, finds it), everything else
-    /// in the payload as sent, a `"cwd"` inside the tool's input included.
-    #[test]
-    fn the_hook_reads_the_copy_as_the_payloads_cwd_and_the_rest_as_sent() {
-        let d = tempfile::tempdir().unwrap();
-        // A path with what JSON and sed's replacement treat specially.
-        let project = d.path().join("pro & j|e\\ct \"q\"");
-        std::fs::create_dir_all(&project).unwrap();
-        let input = serde_json::json!({"command": "printf '\"cwd\":\"/elsewhere\"' && cd /tmp"});
-        let sent = serde_json::json!({"session_id": "s", "transcript_path": "/t/x.jsonl", "cwd": "/tmp/lab/work",
-            "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": input});
-        let read: serde_json::Value = serde_json::from_str(&payload_read(&project, &sent.to_string())).unwrap();
-        assert_eq!(read["cwd"], project.to_string_lossy().as_ref());
-        let mut rest = read.clone();
-        rest["cwd"] = sent["cwd"].clone();
-        assert_eq!(rest, sent, "only the cwd changed");
-        // Another agent's spacing (`"cwd": "..."`) too; and a hook that reads no payload still gets an empty stdin.
-        let spaced = "{\"cwd\": \"/tmp/lab/work\", \"tool_name\": \"Bash\"}";
-        let read: serde_json::Value = serde_json::from_str(&payload_read(&project, spaced)).unwrap();
-        assert_eq!(read["cwd"], project.to_string_lossy().as_ref());
-        assert_eq!(payload_read(&project, "").trim(), "");
-        // An agent that may keep the hook's stdin open: the payload goes as sent, never read ahead.
-        assert!(!env(&project, None, None, false).iter().any(|(k, _)| k == PAYLOAD_CWD_VAR));
-        assert_eq!(payload_read_for(&project, &sent.to_string(), false), sent.to_string());
     }
 
     #[test]
