@@ -162,7 +162,7 @@ fn a_plugins_hook_is_known_by_either_spelling_and_permission_request_refusals_by
     assert_eq!(refuser(native, &h, &[]), Refuser::HookUnderTest);
     assert_eq!(refuser("[/etc/x.sh]: failed", &h, &[]), Refuser::OtherHook("/etc/x.sh".into()));
     // Its JSON deny is the bare message, read out of the guard's script.
-    let body = include_str!("../../../guards/perm-deny.sh");
+    let body = include_str!("../../guards/perm-deny.sh");
     let h = HookIdentity::new("/g/perm-deny.sh", reasons_in_script(body));
     assert_eq!(refuser("this session may not write files (failopen perm-deny guard)", &h, &[]), Refuser::HookUnderTest);
     assert_eq!(

@@ -133,7 +133,7 @@ fn count_trace_text(trace: &str) -> u32 {
 }
 
 fn json_deny() -> HookIdentity {
-    let body = include_str!("../../../guards/json-deny.sh");
+    let body = include_str!("../../guards/json-deny.sh");
     HookIdentity::new("/g/json-deny.sh", crate::attribution::reasons_in_script(body))
 }
 

@@ -285,3 +285,53 @@ fn the_install_page_names_every_released_archive_and_the_repository() {
     assert!(page.contains(&format!("rust-version = \"{rust}\"")), "docs/install.md gives rust-version {rust}");
     assert!(page.contains(&format!("Rust {rust}+")), "docs/install.md gives Rust {rust}+");
 }
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// What `cargo publish` packs is a crate's own folder (symlinks followed), so
+/// a file it embeds by a path that climbs out of that folder exists in the
+/// checkout and not in the package: the build from the registry fails (as CI's
+/// `cargo publish --dry-run` did on `../../../../guards/…`). The embedded
+/// paths are resolved lexically, as `cargo package` lays the crate out.
+#[test]
+fn every_file_a_crate_embeds_lies_inside_that_crate() {
+    let include = regex::Regex::new(r#"include_(?:str|bytes)!\(\s*(?:concat!\(\s*)?"([^"]+)""#).unwrap();
+    let mut outside = Vec::new();
+    let mut seen = 0;
+    for krate in ["runner", "seal"] {
+        let root = support::repo().join(krate);
+        let mut files = Vec::new();
+        rust_files(&root.join("src"), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for cap in include.captures_iter(&text) {
+                seen += 1;
+                let rel = file.parent().unwrap().strip_prefix(&root).unwrap().join(&cap[1]);
+                let mut depth = 0i32;
+                for part in rel.components() {
+                    match part {
+                        std::path::Component::ParentDir => depth -= 1,
+                        std::path::Component::Normal(_) => depth += 1,
+                        _ => {}
+                    }
+                    if depth < 0 {
+                        outside.push(format!("{}: {}", file.display(), &cap[1]));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 20, "found only {seen} embedded files: is the pattern still right?");
+    assert!(outside.is_empty(), "embedded from outside the crate's folder:\n{}", outside.join("\n"));
+}

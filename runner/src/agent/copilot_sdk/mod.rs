@@ -27,4 +27,4 @@ pub const OLDER_VERSION: &str = "1.0.13";
 pub const ENTRY: &str = "node_modules/@github/copilot-sdk/dist/index.js";
 
 /// failopen's sealed callback for this SDK: the file users copy.
-pub const SEALED_CALLBACK_MJS: &str = include_str!("../../../../guards/sdk/copilot_sealed_callback.mjs");
+pub const SEALED_CALLBACK_MJS: &str = include_str!("../../../guards/sdk/copilot_sealed_callback.mjs");
