@@ -1,4 +1,5 @@
-//! The other agents' hook configs an audit reads: Codex CLI's
+//! Every agent's hook configs an audit reads: Claude Code's settings files
+//! (whole, as written), Codex CLI's
 //! `<project>/.codex/hooks.json` (Claude Code's shape: events, matcher
 //! groups, `{type: "command", command, timeout}` in seconds) and the
 //! `[hooks]` table of `<project>/.codex/config.toml` in the same shape, and
@@ -11,7 +12,7 @@
 //! ([`crate::agent::hook_config::HookConfig`], from its driver). Each is read
 //! into a Claude-shaped [`SettingsFile`] (`hooks.PreToolUse`,
 //! timeouts in seconds) so that the entries, faults, judge and seal re-check
-//! of a Claude Code audit apply as they are; a session of the agent turns
+//! apply to every agent alike; a session of the agent turns
 //! the entry back into its own format (`agent::codex::config::hooks_json`,
 //! `agent::gemini::config::settings_json`).
 
