@@ -337,8 +337,8 @@ pub trait AgentDriver: Sync {
     // --- the user's hook config, for audit ---
 
     /// How `failopen audit` finds and reads its hook config files; `None`:
-    /// audit does not read them through a driver (Claude Code's settings
-    /// scopes are audit's own intake), or not yet.
+    /// audit does not read its hooks (yet). What an audit reads and measures
+    /// beyond the files is the config's [`HookConfig::reach`].
     fn hook_config(&self) -> Option<&'static dyn HookConfig> {
         None
     }

@@ -76,6 +76,89 @@ pub trait HookConfig: Sync {
     fn notes(&self, _path: &Path, _text: &str) -> Vec<ConfigNote> {
         Vec::new()
     }
+    /// The whole config `text` read from `path`, Claude-shaped: by default
+    /// `{"hooks": {"PreToolUse": `[`HookConfig::read_groups`]`}}`; an agent
+    /// whose file is a whole settings document audit checks the other keys
+    /// of ([`AuditReach::settings_schema`]) keeps them.
+    fn read_settings(&self, path: &Path, text: &str) -> Result<Value, HookConfigError> {
+        Ok(json!({"hooks": {"PreToolUse": self.read_groups(path, text)?}}))
+    }
+    /// The directory the hooks of the config at `abs` (absolute) run in,
+    /// the audit running from `cwd`: `cwd` by default.
+    fn project_dir(&self, _abs: &Path, cwd: &Path, _home: Option<&Path>) -> PathBuf {
+        cwd.to_path_buf()
+    }
+    /// Its user-level hook configs under `home` that exist (read besides the
+    /// project's when no file is named); none by default.
+    fn home_paths(&self, _home: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+    /// Whether a file no other agent's config claims by its name is this
+    /// agent's (Claude Code's settings, which any name may hold).
+    fn owns_unclaimed_paths(&self) -> bool {
+        false
+    }
+    /// What an audit reads and measures of this agent beyond its hook files
+    /// ([`AuditReach`]): nothing more by default.
+    fn reach(&self) -> AuditReach {
+        AuditReach::default()
+    }
+}
+
+/// What an audit reads and measures of an agent beyond its hook files, as
+/// its driver says ([`HookConfig::reach`]). Audit asks these, never which
+/// agent runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuditReach {
+    /// It reads the machine's managed settings in every session: they are
+    /// read and listed, their hooks checked statically, and run beside the
+    /// audited one.
+    pub managed_settings: bool,
+    /// It loads the hooks of plugins (`--plugin-dir`, those its settings
+    /// enable) and of skills' frontmatter.
+    pub plugins_and_skills: bool,
+    /// Its hook files are whole settings documents audit knows: the mistakes
+    /// that make it skip a file or ignore an entry, its other events' hooks
+    /// that can refuse, and each hook's `onFailure` and version rules are
+    /// checked.
+    pub settings_schema: bool,
+    /// It may honour an `"onFailure": "block"` key: measured in one session
+    /// before lint.
+    pub on_failure_key: bool,
+    /// A session with copies of the user's own configuration reports the
+    /// hooks it started (audit's census).
+    pub census: bool,
+    /// Audit's sessions write through every route of it (each write tool,
+    /// a subagent, an MCP tool), the faults through two of them; otherwise
+    /// through its few write tools, the faults through each.
+    pub every_write_route: bool,
+    /// A refusal in a shape it rejects as malformed is reported as such
+    /// (`answer-rejected`); otherwise as one it does not read
+    /// (`refusal-not-read`).
+    pub rejects_malformed_answers: bool,
+    /// `failopen seal --install` rewrites its hook files (each guard wrapped,
+    /// `"onFailure": "block"` added): the advice names it.
+    pub seal_install: bool,
+}
+
+/// The agent whose hook config `path` is: the first whose config claims it
+/// by its name ([`HookConfig::owns_path`]), else the one that owns unclaimed
+/// paths; `None`: no agent's.
+pub fn owner_of(path: &Path) -> Option<super::Agent> {
+    let configs = || super::Agent::ALL.iter().filter_map(|(_, a)| a.driver().hook_config().map(|c| (*a, c)));
+    configs()
+        .find(|(_, c)| !c.owns_unclaimed_paths() && c.owns_path(path))
+        .or_else(|| configs().find(|(_, c)| c.owns_unclaimed_paths()))
+        .map(|(a, _)| a)
+}
+
+/// The project of a config at `abs` in a directory named `dir` (`.codex`):
+/// the directory above it; else `cwd`.
+pub fn above_dir(abs: &Path, dir: &str, cwd: &Path) -> PathBuf {
+    match abs.parent() {
+        Some(p) if p.file_name().is_some_and(|n| n == dir) => p.parent().unwrap_or(cwd).to_path_buf(),
+        _ => cwd.to_path_buf(),
+    }
 }
 
 /// How much a [`ConfigNote`] matters.

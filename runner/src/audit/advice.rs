@@ -144,8 +144,8 @@ fn recipe_words(ctx: &Context<'_>, e: &HookEntry, re: &Recheck, plugin: Option<&
     let mut parts: Vec<String> = Vec::new();
     let sealed = re.changes.iter().any(|c| matches!(c, Change::Seal { .. }));
     let on_failure = re.changes.contains(&Change::OnFailure);
-    if sealed && ctx.driver.hook_config().is_none() {
-        // Claude Code's settings: what `seal --install` writes, onFailure included.
+    if sealed && seal_installs(ctx) {
+        // Settings `seal --install` rewrites (Claude Code's): what it writes, onFailure included.
         parts.push(format!(
             "run `failopen seal --install {file}` (it wraps the guard with failopen seal{})",
             if on_failure { " and adds \"onFailure\": \"block\"" } else { "" }
@@ -178,7 +178,7 @@ fn recipe_words(ctx: &Context<'_>, e: &HookEntry, re: &Recheck, plugin: Option<&
     let hook = re.hook_json.clone();
     let snippet = match (re.changes.iter().any(|c| matches!(c, Change::Matcher { .. })), &re.matcher) {
         (true, Some(m)) => serde_json::json!({"matcher": m, "hooks": [hook]}).to_string(),
-        _ => match (&e.kind, ctx.driver.hook_config(), sealed) {
+        _ => match (&e.kind, own_config(ctx), sealed) {
             (HookKind::Command { command }, Some(c), true) => {
                 c.sealed_snippet(command, hook["command"].as_str().unwrap_or_default())
             }
@@ -186,6 +186,18 @@ fn recipe_words(ctx: &Context<'_>, e: &HookEntry, re: &Recheck, plugin: Option<&
         },
     };
     (words, snippet)
+}
+
+/// Whether `failopen seal --install` rewrites the agent's hook files
+/// (its driver's reach says so): the advice names it.
+fn seal_installs(ctx: &Context<'_>) -> bool {
+    ctx.driver.hook_config().is_some_and(|c| c.reach().seal_install)
+}
+
+/// The agent's own hook config, when `seal --install` does not rewrite it:
+/// the advice gives its snippet for the sealed hook.
+fn own_config(ctx: &Context<'_>) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
+    ctx.driver.hook_config().filter(|_| !seal_installs(ctx))
 }
 
 /// What to do about holes no change closes, by why.
@@ -230,7 +242,7 @@ fn static_advice(
             );
         } else if has("unprotected") && !command::parse(command).sealed() {
             let wrapped = recheck::sealed_command(e, command, ctx.driver, ctx.seal_exe);
-            let (change, snippet) = match (ctx.driver.hook_config(), plugin) {
+            let (change, snippet) = match (own_config(ctx), plugin) {
                 (Some(c), _) => (
                     format!("wrap the guard with failopen seal ({name} has no fail-closed option)"),
                     c.sealed_snippet(command, &wrapped),

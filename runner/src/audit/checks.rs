@@ -1,6 +1,5 @@
-//! What the checks found on one agent's hooks: the part of an audit
-//! Claude Code's report and each other agent's share, read by both
-//! renderers alike.
+//! What the checks found on one agent's hooks: the part of every agent's
+//! report ([`super::report::AgentReport`]), read by every renderer alike.
 
 use serde::Serialize;
 

@@ -9,22 +9,19 @@ use crate::install::AgentBin;
 /// What to audit and with what (environment facts passed in).
 #[derive(Debug, Clone)]
 pub struct AuditOptions {
-    /// Settings files.
-    pub files: Vec<PathBuf>,
     /// The directory the audit runs from (`$CLAUDE_PROJECT_DIR` for files outside a `.claude/`).
     pub cwd: PathBuf,
     /// `$HOME`.
     pub home: Option<PathBuf>,
     /// `$PATH`.
     pub path_var: String,
-    /// Claude Code for the dynamic checks; `None`: static checks only.
-    pub claude: Option<AgentBin>,
     /// Sessions at once.
     pub jobs: usize,
     /// The `failopen` executable seal advice and the sealed re-check use.
     pub seal_exe: String,
-    /// Managed settings on this machine: Claude Code reads them in every
-    /// session, so their hooks are listed (and statically checked) as a source.
+    /// Managed settings on this machine: an agent that reads them in every
+    /// session (Claude Code) has their hooks listed (and statically checked)
+    /// as a source.
     pub managed: crate::managed::ManagedSettings,
     /// What stops the dynamic checks (a first signal) and what a hard stop kills.
     pub interrupt: crate::pool::Interrupt,
@@ -37,9 +34,9 @@ pub struct AuditOptions {
     /// through `~/.claude/plugins/installed_plugins.json`: [`super::intake::plugins`]), as
     /// Claude Code loads them (when no settings file was named).
     pub read_plugins: bool,
-    /// Other agents' hook configs (Codex CLI's `.codex/hooks.json`, Gemini
-    /// CLI's `.gemini/settings.json`: [`super::intake::agent_config`]), audited in sessions
-    /// of that agent.
+    /// Every agent's hook files (Claude Code's settings files, Codex CLI's
+    /// `.codex/hooks.json`, Gemini CLI's `.gemini/settings.json`:
+    /// [`super::intake::agent_config`]), audited in sessions of that agent.
     pub agent_files: Vec<(crate::agent::Agent, PathBuf)>,
     /// The binaries of those agents for the dynamic checks; an agent without
     /// one gets the static checks only.

@@ -1,5 +1,5 @@
-//! The report of an audit, what render reads: Claude Code's part at its top
-//! level and each other agent's part ([`AgentAudit`]).
+//! The report of an audit, what render reads: one [`AgentReport`] per agent
+//! whose hooks were read, Claude Code's as every other's.
 
 use std::path::PathBuf;
 
@@ -13,41 +13,18 @@ use super::model::OnFailure;
 use super::probe::census;
 
 /// The version of the report's JSON shape (`schema`): raised when a field
-/// is renamed, removed or changes meaning, not when one is added.
-pub const SCHEMA: u32 = 1;
+/// is renamed, removed or changes meaning, not when one is added. 2: every
+/// agent's part in `agents[]`, Claude Code's included (1 had Claude Code's
+/// at the top level).
+pub const SCHEMA: u32 = 2;
 
 /// The whole audit.
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditReport {
     /// The version of this shape ([`SCHEMA`]), for readers of the JSON.
     pub schema: u32,
-    /// Claude Code version of the dynamic checks.
-    pub claude_version: Option<String>,
-    /// onFailure support (measured or unknown).
-    pub on_failure: OnFailure,
-    /// Settings files audited.
-    pub files: Vec<PathBuf>,
-    /// Managed settings files: read by Claude Code in every session, listed as a source.
-    pub managed_files: Vec<PathBuf>,
-    /// Plugins' hooks files (`--plugin-dir`, installed plugins) and skills whose frontmatter declares hooks.
-    pub other_sources: Vec<PathBuf>,
-    /// The plugins the settings enable, each loaded or not, with the reason.
-    pub plugins: Vec<plugins::PluginStatus>,
-    /// PermissionRequest and UserPromptSubmit hooks: listed and checked statically.
-    pub event_hooks: Vec<sources::EventHook>,
-    /// Hook entries.
-    pub hooks: Vec<HookEntry>,
-    /// What the checks found.
-    #[serde(flatten)]
-    pub checks: Checks,
-    /// The hooks Claude Code started in a session with copies of the user's
-    /// own configuration, against the list ([`census`]); `None` when settings
-    /// files were named, or with no Claude Code to run.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub loaded_hooks: Option<census::Census>,
-    /// The other agents' hooks (Codex CLI, Gemini CLI), audited on that agent.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub agents: Vec<AgentAudit>,
+    /// Each agent's part, in the order of `failopen agents list`.
+    pub agents: Vec<AgentReport>,
 }
 
 impl AuditReport {
@@ -59,32 +36,30 @@ impl AuditReport {
         if self.fails_open() {
             return GuardStatus::Open;
         }
-        let claude = self.checks.status(self.claude_version.is_some());
-        let agents = self.agents.iter().map(|a| a.checks.status(a.version.is_some()));
-        std::iter::once(claude).chain(agents).flatten().max().unwrap_or(GuardStatus::Untested)
+        self.agents.iter().filter_map(|a| a.checks.status(a.version.is_some())).max().unwrap_or(GuardStatus::Untested)
     }
 
     /// The guards that are not held, with the reason, of every agent.
     pub fn untested(&self) -> Vec<&guard_verdict::GuardVerdict> {
-        let agents = self.agents.iter().flat_map(|a| a.checks.guards.iter());
-        self.checks.guards.iter().chain(agents).filter(|g| g.status == GuardStatus::Untested).collect()
+        self.agents.iter().flat_map(|a| a.checks.guards.iter()).filter(|g| g.status == GuardStatus::Untested).collect()
     }
 
     /// Whether the audit found a guard that fails open: a proven hole or an
     /// error finding (static only: any warning or error finding).
     pub fn fails_open(&self) -> bool {
-        self.agents.iter().any(AgentAudit::fails_open) || self.checks.fails_open(self.claude_version.is_some())
+        self.agents.iter().any(AgentReport::fails_open)
+    }
+
+    /// Whether any agent's dynamic checks ran.
+    pub fn dynamic(&self) -> bool {
+        self.agents.iter().any(|a| a.version.is_some())
     }
 }
 
-/// One hook entry of another agent, as the report names it.
+/// One hook entry, as the report names it.
 #[derive(Debug, Clone, Serialize)]
-pub struct AgentHook {
-    /// The agent that runs it (`codex`, `gemini`).
-    pub agent: &'static str,
-    /// The version of the agent the dynamic checks ran, if they did.
-    pub agent_version: Option<String>,
-    /// Where it is, e.g. `.gemini/settings.json BeforeTool[0].hooks[0]`.
+pub struct ReportHook {
+    /// Where it is, in its agent's words, e.g. `.gemini/settings.json BeforeTool[0].hooks[0]`.
     pub location: String,
     /// The entry (its `timeout` in seconds, whatever the agent's unit).
     #[serde(flatten)]
@@ -93,23 +68,42 @@ pub struct AgentHook {
 
 /// The audit of one agent's hooks.
 #[derive(Debug, Clone, Serialize)]
-pub struct AgentAudit {
-    /// The agent (`codex`, `gemini`).
+pub struct AgentReport {
+    /// The agent (`claude-code`, `codex`, `gemini`).
     pub agent: &'static str,
     /// Its name in words (`Codex CLI`).
     pub agent_name: &'static str,
     /// The version the dynamic checks ran; `None`: static checks only.
     pub version: Option<String>,
-    /// Its hook configs read.
+    /// Whether it honours `"onFailure": "block"` (measured, or unknown);
+    /// absent for an agent with no such key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_failure: Option<OnFailure>,
+    /// Its hook files read (settings files, hook configs), as named or found.
     pub files: Vec<PathBuf>,
-    /// Its PreToolUse (Gemini: BeforeTool) hook entries, ids `C1`, `G1`, ...
-    pub hooks: Vec<AgentHook>,
+    /// Managed settings files: read by the agent in every session, listed as a source.
+    pub managed_files: Vec<PathBuf>,
+    /// Plugins' hooks files (`--plugin-dir`, installed plugins) and skills whose frontmatter declares hooks.
+    pub other_sources: Vec<PathBuf>,
+    /// The plugins the settings enable, each loaded or not, with the reason.
+    pub plugins: Vec<plugins::PluginStatus>,
+    /// Hooks of other events that can refuse (PermissionRequest,
+    /// UserPromptSubmit): listed and checked statically.
+    pub event_hooks: Vec<sources::EventHook>,
+    /// Its hook entries that run before a tool (PreToolUse, Gemini's
+    /// BeforeTool...), ids `H1`, `C1`, `G1`, ...
+    pub hooks: Vec<ReportHook>,
     /// What the checks found.
     #[serde(flatten)]
     pub checks: Checks,
+    /// The hooks the agent started in a session with copies of the user's
+    /// own configuration, against the list ([`census`]); absent when files
+    /// were named, with no binary to run, or for an agent without a census.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loaded_hooks: Option<census::Census>,
 }
 
-impl AgentAudit {
+impl AgentReport {
     /// Whether a guard fails open: a proven hole or an error finding (static
     /// only: any warning or error finding).
     pub fn fails_open(&self) -> bool {

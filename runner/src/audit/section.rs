@@ -1,17 +1,16 @@
 //! One agent's part of an audit, built from its driver and taken through
-//! the stages in order: [`Section::settings`] or [`Section::hook_files`]
-//! (intake), [`Section::measure`] (what the agent honours, which lint
-//! reads), [`Section::lint`], [`Section::probe`] (in the audit's one
-//! [`Lab`]), [`Section::advise`]. Claude Code's section and every other
-//! agent's are this one type; what differs is where its hooks were read
-//! ([`Source`]) and what its driver says.
-
-use std::path::PathBuf;
+//! the stages in order: [`Section::read`] (intake), [`Section::measure`]
+//! (what the agent honours, which lint reads), [`Section::lint`],
+//! [`Section::probe`] (in the audit's one [`Lab`]), [`Section::advise`].
+//! Every agent's section is this one type, read and run alike; what differs
+//! is what its driver says ([`crate::agent::hook_config::HookConfig`], its
+//! [`crate::agent::hook_config::AuditReach`]), asked here, never which agent
+//! it is.
 
 use super::checks::Checks;
 use super::intake::agent_config::AgentFile;
-use super::intake::claude_code::{self, ClaudeIntake};
 use super::intake::config::{self, HookEntry, HookKind};
+use super::intake::read::{self, Intake};
 use super::lint::driver_checks;
 use super::lint::{broken_config, static_checks};
 use super::model::{Finding, OnFailure, Severity};
@@ -22,35 +21,20 @@ use super::probe::faults::Fault;
 use super::probe::judge::{CellResult, WroteHow};
 use super::probe::stage::{self, Found, Lab};
 use super::probe::{not_covered, plan};
-use super::report::{AgentAudit, AgentHook, AuditReport};
+use super::report::{AgentReport, ReportHook};
 use super::{advice, guard_verdict};
-use crate::agent::hook_config::{ConfigNote, HookConfig};
+use crate::agent::hook_config::HookConfig;
 use crate::agent::{Agent, AgentBin, AgentDriver};
-
-/// Where a section's hooks were read.
-pub enum Source {
-    /// Claude Code's settings scopes, managed settings, plugins and skills:
-    /// audit's own intake ([`claude_code`]), as its driver has no [`HookConfig`].
-    Settings(ClaudeIntake),
-    /// Another agent's hook files, read through its driver's [`HookConfig`].
-    HookFiles {
-        /// The files read.
-        paths: Vec<PathBuf>,
-        /// How its driver reads them.
-        config: &'static dyn HookConfig,
-        /// What the agent does with each file that its hooks as read do not
-        /// show ([`HookConfig::notes`]), by the file's path.
-        notes: Vec<(PathBuf, ConfigNote)>,
-    },
-}
 
 /// One agent's hooks, and what each stage found of them.
 pub struct Section<'a> {
     agent: Agent,
     driver: &'static dyn AgentDriver,
+    /// How its driver reads its hook files.
+    config: &'static dyn HookConfig,
     /// The binary the sessions run; `None`: static checks only.
     bin: Option<&'a AgentBin>,
-    source: Source,
+    intake: Intake,
     entries: Vec<HookEntry>,
     /// Whether this agent honours `"onFailure": "block"` (measured).
     on_failure: OnFailure,
@@ -66,55 +50,48 @@ pub struct Section<'a> {
 }
 
 impl<'a> Section<'a> {
-    /// Intake of Claude Code's hooks, wherever it loads them here
-    /// (`opts.claude`: the binary its sessions run).
-    pub fn settings(opts: &'a AuditOptions) -> anyhow::Result<Section<'a>> {
-        let intake = claude_code::read(claude_code::Where {
-            files: &opts.files,
-            cwd: &opts.cwd,
-            home: opts.home.as_deref(),
-            managed: &opts.managed.files,
-            plugin_dirs: &opts.plugin_dirs,
-            read_plugins: opts.read_plugins,
-            read_skills: opts.read_skills,
-        })?;
-        let entries = config::entries(&intake.files);
-        // Claude Code: the default agent, whose settings are audit's own intake.
-        let agent = opts.claude.as_ref().map_or(Agent::default(), |c| c.agent);
-        Ok(Section::new(agent, opts.claude.as_ref(), Source::Settings(intake), entries))
-    }
-
-    /// Intake of `files` of `agent`, through its driver, with ids `C1`,
-    /// `G1`, ...; `bin`: the binary the sessions run.
-    pub fn hook_files(agent: Agent, files: Vec<AgentFile>, bin: Option<&'a AgentBin>) -> anyhow::Result<Section<'a>> {
+    /// Intake of `agent`'s hooks: its `files` (read through its driver) and
+    /// whatever else its driver's reach says it loads here, with ids `H1`,
+    /// `C1`, `G1`, ...; `bin`: the binary the sessions run.
+    pub fn read(
+        agent: Agent,
+        files: Vec<AgentFile>,
+        bin: Option<&'a AgentBin>,
+        opts: &AuditOptions,
+    ) -> anyhow::Result<Section<'a>> {
         let driver = agent.driver();
         let Some(config) = driver.hook_config() else {
             anyhow::bail!("audit does not read {}'s hook files", driver.display_name());
         };
-        let paths: Vec<PathBuf> = files.iter().map(|f| f.file.path.clone()).collect();
-        let notes: Vec<(PathBuf, ConfigNote)> =
-            files.iter().flat_map(|f| f.notes.iter().map(|n| (f.file.path.clone(), n.clone()))).collect();
-        let settings: Vec<config::SettingsFile> = files.into_iter().map(|f| f.file).collect();
-        let mut entries = config::entries(&settings);
+        let intake = read::read(
+            driver,
+            files,
+            read::Where {
+                cwd: &opts.cwd,
+                home: opts.home.as_deref(),
+                managed: &opts.managed,
+                plugin_dirs: &opts.plugin_dirs,
+                read_plugins: opts.read_plugins,
+                read_skills: opts.read_skills,
+            },
+        )?;
+        let mut entries = config::entries(&intake.settings);
         for (n, e) in entries.iter_mut().enumerate() {
             e.id = format!("{}{}", config.id_prefix(), n + 1);
         }
-        Ok(Section::new(agent, bin, Source::HookFiles { paths, config, notes }, entries))
-    }
-
-    fn new(agent: Agent, bin: Option<&'a AgentBin>, source: Source, entries: Vec<HookEntry>) -> Self {
-        Section {
+        Ok(Section {
             agent,
-            driver: agent.driver(),
+            driver,
+            config,
             bin,
-            source,
+            intake,
             entries,
             on_failure: OnFailure::Unknown,
             census: None,
             checks: Checks::default(),
             probe_findings: Vec::new(),
             source_findings: Vec::new(),
-        }
+        })
     }
 
     /// Whether it has hooks.
@@ -122,24 +99,36 @@ impl<'a> Section<'a> {
         !self.entries.is_empty()
     }
 
-    /// The entries the probe stage runs: Claude Code's every entry but a
-    /// managed one or one of a type it does not know; another agent's
-    /// command hooks, the only ones it runs.
+    /// Whether its intake read anything (files, sources, managed settings):
+    /// a section that read nothing is left out of the report, unless no
+    /// section read anything.
+    pub fn read_anything(&self) -> bool {
+        self.intake.read_anything()
+    }
+
+    /// Whether the agent runs an entry of this kind: one of its hook types.
+    fn runs_kind(&self, kind: &HookKind) -> bool {
+        let t = match kind {
+            HookKind::Command { .. } => "command",
+            HookKind::Http { .. } => "http",
+            HookKind::Model { model_kind, .. } => model_kind.as_str(),
+            HookKind::McpTool { .. } => "mcp_tool",
+            HookKind::Other { .. } => return false,
+        };
+        self.config.hook_types().contains(&t)
+    }
+
+    /// The entries the probe stage runs: every one of a type the agent runs
+    /// but a managed one.
     fn runnable(&self) -> Vec<&HookEntry> {
-        match &self.source {
-            Source::Settings(_) => {
-                self.entries.iter().filter(|h| !h.managed && !matches!(h.kind, HookKind::Other { .. })).collect()
-            }
-            Source::HookFiles { .. } => {
-                self.entries.iter().filter(|e| matches!(e.kind, HookKind::Command { .. })).collect()
-            }
-        }
+        self.entries.iter().filter(|e| !e.managed && self.runs_kind(&e.kind)).collect()
     }
 
     /// Whether the census runs: a session with copies of the user's own
-    /// Claude Code configuration ([`census`]), when no settings file was named.
+    /// configuration ([`census`]), when no settings file was named, on an
+    /// agent whose driver says a session reports the hooks it started.
     fn runs_census(&self, opts: &AuditOptions) -> bool {
-        self.bin.is_some() && matches!(self.source, Source::Settings(_)) && opts.read_plugins
+        self.bin.is_some() && self.intake.reach.census && opts.read_plugins
     }
 
     /// Whether any stage of it runs sessions (so the audit needs a [`Lab`]).
@@ -147,96 +136,79 @@ impl<'a> Section<'a> {
         self.bin.is_some() && (!self.runnable().is_empty() || self.runs_census(opts))
     }
 
-    /// Whether a hook from outside the session may run beside the audited
-    /// one: Claude Code's managed settings, another agent's system config.
-    fn other_hooks_may_run(&self, opts: &AuditOptions) -> bool {
-        match &self.source {
-            Source::Settings(_) => opts.managed.has_pretooluse_hooks(),
-            Source::HookFiles { .. } => !self.driver.system_hook_layers().is_empty(),
-        }
-    }
-
     /// What the agent honours, which lint reads: whether a crashing guard
     /// with `"onFailure": "block"` is refused, in one session, on an agent
-    /// whose settings carry the key (before its hooks are probed).
+    /// that may honour the key (before its hooks are probed).
     pub async fn measure(&mut self, lab: Option<&Lab>, opts: &AuditOptions) -> anyhow::Result<()> {
-        let (Some(lab), Some(bin), Source::Settings(_)) = (lab, self.bin, &self.source) else { return Ok(()) };
-        if self.runnable().is_empty() {
+        let (Some(lab), Some(bin)) = (lab, self.bin) else { return Ok(()) };
+        if !self.intake.reach.on_failure_key || self.runnable().is_empty() {
             return Ok(());
         }
-        let runner = lab.runner(bin, opts.home.as_deref(), &opts.seal_exe, self.other_hooks_may_run(opts));
+        let runner = lab.runner(bin, opts.home.as_deref(), &opts.seal_exe, self.intake.other_hooks_may_run);
         self.on_failure = runner.probe_on_failure().await?;
         Ok(())
     }
 
     /// Lint: the static findings of every entry, and of the files and
-    /// sources they came from; `nothing_guards`: no agent has a hook at all.
+    /// sources they came from; `nothing_guards`: no agent has a hook at all
+    /// (said in this section).
     pub fn lint(&mut self, opts: &AuditOptions, nothing_guards: bool) {
         let version = self.bin.map(|b| b.version.as_str());
-        match &self.source {
-            Source::Settings(intake) => {
-                let env = static_checks::Env {
-                    path_var: &opts.path_var,
-                    home: opts.home.as_deref(),
-                    claude_version: version,
-                };
-                let mut findings = static_checks::check_all(&self.entries, self.on_failure, &env);
-                for f in &intake.files {
-                    findings.extend(broken_config::check_file(f, version));
-                }
-                self.checks.findings = findings;
-                self.source_findings = super::intake::sources::findings(&intake.event_hooks, &intake.skills, version);
-                self.source_findings.extend(intake.unreadable_managed.iter().map(|message| Finding {
-                    hook: None,
-                    severity: Severity::Warning,
-                    code: "managed-unreadable".into(),
-                    message: message.clone(),
-                }));
-                if nothing_guards {
-                    self.source_findings.push(Finding {
-                        hook: None,
-                        severity: Severity::Warning,
-                        code: "no-hooks".into(),
-                        message: "no PreToolUse hooks: nothing guards writes".into(),
-                    });
-                }
+        let intake = &self.intake;
+        if intake.reach.settings_schema {
+            let env =
+                static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: version };
+            let mut findings = static_checks::check_all(&self.entries, self.on_failure, &env);
+            for f in &intake.settings {
+                findings.extend(broken_config::check_file(f, version));
             }
-            Source::HookFiles { notes, .. } => {
-                let env =
-                    static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: None };
-                self.checks.findings =
-                    self.entries.iter().flat_map(|e| driver_checks::static_findings(self.driver, e, &env)).collect();
-                self.checks
-                    .findings
-                    .extend(notes.iter().map(|(path, note)| driver_checks::note_finding(&self.entries, path, note)));
-            }
+            self.checks.findings = findings;
+            self.source_findings = super::intake::sources::findings(&intake.event_hooks, &intake.skills, version);
+        } else {
+            let env = static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: None };
+            self.checks.findings =
+                self.entries.iter().flat_map(|e| driver_checks::static_findings(self.driver, e, &env)).collect();
+        }
+        self.checks
+            .findings
+            .extend(intake.notes.iter().map(|(path, note)| driver_checks::note_finding(&self.entries, path, note)));
+        self.source_findings.extend(intake.unreadable_managed.iter().map(|message| Finding {
+            hook: None,
+            severity: Severity::Warning,
+            code: "managed-unreadable".into(),
+            message: message.clone(),
+        }));
+        if nothing_guards {
+            self.source_findings.push(Finding {
+                hook: None,
+                severity: Severity::Warning,
+                code: "no-hooks".into(),
+                message: "no PreToolUse hooks: nothing guards writes".into(),
+            });
         }
     }
 
     /// Probe: the runnable entries in real sessions of the agent, in `lab`
-    /// (none, or no binary: static checks only); then, for Claude Code's
-    /// settings, the census.
+    /// (none, or no binary: static checks only); then, where the driver says
+    /// a session reports the hooks it started, the census.
     pub async fn probe(&mut self, lab: Option<&Lab>, opts: &AuditOptions) -> anyhow::Result<()> {
         let (Some(lab), Some(bin)) = (lab, self.bin) else { return Ok(()) };
-        let runner = lab.runner(bin, opts.home.as_deref(), &opts.seal_exe, self.other_hooks_may_run(opts));
-        let runnable: Vec<HookEntry> = self.runnable().into_iter().cloned().collect();
-        if !runnable.is_empty() {
-            // Claude Code: every write tool and route for a plain write, the faults through two of
-            // them (to keep the sessions few); another agent: each of its few write tools for both.
-            let tools = match &self.source {
-                Source::Settings(_) => stage::Tools { writes: &dynamic::TOOLS, faults: &dynamic::FAULT_TOOLS },
-                Source::HookFiles { config, .. } => {
-                    let writes = config.session_write_tools().unwrap_or(self.driver.write_tools());
-                    stage::Tools { writes, faults: writes }
-                }
+        let reach = self.intake.reach;
+        let runner = lab.runner(bin, opts.home.as_deref(), &opts.seal_exe, self.intake.other_hooks_may_run);
+        if !self.runnable().is_empty() {
+            // Every write tool and route for a plain write, the faults through two of them (to keep the
+            // sessions few); or each of the agent's few write tools for both.
+            let tools = if reach.every_write_route {
+                stage::Tools { writes: &dynamic::TOOLS, faults: &dynamic::FAULT_TOOLS }
+            } else {
+                let writes = self.config.session_write_tools().unwrap_or(self.driver.write_tools());
+                stage::Tools { writes, faults: writes }
             };
-            // A settings section probes every entry (the plan skips the rest); another agent's only those it runs.
-            let entries = match &self.source {
-                Source::Settings(_) => &self.entries,
-                Source::HookFiles { .. } => &runnable,
-            };
+            // Every entry of a type the agent runs, managed ones too: the plan skips them, but their
+            // matchers count towards the coverage of a write tool.
+            let entries: Vec<HookEntry> = self.entries.iter().filter(|e| self.runs_kind(&e.kind)).cloned().collect();
             let found =
-                stage::run(&runner, entries, tools, &opts.all_probes(), &opts.seal_exe, self.on_failure).await?;
+                stage::run(&runner, &entries, tools, &opts.all_probes(), &opts.seal_exe, self.on_failure).await?;
             self.after_sessions(found, opts, tools);
         }
         if self.runs_census(opts) {
@@ -248,25 +220,22 @@ impl<'a> Section<'a> {
             self.probe_findings.extend(c.findings());
             self.census = Some(c);
         }
-        match &self.source {
-            // After the census's, as the report has listed them.
-            Source::Settings(_) => self.probe_findings.extend(plan::rejected_answer_findings(&self.checks.screens)),
-            Source::HookFiles { .. } => self
-                .probe_findings
-                .extend(plan::unread_refusal_findings(&self.checks.screens, self.driver.display_name())),
+        // After the census's, as the report has listed them.
+        if reach.rejects_malformed_answers {
+            self.probe_findings.extend(plan::rejected_answer_findings(&self.checks.screens));
+        } else {
+            self.probe_findings.extend(plan::unread_refusal_findings(&self.checks.screens, self.driver.display_name()));
         }
         Ok(())
     }
 
     fn after_sessions(&mut self, found: Found, opts: &AuditOptions, tools: stage::Tools) {
-        self.checks.not_covered = match &self.source {
-            Source::Settings(_) => not_covered::settings(opts.probes.len(), &self.entries, !opts.managed.is_empty()),
-            Source::HookFiles { config, .. } => {
-                not_covered::hook_files(self.driver, *config, &found.probes, tools.faults)
-            }
-        };
-        if let Source::Settings(_) = &self.source {
+        if self.intake.reach.every_write_route {
+            self.checks.not_covered =
+                not_covered::settings(opts.probes.len(), &self.entries, !self.intake.managed_files.is_empty());
             self.probe_findings.extend(mcp_uncovered(&found.cells));
+        } else {
+            self.checks.not_covered = not_covered::hook_files(self.driver, self.config, &found.probes, tools.faults);
         }
         self.checks.cells = found.cells;
         self.checks.screens = found.screens;
@@ -282,76 +251,52 @@ impl<'a> Section<'a> {
         c.findings.append(&mut self.probe_findings);
         c.findings.append(&mut self.source_findings);
         c.guards = guard_verdict::verdicts(&self.entries, &c.cells, &c.holes, &c.screens, dynamic);
-        let plugins = match &self.source {
-            Source::Settings(intake) => intake.plugins.as_slice(),
-            Source::HookFiles { .. } => &[],
-        };
         let ctx = advice::Context {
             driver: self.driver,
             on_failure: self.on_failure,
             seal_exe: &opts.seal_exe,
             version: self.bin.map(|b| b.version.as_str()),
-            plugins,
+            plugins: &self.intake.plugins,
         };
         c.advice = advice::advise(&ctx, &self.entries, &c.holes, &c.findings, &c.rechecks, &c.unchecked);
     }
 
-    /// Another agent's part of the report (`agents[]`), its hooks located
-    /// in their files by its own event's name.
-    pub fn into_agent_audit(self) -> AgentAudit {
-        let version = self.bin.map(|b| b.version.clone());
+    /// Its part of the report, its hooks located in their files by its own
+    /// event's name.
+    pub fn into_report(self) -> AgentReport {
         let driver = self.driver;
+        let config = self.config;
         let hooks = self
             .entries
             .into_iter()
-            .map(|e| AgentHook {
-                agent: self.agent.as_str(),
-                agent_version: version.clone(),
+            .map(|e| ReportHook {
                 location: format!(
                     "{} {}",
                     e.file.display(),
-                    driver
-                        .hook_config()
-                        .and_then(|c| c.entry_location(&e.file, e.group, e.index))
-                        .unwrap_or_else(|| format!("{}[{}].hooks[{}]", driver.hook_event(), e.group, e.index))
+                    config.entry_location(&e.file, e.group, e.index).unwrap_or_else(|| format!(
+                        "{}[{}].hooks[{}]",
+                        driver.hook_event(),
+                        e.group,
+                        e.index
+                    ))
                 ),
                 entry: e,
             })
             .collect();
-        let files = match self.source {
-            Source::HookFiles { paths, .. } => paths,
-            Source::Settings(intake) => intake.files.into_iter().map(|f| f.path).collect(),
-        };
-        AgentAudit {
+        let intake = self.intake;
+        AgentReport {
             agent: self.agent.as_str(),
             agent_name: self.agent.display_name(),
-            version,
-            files,
+            version: self.bin.map(|b| b.version.clone()),
+            on_failure: intake.reach.on_failure_key.then_some(self.on_failure),
+            files: intake.files,
+            managed_files: intake.managed_files,
+            other_sources: intake.other_sources,
+            plugins: intake.plugins,
+            event_hooks: intake.event_hooks,
             hooks,
             checks: self.checks,
-        }
-    }
-
-    /// The report, this section (Claude Code's settings) at its top level
-    /// and the other agents' in `agents`.
-    pub fn into_report(self, opts: &AuditOptions, agents: Vec<AgentAudit>) -> AuditReport {
-        let (other_sources, plugins, event_hooks) = match self.source {
-            Source::Settings(intake) => (intake.other_sources, intake.plugins, intake.event_hooks),
-            Source::HookFiles { .. } => Default::default(),
-        };
-        AuditReport {
-            schema: super::report::SCHEMA,
-            claude_version: self.bin.map(|b| b.version.clone()),
-            on_failure: self.on_failure,
-            files: opts.files.clone(),
-            managed_files: opts.managed.files.clone(),
-            other_sources,
-            plugins,
-            event_hooks,
-            hooks: self.entries,
-            checks: self.checks,
             loaded_hooks: self.census,
-            agents,
         }
     }
 }

@@ -57,8 +57,10 @@ impl Row {
         })
     }
 
-    /// The row of an audit report `v` (whose paths are already redacted).
+    /// The row of an audit report `v` (whose paths are already redacted):
+    /// its first agent's part (`agents[0]`, the agent the census runs).
     pub fn from_audit(guard: &str, version: &str, v: &Value, exit_code: i32) -> Row {
+        let v = &v["agents"][0];
         let cells = v["cells"].as_array().map(Vec::as_slice).unwrap_or_default();
         // The first probe a hook refused in a session, else the first call it
         // refused at all (a guard that refuses a plain write): audit injected its faults there.
@@ -80,8 +82,8 @@ impl Row {
         Row {
             guard: guard.to_string(),
             version: version.to_string(),
-            agent: "claude-code".to_string(),
-            agent_version: v["claude_version"].as_str().unwrap_or("-").to_string(),
+            agent: v["agent"].as_str().unwrap_or("claude-code").to_string(),
+            agent_version: v["version"].as_str().unwrap_or("-").to_string(),
             probe: probe.to_string(),
             none: verdict("none"),
             missing: verdict("missing"),
@@ -101,7 +103,7 @@ impl Row {
 
 /// The re-checked fix: the first advice audit proved on a copy, else the
 /// first it re-checked at all, as `STATUS: CHANGE` (`proved`, `unsettled`,
-/// `failed`); `-` when audit re-checked none.
+/// `failed`); `-` when audit re-checked none. `v`: an agent's part of the report.
 pub fn fix(v: &Value) -> String {
     let advice = v["advice"].as_array().map(Vec::as_slice).unwrap_or_default();
     advice
@@ -117,7 +119,8 @@ fn is_probe(c: &Value) -> bool {
     c["tool"].as_str().is_some_and(|t| t.contains(':'))
 }
 
-/// The status of `hook` (when a probe was refused), else the worst of all guards: open, untested, held.
+/// The status of `hook` (when a probe was refused), else the worst of all
+/// guards: open, untested, held. `v`: an agent's part of the report.
 fn first_hook_status(v: &Value, hook: &str) -> String {
     let guards = v["guards"].as_array().map(Vec::as_slice).unwrap_or_default();
     if let Some(g) = guards.iter().find(|g| g["hook"] == hook) {
@@ -159,7 +162,7 @@ mod tests {
 
     #[test]
     fn a_row_reads_the_faults_under_the_refused_probe_and_the_proved_fix() {
-        let v = json!({"claude_version": "2.1.328",
+        let v = json!({"schema": 2, "agents": [{"agent": "claude-code", "version": "2.1.328",
             "cells": [
                 {"hook": "H1", "tool": "Bash", "fault": "none", "result": "wrote"},
                 {"hook": "H1", "tool": "Bash:git-reset-hard", "fault": "none", "result": "blocked"},
@@ -167,7 +170,7 @@ mod tests {
                 {"hook": "H1", "tool": "Bash:git-reset-hard", "fault": "hang", "result": "skipped"}],
             "guards": [{"hook": "H1", "status": "open"}],
             "advice": [{"change": "unproved", "recheck": {"status": "failed"}},
-                       {"change": "wrap it with seal", "recheck": {"status": "proved"}}]});
+                       {"change": "wrap it with seal", "recheck": {"status": "proved"}}]}]});
         let row = Row::from_audit("g", "1.0.0", &v, 3);
         assert_eq!(
             (row.probe.as_str(), row.none.as_str(), row.crash.as_str()),
@@ -175,13 +178,14 @@ mod tests {
         );
         assert_eq!((row.hang.as_str(), row.signal.as_str()), ("skipped", "-"));
         assert_eq!((row.status.as_str(), row.fix.as_str(), row.exit_code), ("open", "proved: wrap it with seal", 3));
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), ("claude-code", "2.1.328"));
     }
 
     #[test]
     fn with_no_refused_probe_the_row_says_so_and_takes_the_guards_status() {
-        let v = json!({"claude_version": "2.1.328",
+        let v = json!({"agents": [{"version": "2.1.328",
             "cells": [{"hook": "H1", "tool": "Bash", "fault": "none", "result": "wrote"}],
-            "guards": [{"hook": "H1", "status": "untested"}], "advice": []});
+            "guards": [{"hook": "H1", "status": "untested"}], "advice": []}]});
         let row = Row::from_audit("g", "1", &v, 6);
         assert_eq!(
             (row.probe.as_str(), row.missing.as_str(), row.status.as_str(), row.fix.as_str()),
@@ -191,11 +195,11 @@ mod tests {
 
     #[test]
     fn a_guard_that_refused_a_plain_write_has_its_faults_read_under_that_write() {
-        let v = json!({"cells": [
+        let v = json!({"agents": [{"cells": [
                 {"hook": "H1", "tool": "Write", "fault": "none", "result": "wrote"},
                 {"hook": "H1", "tool": "Bash", "fault": "none", "result": "blocked"},
                 {"hook": "H1", "tool": "Bash", "fault": "missing", "result": "wrote"}],
-            "guards": [{"hook": "H1", "status": "open"}]});
+            "guards": [{"hook": "H1", "status": "open"}]}]});
         let row = Row::from_audit("g", "1", &v, 3);
         assert_eq!((row.probe.as_str(), row.none.as_str(), row.missing.as_str()), ("Bash", "blocked", "wrote"));
     }

@@ -255,6 +255,7 @@ impl AuditArgs {
     /// The version an agent's flag (its driver's `version_flag`, `--codex`) names, if given.
     pub fn version_named_by(&self, flag: &str) -> Option<&str> {
         let flags = [
+            ("--claude", &self.claude),
             ("--codex", &self.codex),
             ("--gemini", &self.gemini),
             ("--copilot", &self.copilot),

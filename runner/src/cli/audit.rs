@@ -8,7 +8,7 @@ use failopen::audit::{self, AuditOptions};
 use std::path::PathBuf;
 
 use failopen::agent::Agent;
-use failopen::install::{cache::Cache, VersionSpec, PINNED_VERSION};
+use failopen::install::{cache::Cache, VersionSpec};
 use failopen::pool::Interrupt;
 
 use super::args::{AuditArgs, AuditFormat};
@@ -25,8 +25,7 @@ pub async fn main(mut args: AuditArgs, env: &Env) -> anyhow::Result<ExitCode> {
     // As in `run`: the first SIGINT/SIGTERM stops the sessions, a second one is a hard stop.
     super::signals::spawn_handler(opts.interrupt.clone(), false, None);
     if !matches!(args.format, AuditFormat::Json | AuditFormat::Sarif) {
-        let mut agents: Vec<&str> = opts.claude.iter().map(|c| c.agent.display_name()).collect();
-        agents.extend(opts.agent_bins.iter().map(|b| b.agent.display_name()));
+        let agents: Vec<&str> = opts.agent_bins.iter().map(|b| b.agent.display_name()).collect();
         if !agents.is_empty() {
             eprintln!("failopen audit: running {} sessions in throwaway directories...", agents.join(" and "));
         }
@@ -85,41 +84,25 @@ fn choose_sandbox(args: &mut AuditArgs) {
 /// The audit's options from its arguments and the environment.
 async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
     let cwd = env.cwd.clone().context("cannot read the current directory")?;
-    let (files, agent_files) = if args.settings.is_empty() {
+    let agent_files = if args.settings.is_empty() {
         let found = audit::default_files(&cwd, env.home.as_deref());
-        let agents = audit::intake::agent_config::default_paths(&cwd);
-        if found.is_empty() && agents.is_empty() && args.plugin_dirs.is_empty() {
+        if found.is_empty() && args.plugin_dirs.is_empty() {
             anyhow::bail!(
                 "no settings file to audit: none of .claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, .codex/hooks.json, .codex/config.toml, .gemini/settings.json, .github/hooks/*.json, .qwen/settings.json, .clinerules/hooks/PreToolUse, .opencode/plugins/, .kilo/plugins/, .continue/settings.json exists here; pass SETTINGS.json files"
             );
         }
-        (found, agents)
+        found
     } else {
-        split_by_agent(&args.settings, args.agent.as_deref())?
+        by_agent(&args.settings, args.agent.as_deref())?
     };
     let jobs = super::jobs(args.jobs)?;
-    let wants_claude = !files.is_empty() || !args.plugin_dirs.is_empty();
-    let claude = if args.static_only || !wants_claude {
-        None
-    } else {
-        let arg = args.claude.as_deref().unwrap_or(PINNED_VERSION);
-        let spec = VersionSpec::parse(arg).map_err(|e| anyhow::anyhow!("--claude: {e}"))?;
-        if let VersionSpec::Range(r) = &spec {
-            anyhow::bail!(
-                "--claude: audit runs on one Claude Code, and {r} is a range; name one version, `latest` or a path"
-            );
-        }
-        Some(failopen::install::spec::resolve(&spec, &Cache::from_env()).await?)
-    };
     // Advice and the sealed re-check name the same failopen that `seal --install` would write.
     let facts = failopen::seal::exe_path::ExeFacts::from_env().context("cannot locate the failopen executable")?;
     let seal_exe = failopen::seal::exe_path::choose(&facts).path.to_string_lossy().into_owned();
     let mut opts = AuditOptions {
-        files,
         cwd,
         home: env.home.clone(),
         path_var: env.path_var.as_ref().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default(),
-        claude,
         jobs,
         seal_exe,
         managed: super::managed_settings(),
@@ -149,44 +132,49 @@ fn user_probes(args: &AuditArgs, cwd: &Option<PathBuf>) -> anyhow::Result<Vec<au
     Ok(out)
 }
 
-/// The files named on the command line: Claude Code's, and the other agents' with their agent.
-type SplitFiles = (Vec<PathBuf>, Vec<(Agent, PathBuf)>);
-
-/// The named files, Claude Code's and the other agents' (by `--agent`, else by path).
-fn split_by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<SplitFiles> {
+/// The named files with their agent: `--agent`'s, else the one whose
+/// driver claims the path ([`failopen::agent::hook_config::owner_of`]).
+fn by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<Vec<(Agent, PathBuf)>> {
     let forced = agent.map(|a| a.parse::<Agent>().map_err(|e| anyhow::anyhow!("--agent: {e}"))).transpose()?;
-    let mut claude = Vec::new();
-    let mut others = Vec::new();
+    let mut out = Vec::new();
     for p in paths {
-        // The default agent's (Claude Code's) settings are audit's own intake; the others' are read by their driver.
-        match forced.or_else(|| audit::intake::agent_config::agent_of_path(p)) {
-            Some(agent) if agent != Agent::default() => others.push((agent, p.clone())),
-            _ => claude.push(p.clone()),
-        }
+        let Some(agent) = forced.or_else(|| failopen::agent::hook_config::owner_of(p)) else {
+            anyhow::bail!("{}: no agent audit reads claims this file; name it with --agent", p.display());
+        };
+        out.push((agent, p.clone()));
     }
-    Ok((claude, others))
+    Ok(out)
 }
 
-/// A binary for each agent whose files hold a hook (`--codex`, `--gemini`,
-/// else its pinned version), installed into failopen's cache if missing.
+/// A binary for each agent whose files hold a hook it runs, or whose
+/// driver has a census (a session with the user's own configuration) when
+/// its files or plugin directories were given (`--claude`, `--codex`,
+/// `--gemini`, else its pinned version), installed into failopen's cache if
+/// missing.
 async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec<failopen::agent::AgentBin>> {
     let mut out = Vec::new();
     for (agent, files) in audit::load_agent_files(opts)? {
+        let driver = agent.driver();
+        let Some(config) = driver.hook_config() else { continue };
+        let reach = config.reach();
         // Hooks audit only lists (OpenCode's plugins) need no binary.
         let has_hooks = files.iter().any(|f| {
             let entries = audit::intake::config::entries(std::slice::from_ref(&f.file));
             entries.iter().any(|e| !matches!(e.kind, audit::intake::config::HookKind::Other { .. }))
         });
-        if !has_hooks {
+        let census = reach.census && (!files.is_empty() || (reach.plugins_and_skills && !opts.plugin_dirs.is_empty()));
+        if !has_hooks && !census {
             continue;
         }
-        let driver = agent.driver();
-        let flag = driver.hook_config().map_or("--agent", |c| c.version_flag());
+        let flag = config.version_flag();
         let given = args.version_named_by(flag);
         let spec =
             VersionSpec::parse(given.unwrap_or(driver.pinned_version())).map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
         if let VersionSpec::Range(r) = &spec {
-            anyhow::bail!("{flag}: audit runs on one {}, and {r} is a range; name one version", agent.display_name());
+            anyhow::bail!(
+                "{flag}: audit runs on one {}, and {r} is a range; name one version, `latest` or a path",
+                agent.display_name()
+            );
         }
         let cache = Cache::from_env().for_agent(agent);
         out.push(failopen::install::spec::resolve(&spec, &cache).await?);

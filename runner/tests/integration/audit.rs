@@ -57,7 +57,7 @@ pub(crate) fn audit_in(cwd: &Path, home: Option<&Path>, args: &[&str]) -> (Outpu
 
 /// (hook, kind, tool, fault) of every hole.
 pub(crate) fn holes(v: &Value) -> BTreeSet<(String, String, String, String)> {
-    v["holes"]
+    v["agents"][0]["holes"]
         .as_array()
         .unwrap()
         .iter()
@@ -74,7 +74,7 @@ pub(crate) fn set(items: &[(&str, &str, &str, &str)]) -> BTreeSet<(String, Strin
 
 /// (hook, code) of every finding at warning or above.
 pub(crate) fn findings(v: &Value) -> BTreeSet<(String, String)> {
-    v["findings"]
+    v["agents"][0]["findings"]
         .as_array()
         .unwrap()
         .iter()
@@ -84,7 +84,7 @@ pub(crate) fn findings(v: &Value) -> BTreeSet<(String, String)> {
 }
 
 pub(crate) fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
-    v["cells"]
+    v["agents"][0]["cells"]
         .as_array()
         .unwrap()
         .iter()
@@ -107,8 +107,8 @@ fn unparsable_settings_is_an_error_naming_file_line_and_column() {
 fn static_only_names_each_planted_static_hole_and_nothing_else() {
     let (out, v) = audit(&["holes/unwrapped.json", "holes/missing.json", "--static-only"]);
     assert_eq!(out.status.code(), Some(3));
-    assert_eq!(v["schema"], 1, "the JSON's shape version (docs/machine-output.md)");
-    assert_eq!(v["on_failure"], "unknown");
+    assert_eq!(v["schema"], 2, "the JSON's shape version (docs/machine-output.md)");
+    assert_eq!(v["agents"][0]["on_failure"], "unknown");
     // H1 deny and H2 crashing: no seal, no onFailure. H3: its script was renamed away.
     let want: BTreeSet<(String, String)> =
         [("H1", "unprotected"), ("H2", "unprotected"), ("H3", "script-missing"), ("H3", "unprotected")]
@@ -116,7 +116,7 @@ fn static_only_names_each_planted_static_hole_and_nothing_else() {
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect();
     assert_eq!(findings(&v), want);
-    assert!(v["cells"].as_array().unwrap().is_empty());
+    assert!(v["agents"][0]["cells"].as_array().unwrap().is_empty());
 }
 
 #[test]
@@ -132,8 +132,8 @@ fn default_files_are_the_project_settings_of_the_cwd() {
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["files"].as_array().unwrap().len(), 1, "{v}");
-    assert!(v["files"][0].as_str().unwrap().ends_with(".claude/settings.local.json"));
+    assert_eq!(v["agents"][0]["files"].as_array().unwrap().len(), 1, "{v}");
+    assert!(v["agents"][0]["files"][0].as_str().unwrap().ends_with(".claude/settings.local.json"));
     // Planted: matcher Bash only, and an inline guard with no protection.
     let want: BTreeSet<(String, String)> = [("H1", "uncovered-tools"), ("H1", "unprotected")]
         .iter()
@@ -153,9 +153,9 @@ fn default_files_are_the_project_settings_of_the_cwd() {
 fn unwrapped_deny_guard_fails_open_under_every_fault_and_seal_closes_it() {
     let (out, v) = audit(&["holes/unwrapped.json"]);
     assert_eq!(out.status.code(), Some(3));
-    assert_eq!(v["claude_version"], "2.1.328");
+    assert_eq!(v["agents"][0]["version"], "2.1.328");
     // Measured on 2.1.328: onFailure: block is honoured on a crashing command hook.
-    assert_eq!(v["on_failure"], "honoured");
+    assert_eq!(v["agents"][0]["on_failure"], "honoured");
     // H1 (deny, no seal, no onFailure) blocks every offered tool as is...
     for tool in ["Bash", "Write", "Edit", "NotebookEdit"] {
         assert_eq!(cell(&v, "H1", tool, "none")["result"], "blocked", "H1 {tool}");
@@ -177,7 +177,7 @@ fn unwrapped_deny_guard_fails_open_under_every_fault_and_seal_closes_it() {
     assert_eq!(holes(&v), set(&want));
     // The same cells, and every call H1 refused, with the guard as `seal --install` writes it
     // (wrapped, onFailure added): all blocked, so the recipe is proved.
-    let recheck = v["rechecks"].as_array().unwrap();
+    let recheck = v["agents"][0]["rechecks"].as_array().unwrap();
     assert_eq!(recheck.len(), 2);
     for r in recheck {
         assert_eq!(r["outcome"], "proved", "{r:#}");
@@ -311,7 +311,8 @@ fn subagent_and_mcp_routes_are_probed() {
     let got = holes(&v);
     assert!(got.contains(&("H2".into(), "broken-as-configured".into(), "subagent".into(), "none".into())), "{got:?}");
     assert!(!got.iter().any(|h| h.2 == "mcp"), "failopen's own MCP server is not a proven hole: {got:?}");
-    let info: Vec<_> = v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "mcp-uncovered").collect();
+    let info: Vec<_> =
+        v["agents"][0]["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "mcp-uncovered").collect();
     assert_eq!(info.len(), 1, "{info:?}");
     assert_eq!(info[0]["hook"], "H2");
 }
@@ -542,7 +543,7 @@ fn broken_configuration_is_named_with_its_file_and_entry() {
     .collect();
     assert_eq!(findings(&v), want);
     let message = |code: &str| -> Vec<String> {
-        v["findings"]
+        v["agents"][0]["findings"]
             .as_array()
             .unwrap()
             .iter()
@@ -580,7 +581,7 @@ fn a_broken_sibling_entry_fails_an_otherwise_sealed_guard() {
     assert_eq!(out.status.code(), Some(3), "{v:#}");
     assert!(holes(&v).is_empty(), "run alone, the sealed guard holds");
     let f: Vec<&Value> =
-        v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "invalid-hook-entry").collect();
+        v["agents"][0]["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "invalid-hook-entry").collect();
     assert_eq!(f.len(), 1, "{v:#}");
     assert_eq!(f[0]["severity"], "error");
     assert!(f[0]["message"].as_str().unwrap().contains("hooks.PreToolUse[1].hooks[0].type"), "{}", f[0]["message"]);
@@ -590,7 +591,7 @@ fn a_broken_sibling_entry_fails_an_otherwise_sealed_guard() {
     let (out, v) = audit(&[settings.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{v:#}");
     let f: Vec<&Value> =
-        v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "invalid-hook-entry").collect();
+        v["agents"][0]["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "invalid-hook-entry").collect();
     assert_eq!(f.len(), 1, "{v:#}");
     assert_eq!(f[0]["severity"], "warning", "2.1.328 ignores only the entry");
 }

@@ -48,7 +48,7 @@ fn a_recipe_that_fails_its_recheck_is_reported_as_failed_and_matcher_advice_only
     std::fs::write(project.join(".claude/settings.json"), settings.to_string()).unwrap();
     let (out, v) = audit(&project, &home, &[]);
     assert_eq!(out.status.code(), Some(3), "{v:#}");
-    let kinds: Vec<(&str, &str)> = v["holes"]
+    let kinds: Vec<(&str, &str)> = v["agents"][0]["holes"]
         .as_array()
         .unwrap()
         .iter()
@@ -56,7 +56,7 @@ fn a_recipe_that_fails_its_recheck_is_reported_as_failed_and_matcher_advice_only
         .collect();
     assert!(kinds.contains(&("uncovered-tool", "Write")), "{kinds:?}");
     assert!(kinds.contains(&("fails-open", "Bash")), "{kinds:?}");
-    let re = &v["rechecks"][0];
+    let re = &v["agents"][0]["rechecks"][0];
     let matcher = re["matcher"].as_str().unwrap();
     assert!(matcher.starts_with(&format!("{SECRETS_MATCHER}|")), "the old matcher is kept whole: {matcher}");
     assert!(matcher.contains("Write"), "{matcher}");
@@ -75,7 +75,7 @@ fn a_recipe_that_fails_its_recheck_is_reported_as_failed_and_matcher_advice_only
     assert!(roles.contains(&("refusal", "Bash", "blocked")), "{roles:?}");
     assert!(roles.contains(&("hole", "Write", "wrote")), "{roles:?}");
     assert!(roles.iter().any(|r| r.0 == "hole" && r.1 == "Bash" && r.2 == "blocked"), "{roles:?}");
-    let advice: Vec<&Value> = v["advice"].as_array().unwrap().iter().collect();
+    let advice: Vec<&Value> = v["agents"][0]["advice"].as_array().unwrap().iter().collect();
     assert!(
         advice.iter().all(|a| a["recheck"]["status"] != "proved"),
         "nothing proved is printed as a fix: {advice:#?}"

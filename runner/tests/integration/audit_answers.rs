@@ -30,7 +30,7 @@ fn a_deny_with_a_null_reason_is_named_as_the_answers_shape() {
     assert_eq!(out.status.code(), Some(3), "{v}");
     let codes: BTreeSet<(String, String)> = findings(&v);
     assert!(codes.contains(&("H1".into(), "answer-rejected".into())), "{codes:?}");
-    let message = v["findings"]
+    let message = v["agents"][0]["findings"]
         .as_array()
         .unwrap()
         .iter()
@@ -38,10 +38,11 @@ fn a_deny_with_a_null_reason_is_named_as_the_answers_shape() {
         .and_then(|f| f["message"].as_str())
         .unwrap();
     assert!(message.contains("permissionDecisionReason"), "{message}");
-    let advice: Vec<&str> = v["advice"].as_array().unwrap().iter().filter_map(|a| a["change"].as_str()).collect();
+    let advice: Vec<&str> =
+        v["agents"][0]["advice"].as_array().unwrap().iter().filter_map(|a| a["change"].as_str()).collect();
     assert!(advice.iter().any(|a| a.contains("rejects as malformed")), "{advice:?}");
     assert!(!advice.iter().any(|a| a.contains("deadline")), "the deadline is not the problem: {advice:?}");
     // No probe was refused, so the guard is not held.
-    let status: Vec<&Value> = v["guards"].as_array().unwrap().iter().map(|g| &g["status"]).collect();
+    let status: Vec<&Value> = v["agents"][0]["guards"].as_array().unwrap().iter().map(|g| &g["status"]).collect();
     assert!(status.iter().all(|s| *s != "held"), "{status:?}");
 }

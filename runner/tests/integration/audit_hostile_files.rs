@@ -45,7 +45,8 @@ fn a_hook_script_that_is_a_fifo_is_checked_without_blocking() {
     let out = static_audit(d.path(), &[], 60);
     assert!(out.status.code().is_some(), "killed at the time limit: the audit blocked on the FIFO");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let codes: Vec<&str> = v["findings"].as_array().unwrap().iter().filter_map(|f| f["code"].as_str()).collect();
+    let codes: Vec<&str> =
+        v["agents"][0]["findings"].as_array().unwrap().iter().filter_map(|f| f["code"].as_str()).collect();
     assert!(codes.contains(&"unprotected"), "{codes:?}");
     assert_eq!(out.status.code(), Some(3), "{codes:?}");
 }
@@ -77,8 +78,8 @@ fn a_hundred_thousand_hooks_are_all_checked() {
     let out = static_audit(d.path(), &[], 300);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["hooks"].as_array().unwrap().len(), N);
-    let findings = v["findings"].as_array().unwrap();
+    assert_eq!(v["agents"][0]["hooks"].as_array().unwrap().len(), N);
+    let findings = v["agents"][0]["findings"].as_array().unwrap();
     let count = |code: &str| findings.iter().filter(|f| f["code"] == code).count();
     assert_eq!(count("unprotected"), N, "every hook is unprotected");
     // Every tool is covered by some hook, so none is left to nobody.

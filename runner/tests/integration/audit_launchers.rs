@@ -53,7 +53,7 @@ fn write(p: &Path, text: &str) {
 }
 
 fn cells_for(v: &Value, hook: &str, fault: &str) -> Vec<(String, String)> {
-    v["cells"]
+    v["agents"][0]["cells"]
         .as_array()
         .unwrap()
         .iter()
@@ -93,7 +93,7 @@ fn a_node_and_a_python3_guard_fail_open_without_their_interpreter_and_a_guard_wi
         assert!(!skipped.is_empty() && skipped.iter().all(|(_, r)| r == "skipped"), "{h}: {skipped:?}");
     }
     assert_eq!(result(&v, "H3", probe, "no-deps"), "wrote", "required package gone: {v:#}");
-    let holes: Vec<(String, String)> = v["holes"]
+    let holes: Vec<(String, String)> = v["agents"][0]["holes"]
         .as_array()
         .unwrap()
         .iter()

@@ -78,12 +78,17 @@ fn project_with_guard(d: &Path, matcher: &str, guard: &str) -> (PathBuf, PathBuf
 }
 
 fn guard_verdict(v: &Value, hook: &str) -> (String, String) {
-    let g = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == hook).unwrap_or_else(|| panic!("{v:#}"));
+    let g = v["agents"][0]["guards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["hook"] == hook)
+        .unwrap_or_else(|| panic!("{v:#}"));
     (g["status"].as_str().unwrap().to_string(), g["reason"].as_str().unwrap().to_string())
 }
 
 pub(crate) fn result(v: &Value, hook: &str, tool: &str, fault: &str) -> String {
-    v["cells"]
+    v["agents"][0]["cells"]
         .as_array()
         .unwrap()
         .iter()
@@ -101,8 +106,8 @@ fn a_guard_that_refuses_nothing_is_untested_and_never_exits_0() {
     let (status, reason) = guard_verdict(&v, "H1");
     assert_eq!(status, "untested", "{v:#}");
     assert!(reason.contains("refused none of") && reason.contains("--probe"), "{reason}");
-    assert!(v["screens"].as_array().unwrap().iter().all(|s| s["refused"] == false), "{v:#}");
-    assert!(v["holes"].as_array().unwrap().is_empty(), "{v:#}");
+    assert!(v["agents"][0]["screens"].as_array().unwrap().iter().all(|s| s["refused"] == false), "{v:#}");
+    assert!(v["agents"][0]["holes"].as_array().unwrap().is_empty(), "{v:#}");
 }
 
 const DESTRUCTIVE_GUARD: &str = r#"#!/usr/bin/env python3
@@ -122,7 +127,7 @@ fn a_destructive_command_guard_is_exercised_with_a_probe_and_fails_open() {
     let (out, v) = audit(&project, &home, &[]);
     assert_eq!(out.status.code(), Some(3), "{v:#}");
     assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a plain write is allowed: {v:#}");
-    let screened: Vec<&str> = v["screens"]
+    let screened: Vec<&str> = v["agents"][0]["screens"]
         .as_array()
         .unwrap()
         .iter()
@@ -135,7 +140,7 @@ fn a_destructive_command_guard_is_exercised_with_a_probe_and_fails_open() {
     for fault in ["missing", "crash", "hang", "signal"] {
         assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
     }
-    let holes: Vec<(String, String)> = v["holes"]
+    let holes: Vec<(String, String)> = v["agents"][0]["holes"]
         .as_array()
         .unwrap()
         .iter()
@@ -162,7 +167,7 @@ fn the_proved_recipe_closes_every_probe_hole_and_the_next_audit_finds_none(
     home: &Path,
     probe: &str,
 ) {
-    let re = &v["rechecks"][0];
+    let re = &v["agents"][0]["rechecks"][0];
     assert_eq!(re["outcome"], "proved", "{re:#}");
     let cells: Vec<(&str, &str, &str, &str)> = re["cells"]
         .as_array()
@@ -180,7 +185,7 @@ fn the_proved_recipe_closes_every_probe_hole_and_the_next_audit_finds_none(
     assert!(cells.contains(&("refusal", "Bash:rm-rf-home", "none", "blocked")), "{cells:?}");
     assert!(cells.contains(&("seal-gone", probe, "no-seal", "blocked")), "{cells:?}");
     let fixes: Vec<&Value> =
-        v["advice"].as_array().unwrap().iter().filter(|a| a["recheck"]["status"] == "proved").collect();
+        v["agents"][0]["advice"].as_array().unwrap().iter().filter(|a| a["recheck"]["status"] == "proved").collect();
     assert_eq!(fixes.len(), 1, "one recipe: {v:#}");
     let change = fixes[0]["change"].as_str().unwrap();
     assert!(change.contains("failopen seal --install") && !change.contains(" or "), "{change}");
@@ -196,7 +201,10 @@ fn the_proved_recipe_closes_every_probe_hole_and_the_next_audit_finds_none(
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let (out, after) = audit(project, home, &[]);
-    assert!(after["holes"].as_array().unwrap().is_empty(), "the fix as applied still has holes: {after:#}");
+    assert!(
+        after["agents"][0]["holes"].as_array().unwrap().is_empty(),
+        "the fix as applied still has holes: {after:#}"
+    );
     assert_ne!(out.status.code(), Some(3), "{after:#}");
     for fault in ["none", "missing", "crash", "hang", "signal", "no-seal"] {
         assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
@@ -273,8 +281,12 @@ fn no_probe_touches_anything_outside_its_temp_root_with_the_guard_removed() {
     assert_eq!(listing(&home), before_home, "HOME changed: {v:#}");
     assert!(!d.path().join("outside").exists());
     // Every probe did run in its own world (so the check above means something).
-    let probes: Vec<String> =
-        v["screens"].as_array().unwrap().iter().map(|s| s["probe"].as_str().unwrap().to_string()).collect();
+    let probes: Vec<String> = v["agents"][0]["screens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["probe"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(probes.len(), 11, "{v:#}");
     for p in &probes {
         let r = result(&v, "H1", p, "none");
@@ -336,12 +348,12 @@ fn a_guard_plugin_installed_with_claude_plugin_install_is_found_exercised_and_fa
     }
     let (out, v) = audit(&project, &home, &[]);
     assert_eq!(out.status.code(), Some(3), "{v:#}");
-    let plugins = v["plugins"].as_array().unwrap();
+    let plugins = v["agents"][0]["plugins"].as_array().unwrap();
     assert_eq!(plugins.len(), 1, "{v:#}");
     assert_eq!((plugins[0]["name"].as_str(), plugins[0]["loaded"].as_bool()), (Some("dguard@localmarket"), Some(true)));
     // A directory marketplace's plugin runs from its source, not the cache copy (measured on 2.1.328:
     // runner/tests/fixtures/hook-start/claude-2.1.328.txt).
-    let hook = &v["hooks"][0];
+    let hook = &v["agents"][0]["hooks"][0];
     assert!(hook["file"].as_str().unwrap().ends_with("market/plugins/dguard/hooks/hooks.json"), "{v:#}");
     let probe = "Bash:git-reset-hard";
     assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
@@ -350,7 +362,8 @@ fn a_guard_plugin_installed_with_claude_plugin_install_is_found_exercised_and_fa
     }
     // The hook stays where the plugin runs it (with its CLAUDE_PLUGIN_ROOT): seal in the plugin's own
     // hooks file, never "disable the plugin and run it from user settings" (user hooks get no plugin root).
-    let advice: Vec<&str> = v["advice"].as_array().unwrap().iter().map(|a| a["change"].as_str().unwrap()).collect();
+    let advice: Vec<&str> =
+        v["agents"][0]["advice"].as_array().unwrap().iter().map(|a| a["change"].as_str().unwrap()).collect();
     assert!(
         advice.iter().any(|a| a.contains("plugin dguard@localmarket") && a.contains("seal --install")),
         "{advice:?}"
@@ -365,7 +378,7 @@ fn a_guard_plugin_installed_with_claude_plugin_install_is_found_exercised_and_fa
     std::fs::write(&settings, s.to_string()).unwrap();
     let (out, v) = audit(&project, &home, &["--static-only"]);
     assert_eq!(out.status.code(), Some(3), "{v:#}");
-    assert!(v["hooks"].as_array().unwrap().is_empty(), "{v:#}");
-    assert_eq!(v["plugins"][0]["loaded"], false, "{v:#}");
-    assert!(v["plugins"][0]["reason"].as_str().unwrap().starts_with("set to false in"), "{v:#}");
+    assert!(v["agents"][0]["hooks"].as_array().unwrap().is_empty(), "{v:#}");
+    assert_eq!(v["agents"][0]["plugins"][0]["loaded"], false, "{v:#}");
+    assert!(v["agents"][0]["plugins"][0]["reason"].as_str().unwrap().starts_with("set to false in"), "{v:#}");
 }

@@ -91,7 +91,7 @@ pub(crate) fn project_with_settings(
 }
 
 fn refused(v: &Value) -> Vec<&str> {
-    v["screens"]
+    v["agents"][0]["screens"]
         .as_array()
         .unwrap()
         .iter()
@@ -101,7 +101,7 @@ fn refused(v: &Value) -> Vec<&str> {
 }
 
 fn finding_codes(v: &Value) -> Vec<&str> {
-    v["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect()
+    v["agents"][0]["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect()
 }
 
 /// `claude plugin marketplace add MARKET` then `claude plugin install PLUGIN`, in `home`.
@@ -151,9 +151,9 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
     claude_plugin_install(&market, "cc-safety-net@cc-marketplace", &home, &project);
     let (out, v) = audit(&project, &home, &[]);
     assert_eq!(out.status.code(), Some(3), "{v:#}");
-    assert_eq!(v["plugins"][0]["name"], "cc-safety-net@cc-marketplace", "{v:#}");
-    assert_eq!(v["plugins"][0]["loaded"], true, "{v:#}");
-    let hook = &v["hooks"][0];
+    assert_eq!(v["agents"][0]["plugins"][0]["name"], "cc-safety-net@cc-marketplace", "{v:#}");
+    assert_eq!(v["agents"][0]["plugins"][0]["loaded"], true, "{v:#}");
+    let hook = &v["agents"][0]["hooks"][0];
     assert!(hook["file"].as_str().unwrap().ends_with("cc-marketplace/plugins/cc-safety-net/hooks/hooks.json"), "{v:#}");
     let probe = "Bash:git-reset-hard";
     assert_refuses_as_is_and_fails_open(&v, "Bash", probe);
@@ -169,13 +169,13 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
 /// finds the plugin still loaded and no hole: the probe is refused as-is and
 /// under every fault that let it through before, and with the seal binary gone.
 fn apply_the_plugin_advice_and_audit_again(v: &Value, home: &Path, project: &Path, probe: &str) {
-    let fix = v["advice"]
+    let fix = v["agents"][0]["advice"]
         .as_array()
         .unwrap()
         .iter()
         .find(|a| a["recheck"]["status"] == "proved")
         .unwrap_or_else(|| panic!("no proved fix: {v:#}"));
-    let file = v["hooks"][0]["file"].as_str().unwrap();
+    let file = v["agents"][0]["hooks"][0]["file"].as_str().unwrap();
     let change = fix["change"].as_str().unwrap();
     assert!(change.contains(&format!("failopen seal --install {file}")), "{change}");
     let dir = tempfile::tempdir().unwrap();
@@ -188,8 +188,8 @@ fn apply_the_plugin_advice_and_audit_again(v: &Value, home: &Path, project: &Pat
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let (out, after) = audit(project, home, &[]);
     assert_ne!(out.status.code(), Some(3), "the advised fix still fails open: {after:#}");
-    assert_eq!(after["plugins"][0]["loaded"], true, "{after:#}");
-    assert_eq!(after["holes"].as_array().unwrap().len(), 0, "{after:#}");
+    assert_eq!(after["agents"][0]["plugins"][0]["loaded"], true, "{after:#}");
+    assert_eq!(after["agents"][0]["holes"].as_array().unwrap().len(), 0, "{after:#}");
     assert_eq!(result(&after, "H1", probe, "none"), "blocked", "{after:#}");
     for fault in ["missing", "crash", "signal", "no-launcher", "no-seal"] {
         assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
@@ -206,7 +206,7 @@ fn claude_safety_guard_in_project_settings_as_its_readme_says_is_exercised_and_f
     let (project, home, path) = project_with_settings(d.path(), settings, &bin);
     let (out, v) = audit_with_path(&project, &home, &[], &path);
     assert_eq!(out.status.code(), Some(3), "{v:#}");
-    assert!(v["hooks"][0]["file"].as_str().unwrap().ends_with("project/.claude/settings.json"), "{v:#}");
+    assert!(v["agents"][0]["hooks"][0]["file"].as_str().unwrap().ends_with("project/.claude/settings.json"), "{v:#}");
     assert!(!finding_codes(&v).contains(&"script-missing"), "the console script is on PATH: {v:#}");
     assert_eq!(refused(&v), ["Bash:git-push-force", "Bash:curl-pipe-sh", "Bash:rm-rf-home"], "{v:#}");
     assert_refuses_as_is_and_fails_open(&v, "Bash", "Bash:git-push-force");
@@ -239,6 +239,6 @@ fn assert_refuses_as_is_and_fails_open(v: &Value, tool: &str, probe: &str) {
         assert_eq!(result(v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
     }
     assert_eq!(result(v, "H1", probe, "hang"), "skipped", "no timeout: a 600 s hang is not waited for: {v:#}");
-    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    let guard = v["agents"][0]["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
     assert_eq!(guard["status"], "open", "{v:#}");
 }

@@ -49,7 +49,7 @@ fn node_version() -> (u32, u32) {
 }
 
 fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
-    v["cells"]
+    v["agents"][0]["cells"]
         .as_array()
         .unwrap()
         .iter()
@@ -101,14 +101,15 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_unt
         "hooks": [{"type": "command", "command": command}]}]}});
     std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
     let (out, v) = audit(&project, &home, &[]);
-    let codes: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> =
+        v["agents"][0]["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
     assert!(codes.contains(&"resolved-at-run-time"), "{codes:?}");
     assert!(!codes.contains(&"script-missing"), "no static 'does not exist' for a $(...) path: {codes:?}");
-    let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+    let screen = v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
     assert_eq!(screen["refused"], true, "{v:#}");
     assert!(screen["answer"].as_str().unwrap().starts_with("exit 2: "), "{screen:#}");
     assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a plain write holds no secret: {v:#}");
-    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    let guard = v["agents"][0]["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
     assert_eq!(guard["status"], "untested", "{v:#}");
     assert_eq!(out.status.code(), Some(6), "untested, nothing found open: {v:#}");
 }
@@ -165,22 +166,26 @@ fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
     assert!(command.starts_with("node --experimental-strip-types"), "{command}");
     claude_plugin_install(&market, "sensitive-canary@coo-quack", &home, &project);
     let (out, v) = audit(&project, &home, &[]);
-    assert_eq!(v["plugins"][0]["loaded"], true, "{v:#}");
-    assert!(v["hooks"][0]["file"].as_str().unwrap().ends_with("market/plugins/sensitive-canary/hooks/hooks.json"));
+    assert_eq!(v["agents"][0]["plugins"][0]["loaded"], true, "{v:#}");
+    assert!(v["agents"][0]["hooks"][0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("market/plugins/sensitive-canary/hooks/hooks.json"));
     let strips_types = node_version() >= (22, 6);
     if strips_types {
-        let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+        let screen =
+            v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
         assert_eq!(screen["refused"], true, "{v:#}");
         assert_eq!(out.status.code(), Some(6), "{v:#}");
         return;
     }
     // Open as configured, and why: the screens and the session cells say what node said.
     let said = "exit 9: node: bad option: --experimental-strip-types";
-    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    let guard = v["agents"][0]["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
     assert_eq!(guard["status"], "open", "{v:#}");
-    let holes = v["holes"].as_array().unwrap();
+    let holes = v["agents"][0]["holes"].as_array().unwrap();
     assert!(holes.iter().any(|h| h["kind"] == "broken-as-configured" && h["tool"] == "Bash"), "{v:#}");
-    let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
+    let screen = v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
     assert_eq!(screen["answer"], said, "{v:#}");
     for fault in ["none", "missing"] {
         let c = cell(&v, "H1", "Bash", fault);
@@ -248,7 +253,7 @@ exit 0
     std::fs::write(plugin.join("SOURCE"), "").unwrap();
     let (out, v) = audit(&project, &home, &[]);
     let probe = "Bash:git-reset-hard";
-    let screen = v["screens"].as_array().unwrap().iter().find(|s| s["probe"] == probe).unwrap();
+    let screen = v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == probe).unwrap();
     assert_eq!(screen["answer"], "exit 2: rguard: git reset --hard is not allowed", "{v:#}");
     assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
     for fault in ["crash", "hang", "signal"] {

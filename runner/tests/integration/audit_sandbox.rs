@@ -110,7 +110,7 @@ fn a_canary_hook_under_audit_runs_and_reaches_no_secret_home_network_outside_pat
     // The hook ran: its refusal blocked the as-is write, and it answered every screen.
     assert_eq!(result(&v, "H1", "Bash", "none"), "blocked", "{v:#}");
     // The screens of the probes its matcher (`Bash`) covers: the others never start it.
-    let screens: Vec<&Value> = v["screens"]
+    let screens: Vec<&Value> = v["agents"][0]["screens"]
         .as_array()
         .unwrap()
         .iter()
@@ -161,8 +161,8 @@ fn without_a_sandbox_audit_runs_the_static_checks_only_and_says_so() {
     assert!(stderr.contains("bubblewrap (bwrap) is not installed"), "{stderr}");
     assert!(stderr.contains("--no-sandbox"), "{stderr}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
-    assert!(v["cells"].as_array().is_none_or(|c| c.is_empty()), "no session ran: {v:#}");
-    assert!(!v["findings"].as_array().unwrap().is_empty(), "the static checks ran: {v:#}");
+    assert!(v["agents"][0]["cells"].as_array().is_none_or(|c| c.is_empty()), "no session ran: {v:#}");
+    assert!(!v["agents"][0]["findings"].as_array().unwrap().is_empty(), "the static checks ran: {v:#}");
 }
 
 fn which(tool: &str) -> Result<std::path::PathBuf, ()> {

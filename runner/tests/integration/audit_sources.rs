@@ -47,13 +47,14 @@ fn a_plugin_dirs_hooks_are_read_with_the_plugin_root_put_in() {
         Some(&home),
         &["--static-only", "--plugin-dir", missing.to_str().unwrap(), "--plugin-dir", present.to_str().unwrap()],
     );
-    let hooks = v["hooks"].as_array().unwrap();
+    let hooks = v["agents"][0]["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 2, "{v:#}");
     let root = missing.canonicalize().unwrap();
     assert_eq!(hooks[0]["kind"]["command"], format!("{}/hooks/gone.sh", root.display()), "{v:#}");
     assert!(codes_of(&v, "H1").contains(&"script-missing".to_string()), "{v:#}");
     assert!(!codes_of(&v, "H2").contains(&"script-missing".to_string()), "{v:#}");
-    let sources: Vec<&str> = v["other_sources"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let sources: Vec<&str> =
+        v["agents"][0]["other_sources"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     assert_eq!(sources.len(), 2, "{v:#}");
     assert!(sources[0].ends_with("missing-plugin/hooks/hooks.json"), "{sources:?}");
     assert_eq!(out.status.code(), Some(3), "warnings fail a static audit");
@@ -77,12 +78,12 @@ fn skills_frontmatter_hooks_are_read_or_named() {
         "---\nname: yaml\ndescription: d\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: /x.sh\n---\n",
     );
     let (_out, v) = audit_in(&project, Some(&home), &["--static-only"]);
-    let hooks = v["hooks"].as_array().unwrap();
+    let hooks = v["agents"][0]["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 1, "{v:#}");
     assert!(hooks[0]["file"].as_str().unwrap().ends_with("skills/notes/SKILL.md"), "{v:#}");
     assert!(codes_of(&v, "H1").contains(&"script-missing".to_string()), "{v:#}");
     let unread: Vec<_> =
-        v["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "skill-hooks-not-read").collect();
+        v["agents"][0]["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "skill-hooks-not-read").collect();
     assert_eq!(unread.len(), 1, "{v:#}");
     assert!(unread[0]["message"].as_str().unwrap().contains("skills/yaml/SKILL.md"), "{v:#}");
 }
@@ -100,7 +101,7 @@ fn permission_request_and_prompt_hooks_are_listed_and_warned_about() {
         "PermissionRequest": [{"matcher": "Bash|Write", "hooks": [{"type": "command", "command": "/opt/guards/perm.sh", "timeout": 5}]}]}});
     std::fs::write(&settings, value.to_string()).unwrap();
     let (_out, v) = audit_in(d.path(), Some(d.path()), &[settings.to_str().unwrap(), "--static-only"]);
-    let events = v["event_hooks"].as_array().unwrap();
+    let events = v["agents"][0]["event_hooks"].as_array().unwrap();
     let listed: Vec<(&str, &str)> =
         events.iter().map(|e| (e["id"].as_str().unwrap(), e["event"].as_str().unwrap())).collect();
     assert_eq!(listed, [("E1", "PermissionRequest"), ("E2", "UserPromptSubmit")], "{v:#}");
@@ -135,7 +136,7 @@ fn a_plugins_deny_guard_runs_in_the_dynamic_checks() {
 /// made at least one call, and for each tool called, Claude Code started
 /// `per_call` PreToolUse hooks per call, as many as audit lists: no finding.
 pub(crate) fn assert_census_matches(v: &Value, per_call: u64) {
-    let census = &v["loaded_hooks"];
+    let census = &v["agents"][0]["loaded_hooks"];
     let tools = census["tools"].as_array().unwrap_or_else(|| panic!("no census: {v:#}"));
     assert!(!tools.is_empty() && census.get("inconclusive").is_none(), "{census:#}");
     for t in tools {
@@ -183,10 +184,10 @@ fn a_plugin_whose_manifest_lists_its_hooks_file_in_an_array_is_found_and_matches
     crate::audit_public_guards::claude_plugin_install(&market, "array-guard@local", &home, &project);
     let (out, v) = audit_in(&project, Some(&home), &[]);
     assert_eq!(out.status.code(), Some(3), "a guard with no onFailure fails open: {v:#}");
-    assert_eq!(v["plugins"][0]["reason"], "loaded", "{v:#}");
+    assert_eq!(v["agents"][0]["plugins"][0]["reason"], "loaded", "{v:#}");
     // A directory marketplace's plugin runs from its source, not the cache copy (measured on 2.1.328:
     // audit::probe::hook_start), so that is where audit reads its hooks file.
-    let file = v["hooks"][0]["file"].as_str().unwrap();
+    let file = v["agents"][0]["hooks"][0]["file"].as_str().unwrap();
     assert!(file.ends_with("market/plugins/array-guard/extra/guard.json"), "{v:#}");
     assert_eq!(crate::audit::cell(&v, "H1", "Bash", "none")["result"], "blocked", "{v:#}");
     assert_eq!(crate::audit::cell(&v, "H1", "Bash", "crash")["result"], "wrote", "{v:#}");

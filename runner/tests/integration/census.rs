@@ -39,7 +39,7 @@ fn rows(path: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
 
 /// The verdict of `fault` under the row's probe, from the audit report's own cells.
 fn cell(audit: &Value, probe: &str, fault: &str) -> String {
-    audit["cells"]
+    audit["agents"][0]["cells"]
         .as_array()
         .unwrap()
         .iter()
@@ -76,11 +76,11 @@ fn every_committed_row_is_its_guards_expectation_and_its_evidence() {
         let audit = &ev["audit"];
         assert_eq!(ev["row"]["exit_code"].to_string(), row["exit_code"], "{name}: the evidence's exit code");
         assert_eq!(audit["exit_code"].to_string(), row["exit_code"], "{name}: audit's own exit code");
-        assert_eq!(audit["claude_version"], row["agent_version"].as_str(), "{name}");
+        assert_eq!(audit["agents"][0]["version"], row["agent_version"].as_str(), "{name}");
         for fault in FAULTS {
             assert_eq!(cell(audit, &row["probe"], fault), row[fault], "{name} {fault}: the row is not its evidence");
         }
-        let advice = audit["advice"].as_array().unwrap();
+        let advice = audit["agents"][0]["advice"].as_array().unwrap();
         let fix = advice
             .iter()
             .find(|a| a["recheck"]["status"] == "proved")

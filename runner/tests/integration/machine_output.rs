@@ -175,9 +175,9 @@ fn audit_sarif_of_static_findings_is_valid_and_points_at_each_hook() {
     let run = &sarif["runs"][0];
     assert_eq!(run["invocations"][0]["exitCode"], report["exit_code"]);
     let results = run["results"].as_array().unwrap();
-    let findings = report["findings"].as_array().unwrap();
+    let findings = report["agents"][0]["findings"].as_array().unwrap();
     assert_eq!(results.len(), findings.len(), "one result per finding\n{sarif:#}");
-    let hooks = report["hooks"].as_array().unwrap();
+    let hooks = report["agents"][0]["hooks"].as_array().unwrap();
     for (r, f) in results.iter().zip(findings) {
         let level = match f["severity"].as_str().unwrap() {
             "info" => "note",
@@ -210,17 +210,17 @@ fn audit_sarif_has_a_result_per_proven_hole() {
     let sarif: Value = serde_json::from_str(&std::fs::read_to_string(&sarif_file).unwrap()).unwrap();
     assert_valid_sarif(&sarif);
     let results = sarif["runs"][0]["results"].as_array().unwrap();
-    let holes = report["holes"].as_array().unwrap();
+    let holes = report["agents"][0]["holes"].as_array().unwrap();
     assert!(!holes.is_empty(), "{report:#}");
     let hole_results: Vec<&Value> =
         results.iter().filter(|r| r["ruleId"].as_str().unwrap().starts_with("hole/")).collect();
     assert_eq!(hole_results.len(), holes.len(), "one result per hole\n{sarif:#}");
-    assert_eq!(results.len(), holes.len() + report["findings"].as_array().unwrap().len());
+    assert_eq!(results.len(), holes.len() + report["agents"][0]["findings"].as_array().unwrap().len());
     let fixtures = support::fixture("audit");
     for (r, h) in hole_results.iter().zip(holes) {
         assert_eq!((r["level"].as_str(), r["properties"]["hook"].as_str()), (Some("error"), h["hook"].as_str()));
         assert_eq!(r["ruleId"], format!("hole/{}", h["kind"].as_str().unwrap()), "{r:#}");
-        let hook = report["hooks"].as_array().unwrap().iter().find(|e| e["id"] == h["hook"]).unwrap();
+        let hook = report["agents"][0]["hooks"].as_array().unwrap().iter().find(|e| e["id"] == h["hook"]).unwrap();
         let command = serde_json::to_string(hook["kind"]["command"].as_str().unwrap()).unwrap();
         let at = &r["locations"][0]["physicalLocation"];
         assert_eq!(at["artifactLocation"]["uri"], "holes/unwrapped.json", "{r:#}");

@@ -469,8 +469,9 @@ fn the_action_audit_step_fails_a_public_guard_that_fails_open() {
     assert_eq!((r.code, r.outputs["exit-code"].as_str(), r.outputs["result"].as_str()), (3, "3", "open"), "{}", r.log);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&r.outputs["report"]).unwrap()).unwrap();
-    assert_eq!(report["hooks"][0]["kind"]["command"], "claude-safety-guard hook", "{report:#}");
-    let hole = report["holes"].as_array().unwrap().first().unwrap_or_else(|| panic!("no hole: {report:#}"));
+    assert_eq!(report["agents"][0]["hooks"][0]["kind"]["command"], "claude-safety-guard hook", "{report:#}");
+    let hole =
+        report["agents"][0]["holes"].as_array().unwrap().first().unwrap_or_else(|| panic!("no hole: {report:#}"));
     assert_eq!(hole["hook"], "H1", "{report:#}");
     assert_eq!(hole["tool"], "Bash:git-push-force", "{report:#}");
     let sarif: serde_json::Value =

@@ -73,6 +73,10 @@ impl AgentDriver for ClaudeCode {
         super::hook_census::pretooluse_errors(stdout)
     }
 
+    fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
+        Some(&super::hook_config::ClaudeCodeHookConfig)
+    }
+
     fn hook_contract(&self) -> Option<&'static dyn crate::agent::hook_contract::HookContract> {
         Some(&super::hook_contract::ClaudeCodeContract)
     }

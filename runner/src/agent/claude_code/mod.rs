@@ -10,6 +10,7 @@
 pub mod capabilities;
 pub mod driver;
 pub mod hook_census;
+pub mod hook_config;
 pub mod hook_contract;
 pub mod session;
 pub mod stream;

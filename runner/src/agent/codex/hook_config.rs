@@ -63,6 +63,11 @@ impl HookConfig for CodexHookConfig {
         "--codex"
     }
 
+    /// The directory above its `.codex` directory, else the audit's.
+    fn project_dir(&self, abs: &Path, cwd: &Path, _home: Option<&Path>) -> PathBuf {
+        hook_config::above_dir(abs, ".codex", cwd)
+    }
+
     /// Codex CLI fails to parse the whole hooks file ("expected u64").
     fn timeout_must_be_whole_seconds(&self) -> bool {
         true

@@ -43,6 +43,11 @@ impl HookConfig for GeminiHookConfig {
         "--gemini"
     }
 
+    /// The directory above its `.gemini` directory, else the audit's.
+    fn project_dir(&self, abs: &Path, cwd: &Path, _home: Option<&Path>) -> PathBuf {
+        hook_config::above_dir(abs, ".gemini", cwd)
+    }
+
     /// Gemini CLI replaces these in the command text with the session's directory.
     fn project_dir_vars(&self) -> &'static [&'static str] {
         &PROJECT_VARS

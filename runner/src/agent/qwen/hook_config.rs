@@ -61,6 +61,11 @@ impl HookConfig for QwenHookConfig {
         "--qwen"
     }
 
+    /// The directory above its `.qwen` directory, else the audit's.
+    fn project_dir(&self, abs: &Path, cwd: &Path, _home: Option<&Path>) -> PathBuf {
+        hook_config::above_dir(abs, ".qwen", cwd)
+    }
+
     /// Qwen Code replaces these in the command text with the session's directory.
     fn project_dir_vars(&self) -> &'static [&'static str] {
         &PROJECT_VARS

@@ -1,4 +1,5 @@
-//! The other agents' hook configs an audit reads: Codex CLI's
+//! Every agent's hook configs an audit reads: Claude Code's settings files
+//! (whole, as written), Codex CLI's
 //! `<project>/.codex/hooks.json` (Claude Code's shape: events, matcher
 //! groups, `{type: "command", command, timeout}` in seconds) and the
 //! `[hooks]` table of `<project>/.codex/config.toml` in the same shape, and
@@ -11,13 +12,11 @@
 //! ([`crate::agent::hook_config::HookConfig`], from its driver). Each is read
 //! into a Claude-shaped [`SettingsFile`] (`hooks.PreToolUse`,
 //! timeouts in seconds) so that the entries, faults, judge and seal re-check
-//! of a Claude Code audit apply as they are; a session of the agent turns
+//! apply to every agent alike; a session of the agent turns
 //! the entry back into its own format (`agent::codex::config::hooks_json`,
 //! `agent::gemini::config::settings_json`).
 
 use std::path::{Path, PathBuf};
-
-use serde_json::json;
 
 use super::config::{ConfigError, SettingsFile};
 use crate::agent::hook_config::{ConfigNote, HookConfig, HookConfigError};
@@ -39,16 +38,33 @@ pub struct AgentFile {
 /// The agent a hook config belongs to, by its path, as each agent's
 /// [`HookConfig::owns_path`] tells (Codex CLI: a file in a `.codex`
 /// directory or named `hooks.json`; Gemini CLI: `settings.json` in a
-/// `.gemini` directory). `None`: a Claude Code settings file.
+/// `.gemini` directory), else the agent that owns the files no other claims
+/// (Claude Code's settings).
 pub fn agent_of_path(path: &Path) -> Option<Agent> {
-    readers().find(|(_, c)| c.owns_path(path)).map(|(agent, _)| agent)
+    crate::agent::hook_config::owner_of(path)
 }
 
-/// The other agents' hook configs in the project `cwd` that exist, each
-/// agent's in the order it lists them ([`HookConfig::default_paths`]).
-pub fn default_paths(cwd: &Path) -> Vec<(Agent, PathBuf)> {
+/// Every agent's hook configs in the project `cwd` (and, under `home`, the
+/// user's) that exist, each agent's in the order it lists them
+/// ([`HookConfig::default_paths`], [`HookConfig::home_paths`]); a file
+/// found twice (HOME as the project) once.
+pub fn default_paths(cwd: &Path, home: Option<&Path>) -> Vec<(Agent, PathBuf)> {
     let read = |p: &Path| super::file_read::read_text(p, super::file_read::MAX_CONFIG_BYTES).ok();
-    readers().flat_map(|(agent, c)| c.default_paths(cwd, &read).into_iter().map(move |p| (agent, p))).collect()
+    let mut out: Vec<(Agent, PathBuf)> = Vec::new();
+    for (agent, c) in readers() {
+        let mut found = c.default_paths(cwd, &read);
+        found.extend(home.map(|h| c.home_paths(h)).unwrap_or_default());
+        for p in found {
+            if !out.iter().any(|(_, seen)| same_file(seen, &p)) {
+                out.push((agent, p));
+            }
+        }
+    }
+    out
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// Every agent whose hook configs audit reads through its driver.
@@ -66,7 +82,7 @@ pub fn load(agent: Agent, path: &Path, project_dir: PathBuf) -> Result<AgentFile
         return Err(ConfigError::Shape {
             path: shown,
             message: format!(
-                "audit does not read {}'s hook files yet; the agents it reads besides Claude Code are {}",
+                "audit does not read {}'s hook files yet; the agents it reads are {}",
                 agent.display_name(),
                 valid.join(", ")
             ),
@@ -74,26 +90,21 @@ pub fn load(agent: Agent, path: &Path, project_dir: PathBuf) -> Result<AgentFile
     };
     let text = super::file_read::read_text(path, super::file_read::MAX_CONFIG_BYTES)
         .map_err(|source| ConfigError::Read { path: shown.clone(), source })?;
-    let hooks = reader.read_groups(path, &text).map_err(|e| match e {
+    let value = reader.read_settings(path, &text).map_err(|e| match e {
         HookConfigError::Parse { line, column, message } => {
             ConfigError::Parse { path: shown.clone(), line, column, message }
         }
         HookConfigError::Shape(message) => ConfigError::Shape { path: shown.clone(), message },
     })?;
     let notes = reader.notes(path, &text);
-    let file = SettingsFile {
-        path: path.to_path_buf(),
-        project_dir,
-        value: json!({"hooks": {"PreToolUse": hooks}}),
-        managed: false,
-        plugin: None,
-    };
+    let file = SettingsFile { path: path.to_path_buf(), project_dir, value, managed: false, plugin: None };
     Ok(AgentFile { agent, file, notes })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn write(dir: &Path, rel: &str, text: &str) -> PathBuf {
         let p = dir.join(rel);
@@ -108,8 +119,8 @@ mod tests {
         assert_eq!(agent_of_path(Path::new("/p/.codex/config.toml")), Some(Agent::Codex));
         assert_eq!(agent_of_path(Path::new("hooks.json")), Some(Agent::Codex));
         assert_eq!(agent_of_path(Path::new("/p/.gemini/settings.json")), Some(Agent::Gemini));
-        assert_eq!(agent_of_path(Path::new("/p/.claude/settings.json")), None);
-        assert_eq!(agent_of_path(Path::new("settings.json")), None);
+        assert_eq!(agent_of_path(Path::new("/p/.claude/settings.json")), Some(Agent::ClaudeCode));
+        assert_eq!(agent_of_path(Path::new("settings.json")), Some(Agent::ClaudeCode));
         assert_eq!(agent_of_path(Path::new("/p/.github/hooks/guard.json")), Some(Agent::Copilot));
         assert_eq!(agent_of_path(Path::new("/h/.copilot/hooks/hooks.json")), Some(Agent::Copilot));
     }
@@ -117,15 +128,15 @@ mod tests {
     #[test]
     fn discovery_finds_the_configs_that_exist() {
         let d = tempfile::tempdir().unwrap();
-        assert!(default_paths(d.path()).is_empty());
+        assert!(default_paths(d.path(), None).is_empty());
         write(d.path(), ".codex/config.toml", "model = \"x\"\n");
-        assert!(default_paths(d.path()).is_empty(), "a config.toml without [hooks]");
+        assert!(default_paths(d.path(), None).is_empty(), "a config.toml without [hooks]");
         write(d.path(), ".codex/hooks.json", "{}");
         write(d.path(), ".gemini/settings.json", "{}");
-        let found: Vec<Agent> = default_paths(d.path()).into_iter().map(|(a, _)| a).collect();
+        let found: Vec<Agent> = default_paths(d.path(), None).into_iter().map(|(a, _)| a).collect();
         assert_eq!(found, [Agent::Codex, Agent::Gemini]);
         write(d.path(), ".github/hooks/guard.json", "{}");
-        let found: Vec<Agent> = default_paths(d.path()).into_iter().map(|(a, _)| a).collect();
+        let found: Vec<Agent> = default_paths(d.path(), None).into_iter().map(|(a, _)| a).collect();
         assert_eq!(found, [Agent::Codex, Agent::Gemini, Agent::Copilot]);
     }
 

@@ -132,42 +132,6 @@ impl HookEntry {
     }
 }
 
-/// The settings files Claude Code would read when started in `cwd` with
-/// HOME `home`, those that exist: project, local project, user.
-pub fn default_paths(cwd: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    let mut candidates = vec![cwd.join(".claude/settings.json"), cwd.join(".claude/settings.local.json")];
-    if let Some(h) = home {
-        candidates.push(h.join(".claude/settings.json"));
-    }
-    let mut seen: Vec<PathBuf> = Vec::new();
-    for c in candidates {
-        if c.is_file() && !seen.iter().any(|s| same_file(s, &c)) {
-            seen.push(c);
-        }
-    }
-    seen
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-}
-
-/// The project directory for a settings file: `X` for `X/.claude/*.json`
-/// (unless `X` is HOME, the user's settings), else `cwd`.
-pub fn project_dir_for(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf {
-    let abs = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
-    let parent = abs.parent();
-    if parent.and_then(Path::file_name).is_some_and(|n| n == ".claude") {
-        if let Some(x) = parent.and_then(Path::parent) {
-            let is_home = home.is_some_and(|h| same_file(h, x));
-            if !is_home {
-                return x.to_path_buf();
-            }
-        }
-    }
-    cwd.to_path_buf()
-}
-
 /// Read and parse one settings file.
 pub fn load(path: &Path, project_dir: PathBuf) -> Result<SettingsFile, ConfigError> {
     let shown = path.display().to_string();
@@ -277,12 +241,5 @@ mod tests {
         assert_eq!(e[0].timeout, Some(5.0));
         assert_eq!(e[2].matcher, None);
         assert_eq!(e[2].location(), "s.json PreToolUse[1].hooks[0]");
-    }
-
-    #[test]
-    fn project_dir_is_the_parent_of_dot_claude() {
-        let cwd = Path::new("/w");
-        assert_eq!(project_dir_for(Path::new("/p/.claude/settings.json"), cwd, None), Path::new("/p"));
-        assert_eq!(project_dir_for(Path::new("/x/s.json"), cwd, None), Path::new("/w"));
     }
 }

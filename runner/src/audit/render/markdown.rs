@@ -7,63 +7,75 @@ use super::markdown_syntax::{code, table, text};
 use super::markdown_tables;
 use super::words::on_failure_words;
 use crate::audit::intake::config::kind_words;
-use crate::audit::render::{verdict, version_words};
-use crate::audit::report::AuditReport;
+use crate::audit::render::{agent_words, tag, verdict};
+use crate::audit::report::{AgentReport, AuditReport};
 
 /// The Markdown report; its heading names the result and the process's `exit_code`.
 pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "### failopen audit: {} (exit {exit_code})\n", text(&verdict(r)));
-    if !crate::audit::render::has_claude_part(r) {
-        let _ = writeln!(s, "No Claude Code settings here; the other agents' hooks:\n");
-        for a in &r.agents {
-            s.push_str(&super::agent_render::markdown(a));
-        }
-        return s;
+    let several = r.agents.len() > 1;
+    for a in &r.agents {
+        agent_markdown(&mut s, a, &tag(a, several));
     }
-    let _ = writeln!(s, "{}; `\"onFailure\": \"block\"` {}\n", text(&version_words(r)), on_failure_words(r.on_failure));
+    s
+}
+
+/// One agent's part of the Markdown report; `tag` names it in each heading.
+fn agent_markdown(s: &mut String, a: &AgentReport, tag: &str) {
+    let of =
+        a.on_failure.map(|of| format!("; `\"onFailure\": \"block\"` {}", on_failure_words(of))).unwrap_or_default();
+    let _ = writeln!(s, "{}{of}\n", text(&agent_words(a)));
     let paths = |files: &[std::path::PathBuf]| -> String {
         files.iter().map(|f| code(&f.display().to_string())).collect::<Vec<_>>().join(", ")
     };
-    let _ = writeln!(s, "Settings: {}\n", paths(&r.files));
-    for p in &r.plugins {
+    if !a.files.is_empty() {
+        let _ = writeln!(s, "Files: {}\n", paths(&a.files));
+    }
+    for p in &a.plugins {
         let state = if p.loaded { "loaded" } else { "**not loaded**" };
         let _ = writeln!(s, "- plugin {} ({state}): {}", code(&p.name), text(&p.reason));
     }
-    if !r.plugins.is_empty() {
+    if !a.plugins.is_empty() {
         s.push('\n');
     }
-    super::markdown_tables::guards_table(&mut s, &r.checks.guards);
-    if !r.managed_files.is_empty() {
-        let _ = writeln!(s, "Managed settings (read by Claude Code in every session): {}\n", paths(&r.managed_files));
+    markdown_tables::guards_table(s, &a.checks.guards);
+    if !a.managed_files.is_empty() {
+        let _ = writeln!(
+            s,
+            "Managed settings (read by {} in every session): {}\n",
+            text(a.agent_name),
+            paths(&a.managed_files)
+        );
     }
-    if !r.other_sources.is_empty() {
-        let _ = writeln!(s, "Also read: {}\n", paths(&r.other_sources));
+    if !a.other_sources.is_empty() {
+        let _ = writeln!(s, "Also read: {}\n", paths(&a.other_sources));
     }
-    if let Some(c) = &r.loaded_hooks {
+    if let Some(c) = &a.loaded_hooks {
         let _ = writeln!(s, "Hooks loaded: {}\n", text(&super::words::census_words(c)));
     }
 
-    let _ = writeln!(s, "#### Hooks\n");
-    let rows: Vec<Vec<String>> = r
+    let _ = writeln!(s, "#### Hooks{}\n", text(tag));
+    let rows: Vec<Vec<String>> = a
         .hooks
         .iter()
         .map(|h| {
-            let managed = if h.managed { " (managed: checked statically)" } else { "" };
+            let e = &h.entry;
+            let managed = if e.managed { " (managed: checked statically)" } else { "" };
             vec![
-                h.id.clone(),
-                format!("{}{managed}", code(&h.location())),
-                h.matcher.as_deref().map(code).unwrap_or_else(|| "(none: all tools)".into()),
-                h.timeout.map(|t| format!("{t}s")).unwrap_or_else(|| "none".into()),
-                if h.on_failure_block() { "block".into() } else { "-".into() },
-                code(&kind_words(&h.kind)),
+                e.id.clone(),
+                format!("{}{managed}", code(&h.location)),
+                e.matcher.as_deref().map(code).unwrap_or_else(|| "(none: all tools)".into()),
+                e.timeout.map(|t| format!("{t}s")).unwrap_or_else(|| "none".into()),
+                if e.on_failure_block() { "block".into() } else { "-".into() },
+                code(&kind_words(&e.kind)),
             ]
         })
         .collect();
-    table(&mut s, &["hook", "where", "matcher", "timeout", "onFailure", "runs"], &rows, "No PreToolUse hooks.");
-    if !r.event_hooks.is_empty() {
+    table(s, &["hook", "where", "matcher", "timeout", "onFailure", "runs"], &rows, "No hooks that run before a tool.");
+    if !a.event_hooks.is_empty() {
         let _ = writeln!(s, "#### Other hooks that can refuse (checked statically, not run)\n");
-        let rows: Vec<Vec<String>> = r
+        let rows: Vec<Vec<String>> = a
             .event_hooks
             .iter()
             .map(|h| {
@@ -77,11 +89,11 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
                 ]
             })
             .collect();
-        table(&mut s, &["hook", "where", "event", "timeout", "onFailure", "runs"], &rows, "");
+        table(s, &["hook", "where", "event", "timeout", "onFailure", "runs"], &rows, "");
     }
 
-    let _ = writeln!(s, "#### Static findings\n");
-    let rows: Vec<Vec<String>> = r
+    let _ = writeln!(s, "#### Static findings{}\n", text(tag));
+    let rows: Vec<Vec<String>> = a
         .checks
         .findings
         .iter()
@@ -94,11 +106,11 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
             ]
         })
         .collect();
-    table(&mut s, &["severity", "hook", "finding", "code"], &rows, "None.");
+    table(s, &["severity", "hook", "finding", "code"], &rows, "None.");
 
-    if !r.checks.screens.is_empty() {
+    if !a.checks.screens.is_empty() {
         let _ = writeln!(s, "#### Probes tried on each hook directly (stdin, no session)\n");
-        let rows: Vec<Vec<String>> = super::text_sections::screen_lines(&r.checks.screens)
+        let rows: Vec<Vec<String>> = super::text_sections::screen_lines(&a.checks.screens)
             .into_iter()
             .map(|(hook, refused, rest)| {
                 let refused: Vec<String> = refused.iter().map(|(p, a)| format!("{} ({})", code(p), text(a))).collect();
@@ -106,41 +118,38 @@ pub fn markdown(r: &AuditReport, exit_code: i32) -> String {
                 vec![hook.to_string(), refused.join("<br>"), rest.join(", ")]
             })
             .collect();
-        table(&mut s, &["hook", "refused", "let through"], &rows, "");
+        table(s, &["hook", "refused", "let through"], &rows, "");
     }
-    if r.claude_version.is_some() {
+    if a.version.is_some() {
         let _ = writeln!(
             s,
-            "#### Dynamic checks: a write attempt per tool and each refused probe, as configured and under injected faults\n"
+            "#### Dynamic checks{}: a write attempt per tool and each refused probe, as configured and under injected faults\n",
+            text(tag)
         );
-        let notes = markdown_tables::fault_grid(&mut s, &r.checks.cells);
+        let notes = markdown_tables::fault_grid(s, &a.checks.cells);
         let _ = writeln!(
             s,
             "blocked = refused with evidence; **WROTE** = the file changed; invalid = cannot tell; - = not run\n"
         );
-        for note in notes.iter().chain(&r.checks.not_covered) {
+        for note in notes.iter().chain(&a.checks.not_covered) {
             let _ = writeln!(s, "- {}", text(note));
         }
-        if !r.checks.cells.is_empty() || !r.checks.not_covered.is_empty() {
+        if !a.checks.cells.is_empty() || !a.checks.not_covered.is_empty() {
             s.push('\n');
         }
 
-        let _ = writeln!(s, "#### Holes\n");
-        markdown_tables::holes(&mut s, &r.checks.holes, "None proven.");
+        let _ = writeln!(s, "#### Holes{}\n", text(tag));
+        markdown_tables::holes(s, &a.checks.holes, "None proven.");
     }
 
-    if !r.checks.advice.is_empty() {
-        let _ = writeln!(s, "#### Advice\n");
-        markdown_tables::advice(&mut s, &r.checks.advice);
+    if !a.checks.advice.is_empty() {
+        let _ = writeln!(s, "#### Advice{}\n", text(tag));
+        markdown_tables::advice(s, &a.checks.advice);
     }
-    for re in &r.checks.rechecks {
-        markdown_tables::recheck(&mut s, re, "#### Re-check of", "(its recipe applied to a copy)");
+    for re in &a.checks.rechecks {
+        markdown_tables::recheck(s, re, "#### Re-check of", "(its recipe applied to a copy)");
     }
-    markdown_tables::unchecked(&mut s, &r.checks.unchecked);
-    for a in &r.agents {
-        s.push_str(&super::agent_render::markdown(a));
-    }
-    s
+    markdown_tables::unchecked(s, &a.checks.unchecked);
 }
 
 #[cfg(test)]
@@ -158,6 +167,7 @@ mod tests {
     use crate::audit::probe::holes::{Hole, HoleKind};
     use crate::audit::probe::judge::{CellResult, WroteHow};
     use crate::audit::probe::recheck::{Change, Outcome, Recheck, RecheckCell, Role};
+    use crate::audit::report::ReportHook;
 
     fn hook(id: &str, matcher: &str, command: &str) -> HookEntry {
         HookEntry {
@@ -182,64 +192,68 @@ mod tests {
 
     /// A report with one unprotected guard that failed open under a crash.
     fn report() -> AuditReport {
+        let e = hook("H1", "Bash|Write", "guard.sh --deny `x` <y>");
         AuditReport {
             schema: crate::audit::report::SCHEMA,
-            claude_version: Some("2.1.328".into()),
-            loaded_hooks: None,
-            agents: vec![],
-            on_failure: OnFailure::Honoured,
-            files: vec![PathBuf::from("/p/.claude/settings.json")],
-            managed_files: vec![],
-            other_sources: vec![],
-            plugins: vec![],
-            event_hooks: vec![],
-            hooks: vec![hook("H1", "Bash|Write", "guard.sh --deny `x` <y>")],
-            checks: Checks {
-                findings: vec![Finding {
-                    hook: Some("H1".into()),
-                    severity: Severity::Warning,
-                    code: "unprotected".into(),
-                    message: "no \"onFailure\": \"block\" | not sealed".into(),
-                }],
-                cells: vec![
-                    cell("Bash", Fault::None, CellResult::Blocked),
-                    cell("Bash", Fault::Crash, CellResult::Wrote(WroteHow::GuardFailed)),
-                    cell("Write", Fault::None, CellResult::Invalid("tool-error".into())),
-                ],
-                holes: vec![Hole {
-                    hook: "H1".into(),
-                    kind: HoleKind::FailsOpen,
-                    tool: "Bash".into(),
-                    fault: Fault::Crash,
-                }],
-                advice: vec![Advice {
-                    hook: "H1".into(),
-                    change: "add onFailure".into(),
-                    snippet: Some("\"onFailure\": \"block\"".into()),
-                    recheck: Rechecked { status: RecheckStatus::Proved, what: "1 of 1 hole refused".into() },
-                }],
-                rechecks: vec![Recheck {
-                    hook: "H1".into(),
-                    changes: vec![Change::OnFailure],
-                    hook_json: serde_json::json!({"onFailure": "block"}),
-                    matcher: Some("Bash|Write".into()),
-                    cells: vec![RecheckCell {
-                        role: Role::Hole,
-                        cell: cell("Bash", Fault::Crash, CellResult::Blocked),
+            agents: vec![AgentReport {
+                agent: "claude-code",
+                agent_name: "Claude Code",
+                version: Some("2.1.328".into()),
+                on_failure: Some(OnFailure::Honoured),
+                files: vec![PathBuf::from("/p/.claude/settings.json")],
+                managed_files: vec![],
+                other_sources: vec![],
+                plugins: vec![],
+                event_hooks: vec![],
+                hooks: vec![ReportHook { location: e.location(), entry: e }],
+                loaded_hooks: None,
+                checks: Checks {
+                    findings: vec![Finding {
+                        hook: Some("H1".into()),
+                        severity: Severity::Warning,
+                        code: "unprotected".into(),
+                        message: "no \"onFailure\": \"block\" | not sealed".into(),
                     }],
-                    outcome: Outcome::Proved,
-                    measured: "1 of 1 hole refused".into(),
-                    went_wrong: vec![],
-                }],
-                unchecked: vec![],
-                not_covered: vec!["faults are injected through Bash and Write only".into()],
-                guards: vec![crate::audit::guard_verdict::GuardVerdict {
-                    hook: "H1".into(),
-                    status: crate::audit::guard_verdict::GuardStatus::Open,
-                    reason: "1 hole: calls through Bash went through".into(),
-                }],
-                screens: vec![],
-            },
+                    cells: vec![
+                        cell("Bash", Fault::None, CellResult::Blocked),
+                        cell("Bash", Fault::Crash, CellResult::Wrote(WroteHow::GuardFailed)),
+                        cell("Write", Fault::None, CellResult::Invalid("tool-error".into())),
+                    ],
+                    holes: vec![Hole {
+                        hook: "H1".into(),
+                        kind: HoleKind::FailsOpen,
+                        tool: "Bash".into(),
+                        fault: Fault::Crash,
+                    }],
+                    advice: vec![Advice {
+                        hook: "H1".into(),
+                        change: "add onFailure".into(),
+                        snippet: Some("\"onFailure\": \"block\"".into()),
+                        recheck: Rechecked { status: RecheckStatus::Proved, what: "1 of 1 hole refused".into() },
+                    }],
+                    rechecks: vec![Recheck {
+                        hook: "H1".into(),
+                        changes: vec![Change::OnFailure],
+                        hook_json: serde_json::json!({"onFailure": "block"}),
+                        matcher: Some("Bash|Write".into()),
+                        cells: vec![RecheckCell {
+                            role: Role::Hole,
+                            cell: cell("Bash", Fault::Crash, CellResult::Blocked),
+                        }],
+                        outcome: Outcome::Proved,
+                        measured: "1 of 1 hole refused".into(),
+                        went_wrong: vec![],
+                    }],
+                    unchecked: vec![],
+                    not_covered: vec!["faults are injected through Bash and Write only".into()],
+                    guards: vec![crate::audit::guard_verdict::GuardVerdict {
+                        hook: "H1".into(),
+                        status: crate::audit::guard_verdict::GuardStatus::Open,
+                        reason: "1 hole: calls through Bash went through".into(),
+                    }],
+                    screens: vec![],
+                },
+            }],
         }
     }
 
@@ -288,14 +302,15 @@ mod tests {
     #[test]
     fn static_only_has_no_dynamic_sections_and_says_none() {
         let mut r = report();
-        r.claude_version = None;
-        r.on_failure = OnFailure::Unknown;
-        r.checks.cells.clear();
-        r.checks.holes.clear();
-        r.checks.advice.clear();
-        r.checks.rechecks.clear();
-        r.checks.findings.clear();
-        r.checks.guards[0].status = crate::audit::guard_verdict::GuardStatus::Untested;
+        let a = &mut r.agents[0];
+        a.version = None;
+        a.on_failure = Some(OnFailure::Unknown);
+        a.checks.cells.clear();
+        a.checks.holes.clear();
+        a.checks.advice.clear();
+        a.checks.rechecks.clear();
+        a.checks.findings.clear();
+        a.checks.guards[0].status = crate::audit::guard_verdict::GuardStatus::Untested;
         let md = markdown(&r, 6);
         assert!(md.starts_with("### failopen audit: 1 guard untested (static checks only: no warnings; run without --static-only to exercise them) (exit 6)"), "{md}");
         assert!(md.contains("#### Static findings\n\nNone.\n"), "{md}");

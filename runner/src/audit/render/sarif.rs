@@ -28,14 +28,9 @@ pub fn sarif(r: &AuditReport, exit_code: i32, cwd: &Path) -> String {
     let mut rules = Rules::default();
     let mut results = Vec::new();
     let mut lines = LineFinder::default();
-    let claude: Vec<&HookEntry> = r.hooks.iter().collect();
-    let mut sections = vec![("claude-code", claude, &r.checks, r.files.first())];
     for a in &r.agents {
-        sections.push((a.agent, a.hooks.iter().map(|h| &h.entry).collect(), &a.checks, a.files.first()));
-    }
-    for (agent, entries, checks, first_file) in sections {
-        let by_id: HashMap<&str, &HookEntry> = entries.iter().map(|e| (e.id.as_str(), *e)).collect();
-        section_results(agent, &by_id, checks, first_file, &mut rules, &mut lines, cwd, &mut results);
+        let by_id: HashMap<&str, &HookEntry> = a.hooks.iter().map(|h| (h.entry.id.as_str(), &h.entry)).collect();
+        section_results(a.agent, &by_id, &a.checks, a.files.first(), &mut rules, &mut lines, cwd, &mut results);
     }
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn each_cell_links_its_evidence_and_each_row_its_project_and_rerun() {
-        let mut row = Row::from_audit("g", "1.2.3", &json!({"claude_version": "2.1.328"}), 3);
+        let mut row = Row::from_audit("g", "1.2.3", &json!({"agents": [{"version": "2.1.328"}]}), 3);
         row.crash = "wrote".into();
         row.measured = "2026-12-04T22:00:00Z".into();
         let e = CensusEntry {
