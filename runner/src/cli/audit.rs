@@ -172,15 +172,17 @@ fn split_by_agent(paths: &[PathBuf], agent: Option<&str>) -> anyhow::Result<Spli
 async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec<failopen::agent::AgentBin>> {
     let mut out = Vec::new();
     for (agent, files) in audit::load_agent_files(opts)? {
-        // Hooks audit only lists (OpenCode's plugins) need no binary.
+        // Hooks audit only lists (an npm plugin) need no binary; a plugin module runs in sessions
+        // when its driver says how (`plugin_faults`).
+        let driver = agent.driver();
         let has_hooks = files.iter().any(|f| {
             let entries = audit::intake::config::entries(std::slice::from_ref(&f.file));
             entries.iter().any(|e| !matches!(e.kind, audit::intake::config::HookKind::Other { .. }))
+                || audit::probe::plugin_faults::runs_any(driver, &entries)
         });
         if !has_hooks {
             continue;
         }
-        let driver = agent.driver();
         let flag = driver.hook_config().map_or("--agent", |c| c.version_flag());
         let given = args.version_named_by(flag);
         let spec =
