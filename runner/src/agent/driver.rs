@@ -348,6 +348,13 @@ pub trait AgentDriver: Sync {
     fn hook_contract(&self) -> Option<&'static dyn HookContract> {
         None
     }
+    /// How audit runs its guards when they are plugins (OpenCode's, Kilo
+    /// CLI's) in sessions with faults applied to a copy
+    /// ([`super::plugin_audit::PluginAudit`]); `None`: its plugins, if any,
+    /// are listed and checked statically only.
+    fn plugin_audit(&self) -> Option<&'static dyn super::plugin_audit::PluginAudit> {
+        None
+    }
 
     // --- wording ---
 

@@ -30,6 +30,7 @@ pub mod hook_contract;
 pub mod kilo;
 pub(crate) mod not_yet_run;
 pub mod opencode;
+pub mod plugin_audit;
 pub mod qwen;
 pub mod wording;
 

@@ -74,13 +74,21 @@ fn judge(
     dynamic: bool,
 ) -> (GuardStatus, String) {
     use GuardStatus::{Held, Open, Untested};
-    if let HookKind::Other { kind } = &e.kind {
-        if kind == "plugin" {
-            let why = "a plugin (JS in the agent's process) is listed and checked statically; its faults (throw, \
-                       reject, hang, fail to load, missing dependency) are not run in sessions yet";
+    // A plugin that ran in sessions (issue 47) is judged by its cells as any hook; one that did not is listed only.
+    let ran = cells.iter().any(|c| c.hook == e.id);
+    match &e.kind {
+        HookKind::Other { kind } if kind == "plugin" && !ran => {
+            let why = if e.raw.get("path").is_some() {
+                "a plugin (JS in the agent's process), checked statically only: no session of its agent ran it \
+                 (its faults: throw, hang, fail to load, missing dependency)"
+            } else {
+                "an npm plugin named in a config file, checked statically only: audit does not install it, so no \
+                 session ran it"
+            };
             return (Untested, why.into());
         }
-        return (Untested, format!("hook type {kind} is not audited"));
+        HookKind::Other { kind } if kind != "plugin" => return (Untested, format!("hook type {kind} is not audited")),
+        _ => {}
     }
     if e.managed {
         return (Untested, "managed settings: checked statically, not exercised on its own".into());

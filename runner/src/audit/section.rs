@@ -20,7 +20,7 @@ use super::probe::dynamic::{self, AuditCell};
 use super::probe::faults::Fault;
 use super::probe::judge::{CellResult, WroteHow};
 use super::probe::stage::{self, Found, Lab};
-use super::probe::{not_covered, plan};
+use super::probe::{not_covered, plan, plugin_faults};
 use super::report::{AgentReport, ReportHook};
 use super::{advice, guard_verdict};
 use crate::agent::hook_config::HookConfig;
@@ -133,7 +133,9 @@ impl<'a> Section<'a> {
 
     /// Whether any stage of it runs sessions (so the audit needs a [`Lab`]).
     pub fn runs_sessions(&self, opts: &AuditOptions) -> bool {
-        self.bin.is_some() && (!self.runnable().is_empty() || self.runs_census(opts))
+        // Plugin faults (issue 47): plugin guards run in sessions too ([`plugin_faults`]).
+        let plugins = plugin_faults::runs_any(self.driver, &self.entries);
+        self.bin.is_some() && (!self.runnable().is_empty() || self.runs_census(opts) || plugins)
     }
 
     /// What the agent honours, which lint reads: whether a crashing guard
@@ -210,6 +212,13 @@ impl<'a> Section<'a> {
             let found =
                 stage::run(&runner, &entries, tools, &opts.all_probes(), &opts.seal_exe, self.on_failure).await?;
             self.after_sessions(found, opts, tools);
+        }
+        // Plugin faults (issue 47): each plugin guard in sessions, as written and under the faults
+        // that fit a plugin ([`plugin_faults`]); after the command hooks' cells.
+        if plugin_faults::runs_any(self.driver, &self.entries) {
+            let found = plugin_faults::run(&runner, &self.entries).await?;
+            self.checks.cells.extend(found.cells);
+            self.checks.holes.extend(found.holes);
         }
         if self.runs_census(opts) {
             let loaded: Vec<&HookEntry> =

@@ -204,10 +204,10 @@ pub struct AuditArgs {
     /// Cline CLI to run the dynamic checks of Cline hook files on (default: the pinned version).
     #[arg(long = "cline", value_name = "SPEC")]
     pub cline: Option<String>,
-    /// OpenCode whose plugins are listed (plugins are checked statically only, for now).
+    /// OpenCode to run the plugins of `.opencode/plugins/` in, as written and under plugin faults (default: the pinned version).
     #[arg(long = "opencode", value_name = "SPEC")]
     pub opencode: Option<String>,
-    /// Kilo CLI whose plugins are listed (plugins are checked statically only, for now).
+    /// Kilo CLI to run the plugins of `.kilo/plugins/` in, as written and under plugin faults (default: the pinned version).
     #[arg(long = "kilo", value_name = "SPEC")]
     pub kilo: Option<String>,
     /// Continue CLI to run the dynamic checks of Continue hook files on (default: the pinned version).

@@ -157,10 +157,12 @@ async fn agent_bins(args: &AuditArgs, opts: &AuditOptions) -> anyhow::Result<Vec
         let driver = agent.driver();
         let Some(config) = driver.hook_config() else { continue };
         let reach = config.reach();
-        // Hooks audit only lists (OpenCode's plugins) need no binary.
+        // Hooks audit only lists (an npm plugin) need no binary; a plugin module runs in sessions
+        // when its driver says how (`plugin_faults`).
         let has_hooks = files.iter().any(|f| {
             let entries = audit::intake::config::entries(std::slice::from_ref(&f.file));
             entries.iter().any(|e| !matches!(e.kind, audit::intake::config::HookKind::Other { .. }))
+                || audit::probe::plugin_faults::runs_any(driver, &entries)
         });
         let census = reach.census && (!files.is_empty() || (reach.plugins_and_skills && !opts.plugin_dirs.is_empty()));
         if !has_hooks && !census {

@@ -17,6 +17,7 @@ mod audit_answers;
 mod audit_hostile_files;
 mod audit_launchers;
 mod audit_models;
+mod audit_plugin_faults;
 mod audit_probes;
 mod audit_public_guards;
 mod audit_public_guards2;

@@ -32,6 +32,10 @@ const IDENTITY: Identity = Identity {
 const HOOK_CONFIG: crate::agent::opencode::hook_config::PluginHookConfig =
     crate::agent::opencode::hook_config::PluginHookConfig { flavour: &FLAVOUR, id_prefix: "K", version_flag: "--kilo" };
 
+/// How audit runs its plugins.
+const PLUGIN_AUDIT: crate::agent::opencode::audit_plugin::FlavourPluginAudit =
+    crate::agent::opencode::audit_plugin::FlavourPluginAudit { flavour: &FLAVOUR };
+
 impl AgentDriver for Kilo {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
@@ -61,6 +65,11 @@ impl AgentDriver for Kilo {
     /// A refusal reaches the model as the bare thrown message, as in OpenCode.
     fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
         Some(&HOOK_CONFIG)
+    }
+
+    /// Its plugins run in audit sessions with faults applied to a copy ([`crate::agent::opencode::audit_plugin`]).
+    fn plugin_audit(&self) -> Option<&'static dyn crate::agent::plugin_audit::PluginAudit> {
+        Some(&PLUGIN_AUDIT)
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

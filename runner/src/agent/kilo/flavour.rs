@@ -36,6 +36,7 @@ pub const FLAVOUR: Flavour = Flavour {
     user_dir: "kilo",
     config_file: "kilo.json",
     schema: "https://app.kilo.ai/config.json",
+    config_content_env: "KILO_CONFIG_CONTENT",
     offline_env: &OFFLINE_ENV,
     plugin_package: "@kilocode/plugin",
     native_binary: "@kilocode/cli-{platform}/bin/kilo",

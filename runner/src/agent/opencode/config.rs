@@ -48,6 +48,7 @@ pub const FLAVOUR: Flavour = Flavour {
     user_dir: "opencode",
     config_file: "opencode.json",
     schema: "https://opencode.ai/config.json",
+    config_content_env: "OPENCODE_CONFIG_CONTENT",
     offline_env: &OFFLINE_ENV,
     plugin_package: "@opencode-ai/plugin",
     native_binary: "opencode-{platform}/bin/opencode",

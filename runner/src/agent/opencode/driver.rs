@@ -44,6 +44,10 @@ pub const VOCABULARY: HookVocabulary = HookVocabulary {
 const HOOK_CONFIG: super::hook_config::PluginHookConfig =
     super::hook_config::PluginHookConfig { flavour: &config::FLAVOUR, id_prefix: "O", version_flag: "--opencode" };
 
+/// How audit runs its plugins.
+const PLUGIN_AUDIT: crate::agent::opencode::audit_plugin::FlavourPluginAudit =
+    crate::agent::opencode::audit_plugin::FlavourPluginAudit { flavour: &config::FLAVOUR };
+
 impl AgentDriver for OpenCode {
     fn identity(&self) -> &'static Identity {
         &IDENTITY
@@ -76,6 +80,11 @@ impl AgentDriver for OpenCode {
 
     fn hook_config(&self) -> Option<&'static dyn crate::agent::hook_config::HookConfig> {
         Some(&HOOK_CONFIG)
+    }
+
+    /// Its plugins run in audit sessions with faults applied to a copy ([`crate::agent::opencode::audit_plugin`]).
+    fn plugin_audit(&self) -> Option<&'static dyn crate::agent::plugin_audit::PluginAudit> {
+        Some(&PLUGIN_AUDIT)
     }
 
     fn wording(&self) -> &'static dyn RefusalWording {

@@ -23,6 +23,10 @@ pub struct Flavour {
     pub config_file: &'static str,
     /// The config file's `$schema`.
     pub schema: &'static str,
+    /// The variable whose JSON it applies as config after every config file
+    /// and plugin directory (`OPENCODE_CONFIG_CONTENT`): audit's observer
+    /// after the plugin under test ([`super::audit_plugin`]).
+    pub config_content_env: &'static str,
     /// The variables that keep a session offline and to itself.
     pub offline_env: &'static [(&'static str, &'static str)],
     /// The package it installs into every config directory at start, and

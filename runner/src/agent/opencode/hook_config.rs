@@ -7,8 +7,11 @@
 //! tool), and what can be seen without running it is said in
 //! [`HookConfig::notes`]: a plugin that fails to load is dropped silently,
 //! a hook that never throws refuses nothing, a hang has no timeout, an
-//! import that is not installed beside it (docs/opencode.md). Audit does
-//! not run plugin faults in sessions yet: a plugin is `untested`.
+//! import that is not installed beside it (docs/opencode.md). With a
+//! binary of the agent, audit also runs each plugin module in sessions,
+//! as written and under the faults that fit a plugin
+//! ([`super::audit_plugin`], `audit/probe/plugin_faults.rs`); an npm plugin
+//! of the config file is not installed, so it stays `untested`.
 
 use std::path::{Path, PathBuf};
 
@@ -121,7 +124,7 @@ impl HookConfig for PluginHookConfig {
     }
 
     fn session_layer(&self) -> &'static str {
-        "(not run: plugins are listed and checked statically)"
+        "(a copy of the plugin in the project's config directory, between audit's observer plugins)"
     }
 
     fn version_flag(&self) -> &'static str {

@@ -8,6 +8,7 @@
 //! plugins whose `tool.execute.before` hook refuses a call by throwing.
 //! Measured on 1.17.18 and 1.18.33: docs/opencode.md.
 
+pub mod audit_plugin;
 pub mod config;
 pub mod driver;
 pub mod flavour;

@@ -30,7 +30,8 @@ pub enum Fault {
     Missing,
     /// The guard exits 1 before deciding.
     Crash,
-    /// The guard sleeps past the hook's timeout (then would exit 2).
+    /// The guard sleeps past the hook's timeout (then would exit 2); a
+    /// plugin's `tool.execute.before` returns a promise that never settles.
     Hang,
     /// The guard is killed by SIGSEGV before deciding.
     Signal,
@@ -65,6 +66,16 @@ pub enum Fault {
     /// The server behind an `mcp_tool` hook cannot be started (its command is missing).
     #[serde(rename = "mcp-missing")]
     McpMissing,
+    /// A plugin's `tool.execute.before` throws before it decides
+    /// ([`super::plugin_faults`]).
+    #[serde(rename = "throw")]
+    PluginThrow,
+    /// A plugin's module does not parse (a syntax error appended to a copy).
+    #[serde(rename = "syntax-error")]
+    PluginSyntaxError,
+    /// A plugin's module exports no plugin function.
+    #[serde(rename = "no-export")]
+    PluginNoExport,
 }
 
 impl Fault {
@@ -85,6 +96,17 @@ impl Fault {
         Fault::McpMissing,
     ];
 
+    /// The faults a plugin is run under ([`super::plugin_faults`]), in
+    /// report order: a throw, a hang, and three ways to fail to load (its
+    /// missing dependency is `no-deps`).
+    pub const PLUGIN: [Fault; 5] =
+        [Fault::PluginThrow, Fault::Hang, Fault::PluginSyntaxError, Fault::PluginNoExport, Fault::NoDeps];
+
+    /// Whether the fault is only a plugin's.
+    pub fn is_plugin_fault(self) -> bool {
+        matches!(self, Fault::PluginThrow | Fault::PluginSyntaxError | Fault::PluginNoExport)
+    }
+
     /// Its name in reports.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -102,6 +124,9 @@ impl Fault {
             Fault::McpError => "mcp-error",
             Fault::McpHang => "mcp-hang",
             Fault::McpMissing => "mcp-missing",
+            Fault::PluginThrow => "throw",
+            Fault::PluginSyntaxError => "syntax-error",
+            Fault::PluginNoExport => "no-export",
         }
     }
 
@@ -207,6 +232,7 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
             Some("not injected into prompt or agent hooks (their model's faults are)".into())
         }
         (_, f) if f.is_model_fault() => Some("a model fault: injected into prompt and agent hooks only".into()),
+        (_, f) if f.is_plugin_fault() => Some("a plugin fault: injected into plugins only".into()),
         (HookKind::Http { .. }, Fault::Missing) => None,
         (HookKind::Http { .. }, _) => Some("not injected into HTTP hooks (only an unreachable URL is)".into()),
         (HookKind::Other { .. }, _) => Some("hook type not audited".into()),
@@ -379,7 +405,10 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
         | Fault::ModelGarbage
         | Fault::McpError
         | Fault::McpHang
-        | Fault::McpMissing => {
+        | Fault::McpMissing
+        | Fault::PluginThrow
+        | Fault::PluginSyntaxError
+        | Fault::PluginNoExport => {
             unreachable!("handled above, or not injectable into a command")
         }
     };
@@ -417,6 +446,9 @@ pub fn fault_words(f: Fault) -> &'static str {
         Fault::McpError => "its server answering isError",
         Fault::McpHang => "its server not answering in time",
         Fault::McpMissing => "its server missing",
+        Fault::PluginThrow => "a throw in its tool.execute.before",
+        Fault::PluginSyntaxError => "a syntax error in its module",
+        Fault::PluginNoExport => "no plugin function exported",
     }
 }
 

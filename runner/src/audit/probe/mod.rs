@@ -22,6 +22,7 @@ pub mod judge;
 pub mod launcher;
 pub mod not_covered;
 pub mod plan;
+pub mod plugin_faults;
 pub mod probes;
 pub mod recheck;
 pub mod screen;

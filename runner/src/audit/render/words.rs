@@ -111,9 +111,9 @@ pub(in crate::audit) fn describe(r: &CellResult) -> String {
 /// the others (seal, model, server) only when some hook was run under them.
 pub(in crate::audit) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
-    for &f in
-        Fault::INJECTED.iter().filter(|f| !matches!(f, Fault::Missing | Fault::Crash | Fault::Hang | Fault::Signal))
-    {
+    // A plugin's faults (`Fault::PLUGIN`, issue 47) after the commands' ones.
+    let others = Fault::INJECTED.iter().chain(Fault::PLUGIN.iter().filter(|f| f.is_plugin_fault()));
+    for &f in others.filter(|f| !matches!(f, Fault::Missing | Fault::Crash | Fault::Hang | Fault::Signal)) {
         if cells.iter().any(|c| c.fault == f && !matches!(c.result, CellResult::Skipped(_))) {
             faults.push(f);
         }
