@@ -193,6 +193,13 @@ impl Pool {
         self.root.path()
     }
 
+    /// Where a run writes each cell's own copy of the guard scripts
+    /// (`cell-N/`): bound writable into that cell's sandbox, as it is
+    /// writable outside ([`crate::sandbox::Contain::own`]).
+    pub fn guards_dir(&self) -> PathBuf {
+        self.root.path().join("guards")
+    }
+
     /// Where session temp roots are made.
     pub fn sessions_dir(&self) -> PathBuf {
         self.root.path().join("sessions")

@@ -71,6 +71,13 @@ fn kill_until_gone(find: impl Fn() -> Vec<u32>) -> usize {
     killed
 }
 
+/// Kill every process tagged `tag` but the pids in `spare`, until none is
+/// left; how many were killed (inside a sandbox: every tagged process but
+/// the namespace's init, [`crate::sandbox::control`]).
+pub fn reap_tagged_except(tag: &str, spare: &[u32]) -> usize {
+    kill_until_gone(|| tagged_pids(tag).into_iter().filter(|p| !spare.contains(p)).collect())
+}
+
 /// Kill the group and every tagged process; repeat briefly until none is
 /// left. Returns how many tagged processes had to be killed individually.
 pub fn reap_session(pgid: Option<u32>, tag: &str) -> usize {

@@ -185,14 +185,15 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Mode::Interactive => interactive::argv(launch.args),
     };
     // In the sandbox when the policy says so; its relays serve until the session ends.
-    let (program, args, _contained) = contained::command(spec, root.path(), &dirs.work, program, args)?;
+    let (program, args, contained) = contained::command(spec, root.path(), &dirs.work, program, args)?;
+    let control = contained.as_ref().and_then(|w| w.control.as_ref());
     let mut launched = match spec.mode {
         Mode::Print => {
             let mut cmd = tokio::process::Command::new(program);
             cmd.args(args);
-            launch_headless(spec, &dirs, cmd, env, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
+            launch_headless(spec, &dirs, cmd, env, control, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
         }
-        Mode::Interactive => interactive::launch(spec, &dirs, &program, &args, env).await?,
+        Mode::Interactive => interactive::launch(spec, &dirs, &program, &args, env, control).await?,
     };
     launched.flags.extend(launch.flags);
     finish(spec, driver, root, &dirs, launched).await
@@ -265,7 +266,8 @@ async fn finish(
     let interrupt = spec.pool.interrupt();
     let tag = spec.id.clone();
     let pgid = launched.pgid;
-    let stragglers_killed = tokio::task::spawn_blocking(move || reap::reap_session(pgid, &tag)).await.unwrap_or(0);
+    let stragglers_killed =
+        tokio::task::spawn_blocking(move || reap::reap_session(pgid, &tag)).await.unwrap_or(0) + launched.stragglers;
     if let Some(pgid) = pgid {
         interrupt.groups().remove(pgid);
     }
@@ -288,6 +290,38 @@ pub(crate) struct Launched {
     pub(crate) facts: evidence::StreamFacts,
     /// Marks for the row's `flags` (how an interactive session was ended).
     pub(crate) flags: Vec<String>,
+    /// Tagged processes the sandbox's inside found and killed after the
+    /// agent's group ([`Sandboxed`]); failopen's own reaper adds its count.
+    pub(crate) stragglers: usize,
+}
+
+/// A sandboxed session's agent, as the sandbox's inside reports it
+/// ([`crate::sandbox::control`]): failopen records what it would have seen
+/// outside, not what `bwrap` and the PID namespace's end make of it.
+pub(crate) struct Sandboxed<'a>(pub(crate) Option<&'a crate::sandbox::control::HostEnd>);
+
+impl Sandboxed<'_> {
+    /// Before the sandbox is killed: a session failopen ends early (its
+    /// timeout) is ended inside first, as failopen ends it outside (the
+    /// agent's group killed, what is left found by its tag and counted).
+    pub(crate) async fn before_kill(&self, exit: &SessionExit) {
+        if let (Some(c), SessionExit::TimedOut) = (self.0, exit) {
+            c.stop(Duration::from_secs(5)).await;
+        }
+    }
+
+    /// Once the sandbox has exited: the agent's own exit in place of the
+    /// sandbox's (which reads a death by signal `n` as `128+n`), and the
+    /// count of processes it left.
+    pub(crate) async fn settle(&self, exit: SessionExit) -> (SessionExit, usize) {
+        let Some(c) = self.0 else { return (exit, 0) };
+        let Some(report) = c.report(Duration::from_secs(2)).await else { return (exit, 0) };
+        let exit = match (&exit, report.status) {
+            (SessionExit::Code(_) | SessionExit::Signal(_), Some(status)) => exit_of(status),
+            _ => exit,
+        };
+        (exit, report.stragglers)
+    }
 }
 
 /// Run `cmd` (an agent's headless command line, its arguments given) to its
@@ -300,6 +334,7 @@ async fn launch_headless(
     dirs: &Dirs,
     mut cmd: tokio::process::Command,
     env: Vec<(String, String)>,
+    control: Option<&crate::sandbox::control::HostEnd>,
     parse: impl FnOnce(&str) -> evidence::StreamFacts,
 ) -> std::io::Result<Launched> {
     cmd.current_dir(&dirs.work)
@@ -309,24 +344,26 @@ async fn launch_headless(
         .env_clear()
         .envs(env);
     let started = Instant::now();
-    let (exit, pgid) = run_in_own_group(cmd, spec).await;
+    let (exit, pgid, stragglers) = run_in_own_group(cmd, spec, Sandboxed(control)).await;
     let secs = started.elapsed().as_secs_f64();
     let stdout = std::fs::read_to_string(dirs.evidence.join("stdout.jsonl")).unwrap_or_default();
-    Ok(Launched { exit, pgid, secs, facts: parse(&stdout), flags: Vec::new() })
+    Ok(Launched { exit, pgid, secs, facts: parse(&stdout), flags: Vec::new(), stragglers })
 }
 
 /// Run an agent's command to its end in its own process group, registered
 /// with the pool's interrupt: until it exits, the session's wall timeout, or
 /// a stop of the pool; the group is killed on every way out (a panic's
-/// unwinding too). Returns how it ended and the group, still to be reaped.
+/// unwinding too). Returns how it ended, the group, still to be reaped, and
+/// the processes a sandbox's inside reaped ([`Sandboxed`]).
 pub(crate) async fn run_in_own_group(
     mut cmd: tokio::process::Command,
     spec: &SessionSpec<'_>,
-) -> (SessionExit, Option<u32>) {
+    sandboxed: Sandboxed<'_>,
+) -> (SessionExit, Option<u32>, usize) {
     let interrupt = spec.pool.interrupt();
     cmd.process_group(0).kill_on_drop(true);
     match cmd.spawn() {
-        Err(e) => (SessionExit::SpawnFailed(e.to_string()), None),
+        Err(e) => (SessionExit::SpawnFailed(e.to_string()), None, 0),
         Ok(mut child) => {
             let pgid = child.id();
             // Kills the group however this future ends: done, dropped, or unwound by a panic.
@@ -342,11 +379,13 @@ pub(crate) async fn run_in_own_group(
                 _ = tokio::time::sleep(spec.wall_timeout) => SessionExit::TimedOut,
                 _ = interrupt.stopped() => SessionExit::Interrupted,
             };
+            sandboxed.before_kill(&exit).await;
             if let Some(pgid) = pgid {
                 reap::kill_group(pgid);
             }
             let _ = child.wait().await;
-            (exit, pgid)
+            let (exit, stragglers) = sandboxed.settle(exit).await;
+            (exit, pgid, stragglers)
         }
     }
 }

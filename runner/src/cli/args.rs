@@ -377,12 +377,12 @@ pub struct RunArgs {
     /// (one JSON object per session as it finishes, then a summary object: JSON lines).
     #[arg(long, value_enum, default_value_t = RunFormat::Text)]
     pub format: RunFormat,
-    /// Run the sessions without the sandbox even when FAILOPEN_SANDBOX=on asks for it. With FAILOPEN_SANDBOX=on
-    /// each session's agent and guards run in a bubblewrap sandbox: an allowlisted environment, your HOME hidden
-    /// (what the hooks' configuration names bound back read-only), writes only in the session's temp root, no
-    /// network but the stand-in's (a live model's sessions keep the network), every process gone with the
-    /// session; where none can be had (no bwrap, no unprivileged user namespaces, macOS) the sessions do not
-    /// start. Off by default for now (docs/sandbox.md).
+    /// Run the sessions without the sandbox. By default each session's agent and guards run in a bubblewrap
+    /// sandbox: an allowlisted environment, your HOME hidden (what the hooks' configuration names bound back
+    /// read-only), writes only in the session's temp root, no network but the stand-in's (a live model's
+    /// sessions keep the network), every process gone with the session; a row records what it would outside
+    /// (docs/sandbox.md). Without a sandbox (no bwrap, no unprivileged user namespaces, macOS) the sessions do
+    /// not start unless told this (or FAILOPEN_SANDBOX=off).
     #[arg(long = "no-sandbox")]
     pub no_sandbox: bool,
 }
@@ -493,8 +493,8 @@ pub struct HistoryArgs {
     /// Wall timeout of one session, in seconds.
     #[arg(long = "session-timeout", value_name = "SECS", default_value_t = 120.0)]
     pub session_timeout: f64,
-    /// Run the sessions without the sandbox even when FAILOPEN_SANDBOX=on asks for it (bubblewrap: see
-    /// `failopen run --help`).
+    /// Run the sessions without the sandbox they run in by default (bubblewrap: see `failopen run --help`);
+    /// where none can be had, the sessions do not start unless told this (or FAILOPEN_SANDBOX=off).
     #[arg(long = "no-sandbox")]
     pub no_sandbox: bool,
 }

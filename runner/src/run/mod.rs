@@ -178,7 +178,7 @@ pub async fn run(opts: RunOptions, interrupt: Interrupt) -> anyhow::Result<RunSu
     // Long, mostly idle cells get their own allowance beside the `jobs` slots.
     let pool = Pool::new(opts.jobs, long_slots(opts.model, opts.jobs), interrupt.clone())
         .context("creating the run's temp directory")?;
-    let guards_root = pool.root().join("guards");
+    let guards_root = pool.guards_dir();
     std::fs::create_dir_all(&guards_root).with_context(|| format!("creating {}", guards_root.display()))?;
     let standin = match opts.model {
         Model::Scripted => Some(StandIn::start(Policy::Scripted, None).await.context("starting the stand-in model")?),

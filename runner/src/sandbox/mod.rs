@@ -25,6 +25,7 @@
 //! then runs the dynamic checks only with `--no-sandbox`, and `run` and
 //! `history` refuse to start without it.
 
+pub mod control;
 pub mod expose;
 pub mod relay;
 
@@ -46,9 +47,16 @@ pub enum Policy {
 static POLICY: OnceLock<Policy> = OnceLock::new();
 
 /// Choose the policy for this process, once (the command line does, before
-/// any session starts). Later calls are ignored.
+/// any session starts). Later calls are ignored. With the sandbox on, npm's
+/// global prefix (a node start, most of a second) is asked for at once, on a
+/// thread of its own, while the run gets ready: the first sandbox waits for
+/// it less or not at all.
 pub fn choose(policy: Policy) {
-    let _ = POLICY.set(policy);
+    if POLICY.set(policy).is_ok() && policy == Policy::On {
+        std::thread::spawn(|| {
+            let _ = npm_global_prefix();
+        });
+    }
 }
 
 /// The policy chosen for this process ([`Policy::Off`] when none was).
@@ -59,24 +67,24 @@ pub fn policy() -> Policy {
 /// The opt-out of the sandbox for `run` and `history` sessions, as the user wrote it.
 pub const OPT_OUT: &str = "--no-sandbox (or FAILOPEN_SANDBOX=off)";
 
-/// The policy for `run` and `history` sessions: in the sandbox when
-/// `FAILOPEN_SANDBOX=on` asks for it, unless `no_sandbox` (`--no-sandbox`);
-/// off when unset, empty or `off` (docs/sandbox.md: the full suite found
-/// cells the sandbox still records differently, so it is not yet the
-/// default). Where a sandbox was asked for and none can be had, an error that
-/// says why: the sessions never fall back to running uncontained on their own.
+/// The policy for `run` and `history` sessions: in the sandbox unless
+/// `no_sandbox` (`--no-sandbox`) or `FAILOPEN_SANDBOX=off` opts out (`on`,
+/// unset or empty: the sandbox). Where no sandbox can be had, an error that
+/// says why and names the opt-out: the sessions never fall back to running
+/// uncontained on their own (audit, in the same place, runs its static
+/// checks only: `cli::audit`).
 pub fn for_sessions(no_sandbox: bool) -> Result<Policy, String> {
     let asked = match std::env::var("FAILOPEN_SANDBOX").as_deref() {
         _ if no_sandbox => Policy::Off,
-        Err(_) | Ok("" | "off" | "0") => Policy::Off,
-        Ok("on" | "1") => Policy::On,
+        Ok("off" | "0") => Policy::Off,
+        Err(_) | Ok("" | "on" | "1") => Policy::On,
         Ok(other) => return Err(format!("FAILOPEN_SANDBOX={other}: expected on or off")),
     };
     match asked {
         Policy::Off => Ok(Policy::Off),
         Policy::On => available().map(|_| Policy::On).map_err(|why| {
             format!(
-                "{why}\nFAILOPEN_SANDBOX=on asks for a sandbox, and none can be had here: \
+                "{why}\nthe sessions run in a sandbox by default, and none can be had here: \
                  {OPT_OUT} runs them uncontained (the agents and guards then reach your HOME, environment and network)"
             )
         }),
@@ -122,12 +130,19 @@ pub struct Contain {
     pub writable: PathBuf,
     /// Paths bound back read-only ([`expose::named`]).
     pub expose: Vec<PathBuf>,
+    /// Paths bound back read-write: a run cell's own copy of failopen's
+    /// guards, which its agent may change outside too (Copilot CLI makes a
+    /// guard script executable; `no-exec/bare` is measured so).
+    pub own: Vec<PathBuf>,
     /// Host loopback servers reachable at the same address inside (the stand-in's).
     pub loopback: Vec<SocketAddr>,
     /// Share the host's network (a live session talks to a real model).
     pub network: bool,
     /// Keep the controlling terminal (a session in a pseudo-terminal).
     pub terminal: bool,
+    /// Report the program's own exit and the processes it left to failopen
+    /// ([`control`]): a session's agent, recorded as it is outside.
+    pub control: bool,
 }
 
 /// A command line to run in the sandbox, and the host side of its relays
@@ -140,6 +155,8 @@ pub struct Wrapped {
     pub args: Vec<OsString>,
     /// The host ends of the loopback relays.
     pub relays: Vec<relay::HostEnd>,
+    /// The host end of the control socket, when [`Contain::control`].
+    pub control: Option<control::HostEnd>,
 }
 
 /// Directories hidden whole (an empty tmpfs in their place), HOME among them.
@@ -183,6 +200,8 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
         binds.push((prefix.clone(), false));
         a.extend([OsString::from("--setenv"), OsString::from("npm_config_prefix"), s(prefix)]);
     }
+    binds.retain(|(p, _)| !c.own.iter().any(|o| p.starts_with(o)));
+    binds.extend(c.own.iter().filter(|p| !p.starts_with(&c.writable)).map(|p| (p.clone(), true)));
     binds.push((cache_root(), false));
     let exe = std::env::current_exe()?;
     binds.push((exe.clone(), false));
@@ -197,6 +216,12 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     a.extend([OsString::from("--chdir"), s(&c.cwd)]);
     let mut relays = Vec::new();
     let mut inner = Vec::new();
+    let mut control = None;
+    if c.control {
+        let socket = c.writable.join(".control.sock");
+        control = Some(control::HostEnd::start(&socket)?);
+        inner.push(format!("--control={}", socket.display()));
+    }
     if !c.network {
         for (i, addr) in c.loopback.iter().enumerate() {
             let socket = c.writable.join(format!(".relay-{i}.sock"));
@@ -213,7 +238,7 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     }
     a.push(program.as_os_str().to_os_string());
     a.extend(args.iter().cloned());
-    Ok(Wrapped { program: bwrap, args: a, relays })
+    Ok(Wrapped { program: bwrap, args: a, relays, control })
 }
 
 /// The host loopback servers `text` names by URL (`http://127.0.0.1:PORT`,

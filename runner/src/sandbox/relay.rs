@@ -49,16 +49,22 @@ impl Drop for HostEnd {
     }
 }
 
-/// `failopen sandbox-exec --relay=PORT=SOCKET... -- PROGRAM ARGS` (`args`
-/// from after the subcommand): listen on 127.0.0.1:PORT for each relay,
-/// run the program, and exit with its code (or die of its signal).
+/// `failopen sandbox-exec [--control=SOCKET] --relay=PORT=SOCKET... -- PROGRAM ARGS`
+/// (`args` from after the subcommand): listen on 127.0.0.1:PORT for each
+/// relay, run the program, report its end to failopen when a control socket
+/// is named ([`super::control`]), and exit with its code (or die of its signal).
 pub fn exec_main(args: &[OsString]) -> i32 {
     let mut relays = Vec::new();
+    let mut control = None;
     let mut rest = args.iter();
     for a in rest.by_ref() {
         let a = a.to_string_lossy();
         if a == "--" {
             break;
+        }
+        if let Some(socket) = a.strip_prefix("--control=") {
+            control = Some(PathBuf::from(socket));
+            continue;
         }
         let Some((port, socket)) = a.strip_prefix("--relay=").and_then(|r| r.split_once('=')) else {
             eprintln!("failopen {SUBCOMMAND}: unknown argument {a}; expected --relay=PORT=SOCKET or --");
@@ -90,13 +96,29 @@ pub fn exec_main(args: &[OsString]) -> i32 {
         }
         std::thread::spawn(move || serve(listener, socket));
     }
-    match std::process::Command::new(program).args(program_args).status() {
-        Ok(status) => exit_as(status),
+    // Connected before the agent starts: the one connection failopen's end takes.
+    let control = match control.map(|s| super::control::Inside::connect(&s).map_err(|e| (s, e))).transpose() {
+        Ok(c) => c,
+        Err((s, e)) => {
+            eprintln!("failopen {SUBCOMMAND}: cannot reach failopen at {}: {e}", s.display());
+            return 2;
+        }
+    };
+    let child = match std::process::Command::new(program).args(program_args).spawn() {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("failopen {SUBCOMMAND}: cannot start {}: {e}", Path::new(program).display());
-            127
+            return 127;
         }
-    }
+    };
+    let status = match control {
+        Some(c) => c.run(child),
+        None => {
+            let mut child = child;
+            child.wait().ok()
+        }
+    };
+    status.map_or(1, exit_as)
 }
 
 fn serve(listener: std::net::TcpListener, socket: PathBuf) {

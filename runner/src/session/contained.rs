@@ -36,7 +36,8 @@ pub(crate) fn command(
     texts.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
     texts.push(program.to_string_lossy().into_owned());
     // The configuration files a session is given (a user's settings copied for a census).
-    for f in spec.files.iter().filter(|f| f.path.extension().is_some_and(|e| e == "json")) {
+    // And the frontmatter of a subagent or skill definition (`hooks:` names the guard).
+    for f in spec.files.iter().filter(|f| f.path.extension().is_some_and(|e| e == "json" || e == "md")) {
         texts.push(String::from_utf8_lossy(&f.contents).into_owned());
     }
     let project = spec.env.iter().find(|(k, _)| k == "FAILOPEN_AUDIT_PROJECT_DIR").map(|(_, v)| PathBuf::from(v));
@@ -59,13 +60,27 @@ pub(crate) fn command(
     }
     loopback.sort();
     loopback.dedup();
+    // The cell's own copy of the guards, named by its configuration (`$RUN/guards/cell-N/`).
+    let guards = spec.pool.guards_dir();
+    let own: Vec<PathBuf> = std::fs::read_dir(&guards)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|cell| {
+            let named = format!("{}/", cell.display());
+            texts.iter().any(|t| t.contains(&named))
+        })
+        .collect();
     let contain = Contain {
         cwd: work.to_path_buf(),
         writable: root.to_path_buf(),
         expose: namer.named(texts.iter().map(String::as_str)),
+        own,
         loopback,
         network: matches!(spec.backend, Backend::Live),
         terminal: spec.mode == Mode::Interactive,
+        control: true,
     };
     let w = sandbox::wrap(program, &args, &contain)?;
     Ok((w.program.clone(), w.args.clone(), Some(w)))

@@ -11,7 +11,7 @@
 //! started with, and a listener on the host's loopback.
 //!
 //! Expected, with the reasoning:
-//! - sandboxed (the default): the canary ran (its report is there) and
+//! - sandboxed (the default, `FAILOPEN_SANDBOX` unset): the canary ran (its report is there) and
 //!   reached nothing: the sandbox has its own PID namespace and `/proc`, the
 //!   user's HOME is an empty tmpfs, and its network has only `lo`, with the
 //!   stand-in alone relayed in;
@@ -104,8 +104,8 @@ fn run_canary(extra: &[&str]) -> (Vec<String>, usize) {
             .env("FAILOPEN_CACHE", cache())
             .env("TMPDIR", &tmp)
             .env("CANARY_TOKEN", SECRET_ENV)
-            // Asked for (not yet the default: docs/sandbox.md); `--no-sandbox` in `extra` overrides it.
-            .env("FAILOPEN_SANDBOX", "on")
+            // The default, whatever the environment running the tests asks; `--no-sandbox` in `extra` opts out.
+            .env_remove("FAILOPEN_SANDBOX")
             .args(["run", "--arms", &support::arms_file("article.json"), "--only", "deny/bare", "--keep"])
             .arg("--agent-version")
             .arg(&bin)
@@ -144,15 +144,15 @@ fn a_run_sessions_hook_reaches_no_secret_and_no_host_loopback_unless_unsandboxed
     assert!(connections > 0);
 }
 
-/// Where a sandbox is asked for and none can be had (here: no `bwrap` on
-/// PATH), `run` starts no session, says why and names the opt-out: it never
-/// falls back on its own.
+/// Where no sandbox can be had (here: no `bwrap` on PATH), `run` starts no
+/// session, says why and names the opt-out: it never falls back on its own.
+/// With the opt-out (`--no-sandbox`), the same run starts its session.
 #[test]
 fn without_a_sandbox_run_refuses_to_start_and_names_the_opt_out() {
     let d = tempfile::tempdir().unwrap();
     let bin = d.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    for tool in ["sh", "node", "env"] {
+    for tool in ["sh", "bash", "node", "env", "cat", "grep", "dirname", "date", "mkdir"] {
         if let Some(p) = std::env::split_paths(&std::env::var("PATH").unwrap_or_default())
             .map(|dir| dir.join(tool))
             .find(|p| p.is_file())
@@ -161,18 +161,99 @@ fn without_a_sandbox_run_refuses_to_start_and_names_the_opt_out() {
         }
     }
     let rows = d.path().join("rows.csv");
-    let out = failopen()
-        .env("PATH", &bin)
-        .env("FAILOPEN_SANDBOX", "on")
-        .env("FAILOPEN_CACHE", cache())
-        .args(["run", "--only", "deny/bare", "--out"])
-        .arg(&rows)
-        .timeout(std::time::Duration::from_secs(60))
-        .output()
-        .unwrap();
+    let run = |extra: &[&str]| {
+        let _lock = support::lock::sessions();
+        failopen()
+            .env("PATH", &bin)
+            .env_remove("FAILOPEN_SANDBOX")
+            .env("FAILOPEN_CACHE", cache())
+            .args(["run", "--only", "deny/bare", "--out"])
+            .arg(&rows)
+            .args(extra)
+            .timeout(std::time::Duration::from_secs(300))
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("bubblewrap (bwrap) is not installed"), "{stderr}");
     assert!(stderr.contains("--no-sandbox (or FAILOPEN_SANDBOX=off)"), "{stderr}");
     assert!(!rows.exists(), "no session ran");
+
+    let out = run(&["--no-sandbox"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("bubblewrap"), "{stderr}");
+    assert_eq!(support::read_csv(&rows).len(), 1, "the session ran uncontained: {stderr}");
+}
+
+/// The cells the sandbox once recorded differently from a run outside it
+/// (docs/sandbox.md) give the same row both ways, through a launcher that
+/// hands every other session to the real Claude Code 2.1.328:
+/// - `deny/bare` (arms/all.json, as the others): the launcher dies of SIGSEGV: `invalid`
+///   (session-error), exit `signal:11`, not the sandbox's `139`;
+/// - `crash/bare`: the launcher starts three `setsid` sleepers and
+///   exits 1: `invalid` (session-error), exit `1`, and the sleepers found
+///   and killed (`stragglers-killed:`), inside by the sandbox's reaper, not
+///   silently by its PID namespace's end;
+/// - `deny/bare@subagent-frontmatter`: the guard is named only in
+///   the subagent's frontmatter (`~/.claude/agents/*.md`), bound into the
+///   sandbox as a settings file's guard is: `blocked`, not `wrote`;
+/// - `signal/bare`: a guard that dies of SIGSEGV, which Claude Code
+///   reads the same both ways (`error:139`: the agent starts the hook itself,
+///   inside the sandbox as outside) and lets the write through: `wrote`.
+#[test]
+fn the_cells_the_sandbox_recorded_differently_are_the_same_both_ways() {
+    let d = tempfile::tempdir().unwrap();
+    let real: PathBuf = cache().join("claude-code").join(PINNED).join("node_modules/.bin/claude");
+    let launcher = format!(
+        r#"#!/bin/bash
+settings=''; prev=''
+for a in "$@"; do [ "$prev" = --settings ] && settings="$a"; prev="$a"; done
+if [ -n "$settings" ] && grep -q '/deny.sh' "$settings"; then kill -SEGV $$; fi
+if [ -n "$settings" ] && grep -q '/crash.sh' "$settings"; then
+  for i in 1 2 3; do setsid sleep 120 >/dev/null 2>&1 & done
+  sleep 0.5
+  exit 1
+fi
+exec '{}' "$@"
+"#,
+        real.display()
+    );
+    let bin = support::scripts::write(&d.path().join("claude"), &launcher);
+    let bin = bin.to_string_lossy().into_owned();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--agent-version", bin.as_str(), "-j", "2"];
+        for arm in ["deny/bare", "crash/bare", "deny/bare@subagent-frontmatter", "signal/bare"] {
+            args.extend(["--only", arm]);
+        }
+        let all = support::arms_file("all.json");
+        args.extend(["--arms", all.as_str()]);
+        args.extend(extra);
+        let mut rows = support::run_battery(&args).0;
+        rows.sort_by(|a, b| a.arm.cmp(&b.arm));
+        rows.into_iter()
+            .map(|r| {
+                // The count of stragglers is how many kills it took (timing); that there were some is the fact.
+                let flags = if r.flags.contains("stragglers-killed:") { "stragglers-killed" } else { "" };
+                (r.arm, r.verdict.to_string(), r.reason, r.session_exit, r.hook_outcomes, flags.to_string())
+            })
+            .collect::<Vec<_>>()
+    };
+    let sandboxed = run(&[]);
+    let open = run(&["--no-sandbox"]);
+    assert_eq!(sandboxed, open, "sandboxed vs --no-sandbox");
+    let by_arm = |arm: &str| sandboxed.iter().find(|r| r.0 == arm).unwrap_or_else(|| panic!("{arm}: {sandboxed:?}"));
+    let r = by_arm("deny/bare");
+    assert_eq!((r.1.as_str(), r.2.as_str(), r.3.as_str()), ("invalid", "session-error", "signal:11"), "{r:?}");
+    let r = by_arm("crash/bare");
+    assert_eq!(
+        (r.1.as_str(), r.2.as_str(), r.3.as_str(), r.5.as_str()),
+        ("invalid", "session-error", "1", "stragglers-killed"),
+        "{r:?}"
+    );
+    assert_eq!(by_arm("deny/bare@subagent-frontmatter").1, "blocked");
+    let r = by_arm("signal/bare");
+    assert_eq!((r.1.as_str(), r.4.as_str()), ("wrote", "error:139"), "{r:?}");
 }

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use crate::evidence::{SessionExit, StreamFacts};
 use crate::reap;
-use crate::session::{Backend, Dirs, GroupKill, Launched, SessionSpec, STAND_IN_API_KEY};
+use crate::session::{Backend, Dirs, GroupKill, Launched, Sandboxed, SessionSpec, STAND_IN_API_KEY};
 use crate::task::PROMPT;
 use driver::{Action, Driver};
 use pty::Pty;
@@ -48,7 +48,9 @@ pub(crate) async fn launch(
     program: &Path,
     argv: &[OsString],
     env: Vec<(String, String)>,
+    control: Option<&crate::sandbox::control::HostEnd>,
 ) -> std::io::Result<Launched> {
+    let sandboxed = Sandboxed(control);
     let Backend::StandIn(standin) = spec.backend else {
         return Err(std::io::Error::other("an interactive session needs the stand-in model (--model scripted)"));
     };
@@ -61,7 +63,8 @@ pub(crate) async fn launch(
         Ok(p) => p,
         Err(e) => {
             let exit = SessionExit::SpawnFailed(e.to_string());
-            return Ok(Launched { exit, pgid: None, secs: 0.0, facts: StreamFacts::default(), flags: Vec::new() });
+            let facts = StreamFacts::default();
+            return Ok(Launched { exit, pgid: None, secs: 0.0, facts, flags: Vec::new(), stragglers: 0 });
         }
     };
     let pgid = pty.pid;
@@ -97,7 +100,13 @@ pub(crate) async fn launch(
                         Action::Type(bytes) => pty.type_bytes(bytes),
                         Action::KeepScreen => kept.push(text.clone()),
                         Action::HangUp => pty.hang_up(),
-                        Action::Kill => reap::kill_group(pgid),
+                        Action::Kill => {
+                            // In a sandbox, its inside kills the agent's group as this does outside.
+                            if let Some(c) = control {
+                                c.stop(Duration::from_secs(5)).await;
+                            }
+                            reap::kill_group(pgid)
+                        }
                     }
                 }
             }
@@ -105,8 +114,10 @@ pub(crate) async fn launch(
             _ = interrupt.stopped() => break SessionExit::Interrupted,
         }
     };
+    sandboxed.before_kill(&exit).await;
     reap::kill_group(pgid);
     reap_child(pgid).await;
+    let (exit, stragglers) = sandboxed.settle(exit).await;
     let secs = started.elapsed().as_secs_f64();
     // The screens kept on the way (the trust dialog as answered, the turn's
     // end), then the last one.
@@ -122,7 +133,8 @@ pub(crate) async fn launch(
         .collect::<Vec<_>>()
         .join("");
     let _ = std::fs::write(dirs.evidence.join("session.jsonl"), &jsonl);
-    Ok(Launched { exit, pgid: Some(pgid), secs, facts: transcript::facts(&jsonl), flags: driver.flags() })
+    let facts = transcript::facts(&jsonl);
+    Ok(Launched { exit, pgid: Some(pgid), secs, facts, flags: driver.flags(), stragglers })
 }
 
 /// Wait (briefly, the group having been killed) for the child's exit, so

@@ -59,8 +59,18 @@ fn claude_crashing_in_some_sessions_is_invalid_there_only() {
 /// A Claude Code that hangs (with a child in its group and one that left
 /// it) hits the session timeout: `invalid` (session-timeout), and its
 /// processes are gone (run_battery scans /proc); the other cell still runs.
+/// In the sandbox (the default) and outside it (`--no-sandbox`), the same
+/// row: the sandbox's inside finds and counts the setsid sleeper as
+/// failopen's reaper does outside. The pids are written (and checked) only
+/// outside: the sandbox's /tmp, where the test's directory is, is not
+/// writable, and its pids are its own namespace's.
 #[test]
 fn hung_claude_is_a_session_timeout_and_is_killed() {
+    hung_claude(&[]);
+    hung_claude(&["--no-sandbox"]);
+}
+
+fn hung_claude(extra: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let pids = dir.path().join("hung.pids");
     let hang = format!(
@@ -68,7 +78,10 @@ fn hung_claude_is_a_session_timeout_and_is_killed() {
         pids.display()
     );
     let claude = fault_claude(dir.path(), &[("deny.sh", &hang)]);
-    let (rows, _d) = battery(&claude, &["deny/bare", "allow/bare"], &["--session-timeout", "5"]);
+    // Long enough for the real allow/bare session on a loaded machine (two runs share it).
+    let mut args = vec!["--session-timeout", "10"];
+    args.extend(extra);
+    let (rows, _d) = battery(&claude, &["deny/bare", "allow/bare"], &args);
     let r = row(&rows, "deny/bare");
     assert_eq!(
         (r.verdict.as_str(), r.reason.as_str(), r.session_exit.as_str()),
@@ -79,7 +92,11 @@ fn hung_claude_is_a_session_timeout_and_is_killed() {
         r.flags.contains("stragglers-killed:"),
         "the setsid sleeper left the group and was found by its tag: {r:?}"
     );
-    assert_eq!(row(&rows, "allow/bare").verdict.as_str(), "wrote");
+    assert_eq!(row(&rows, "allow/bare").verdict.as_str(), "wrote", "{extra:?}: {:?}", row(&rows, "allow/bare"));
+    if extra.is_empty() {
+        assert!(!pids.exists(), "the sandboxed claude wrote outside its session: {}", pids.display());
+        return;
+    }
     let pids = std::fs::read_to_string(&pids).unwrap();
     assert_eq!(pids.lines().count(), 3, "{pids}");
     for pid in pids.lines() {
