@@ -141,3 +141,45 @@ fn the_check_sees_an_import_of_a_later_stage_in_every_form() {
     assert!(later("probe/plan.rs", "use super::screen;\n// [`crate::audit::render`]").is_empty());
     assert!(later("intake/config.rs", "#[cfg(test)]\nmod tests { use crate::audit::probe; }").is_empty());
 }
+
+/// The names of agents in code outside `agent/`: `Agent::ClaudeCode`,
+/// `Agent::default()`... of the code of `text` (comments and tests left out).
+fn agent_names(text: &str) -> Vec<String> {
+    let code = code(text);
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("Agent::") {
+        let before = code[..at].chars().last();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let name = first_segment(&code[at + "Agent::".len()..]);
+        // Every agent, each asked the same thing, is no choice of one.
+        if !name.is_empty() && name != "ALL" {
+            out.push(format!("Agent::{name}"));
+        }
+    }
+    out
+}
+
+/// Audit (and the command that runs it) never asks which agent runs:
+/// whatever differs is its driver's, so adding an agent's audit touches only
+/// its folder under `agent/`.
+#[test]
+fn no_code_of_the_audit_names_an_agent() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![src.join("cli/audit.rs")];
+    rust_files(&src.join("audit"), &mut files);
+    let mut named = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable");
+        for n in agent_names(&text) {
+            named.push(format!("{}: {n}", f.strip_prefix(&src).unwrap_or(f).display()));
+        }
+    }
+    assert!(named.is_empty(), "code outside agent/ that names an agent:\n{}", named.join("\n"));
+    assert_eq!(agent_names("if a != Agent::default() {}"), ["Agent::default"]);
+    assert_eq!(agent_names("let x = crate::agent::Agent::ClaudeCode;"), ["Agent::ClaudeCode"]);
+    assert!(
+        agent_names("for (_, a) in Agent::ALL {}\n// Agent::Codex\n#[cfg(test)]\nmod t { Agent::Gemini }").is_empty()
+    );
+}

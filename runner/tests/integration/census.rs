@@ -37,9 +37,19 @@ fn rows(path: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
         .collect()
 }
 
+/// The audited agent's part of an audit report, and its version: `agents[0]`
+/// (schema 2), or the top level of evidence measured before it (schema 1,
+/// Claude Code's part at the top, its version `claude_version`).
+fn part(audit: &Value) -> (&Value, &Value) {
+    match audit["schema"].as_u64() {
+        Some(s) if s >= 2 => (&audit["agents"][0], &audit["agents"][0]["version"]),
+        _ => (audit, &audit["claude_version"]),
+    }
+}
+
 /// The verdict of `fault` under the row's probe, from the audit report's own cells.
 fn cell(audit: &Value, probe: &str, fault: &str) -> String {
-    audit["agents"][0]["cells"]
+    part(audit).0["cells"]
         .as_array()
         .unwrap()
         .iter()
@@ -76,11 +86,11 @@ fn every_committed_row_is_its_guards_expectation_and_its_evidence() {
         let audit = &ev["audit"];
         assert_eq!(ev["row"]["exit_code"].to_string(), row["exit_code"], "{name}: the evidence's exit code");
         assert_eq!(audit["exit_code"].to_string(), row["exit_code"], "{name}: audit's own exit code");
-        assert_eq!(audit["agents"][0]["version"], row["agent_version"].as_str(), "{name}");
+        assert_eq!(part(audit).1, row["agent_version"].as_str(), "{name}");
         for fault in FAULTS {
             assert_eq!(cell(audit, &row["probe"], fault), row[fault], "{name} {fault}: the row is not its evidence");
         }
-        let advice = audit["agents"][0]["advice"].as_array().unwrap();
+        let advice = part(audit).0["advice"].as_array().unwrap();
         let fix = advice
             .iter()
             .find(|a| a["recheck"]["status"] == "proved")

@@ -425,7 +425,7 @@ fn the_action_audit_step_writes_the_summary_and_exits_with_the_audit_code() {
     assert_eq!((r.code, r.outputs["exit-code"].as_str()), (0, "3"), "fail-on-open: false\n{}", r.log);
 
     let (r, summary) = run("text", "holes/unwrapped.json", "text", "true");
-    assert!(summary.contains("```\nfailopen audit: static checks only"), "{summary}\n{}", r.log);
+    assert!(summary.contains("```\nfailopen audit: Claude Code (static checks only)"), "{summary}\n{}", r.log);
 
     let (r, summary) = run("bad", "no-such-settings.json", "md", "true");
     assert_eq!((r.code, r.outputs["result"].as_str()), (1, "error"), "{}", r.log);
