@@ -77,12 +77,16 @@ pub fn check(
                     Some(what) => {
                         let want = format!("unsupported:{what}");
                         for version in versions {
-                            let ran = all.iter().filter(|(_, r)| {
-                                r.arm == arm.name && r.agent() == agent && r.claude_version == *version
-                            });
-                            let mut n = 0;
+                            let ran: Vec<&(&str, Row)> = all
+                                .iter()
+                                .filter(|(_, r)| {
+                                    r.arm == arm.name && r.agent() == agent && r.claude_version == *version
+                                })
+                                .collect();
+                            if ran.is_empty() {
+                                wrong.push(format!("{files:?}: no row for {} ({set}) on {agent} {version}", arm.name));
+                            }
                             for (file, row) in ran {
-                                n += 1;
                                 if (row.verdict.as_str(), row.reason.as_str()) != ("invalid", want.as_str()) {
                                     wrong.push(format!(
                                         "{file}: {} on {agent} {version}: got {} {:?}, and run::lacks says {want}",
@@ -91,9 +95,6 @@ pub fn check(
                                 }
                                 let row = row.clone();
                                 checked.push(Checked { file: file.to_string(), arm: arm.clone(), row, allowed: false });
-                            }
-                            if n == 0 {
-                                wrong.push(format!("{files:?}: no row for {} ({set}) on {agent} {version}", arm.name));
                             }
                         }
                     }
