@@ -82,6 +82,24 @@ pub struct Arm {
     /// What a stateful guard's state holds when the session starts
     /// (`arms/state.json`); only for a guard that keeps state.
     pub state: Option<crate::guard_state::GuardState>,
+    /// The expectations its set writes once for all its arms, by agent
+    /// (`"agent_defaults"` in the set file): where one rule of an agent
+    /// decides every arm alike. The arm's own expectation for an agent wins
+    /// ([`Arm::expected_on`]).
+    pub agent_defaults: std::sync::Arc<AgentDefaults>,
+}
+
+/// A set's expectations for all its arms, by agent name (`continue`, `codex`).
+pub type AgentDefaults = std::collections::BTreeMap<String, Expectation>;
+
+impl Arm {
+    /// What the arm is expected to give on `agent`, with its reasoning: its
+    /// own expectation for that agent ([`Expectation::for_agent`]), else its
+    /// set's default for that agent ([`Arm::agent_defaults`]); `None` when
+    /// neither is written.
+    pub fn expected_on(&self, agent: crate::agent::Agent) -> Option<&Expectation> {
+        self.expect.as_ref().and_then(|e| e.for_agent(agent)).or_else(|| self.agent_defaults.get(agent.as_str()))
+    }
 }
 
 /// What an arm is expected to give, and where that expectation comes from.
@@ -199,6 +217,9 @@ pub enum ArmsError {
     /// Neither a file nor a built-in set.
     #[error("arm set {0:?} is neither a file nor a built-in set; built-in sets: {1}")]
     Unknown(String, String),
+    /// A set's `parts` or `agent_defaults` are not what failopen accepts.
+    #[error("{file}: field `{field}`: {message}")]
+    Set { file: String, field: &'static str, message: String },
     /// A `--only` pattern is not a valid glob.
     #[error("arm name pattern {pattern:?}: {message}")]
     Glob { pattern: String, message: String },
@@ -210,6 +231,14 @@ struct ArmSetFile {
     #[allow(dead_code)]
     #[serde(default)]
     description: Option<String>,
+    /// Built-in sets whose arms, in order, are this set's (`all`); then it
+    /// writes no arms of its own.
+    #[serde(default)]
+    parts: Vec<String>,
+    /// Expectations for every arm of the set, by agent ([`Arm::agent_defaults`]).
+    #[serde(default)]
+    agent_defaults: AgentDefaults,
+    #[serde(default)]
     arms: Vec<ArmEntry>,
 }
 
@@ -274,6 +303,26 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
         column: e.column(),
         message: crate::json_error::message_without_position(&e),
     })?;
+    let set_error = |field: &'static str, message: String| ArmsError::Set { file: file.to_string(), field, message };
+    if !set.parts.is_empty() {
+        if !set.arms.is_empty() || !set.agent_defaults.is_empty() {
+            return Err(set_error(
+                "parts",
+                "a set joined from parts writes no `arms` or `agent_defaults` of its own".into(),
+            ));
+        }
+        return join_parts(&set.parts, file);
+    }
+    for (agent, exp) in &set.agent_defaults {
+        agent.parse::<crate::agent::Agent>().map_err(|m| set_error("agent_defaults", m))?;
+        check_expectation(exp)
+            .and_then(|()| match exp.codex.is_some() || exp.gemini.is_some() || !exp.agents.is_empty() {
+                true => Err("must not hold another agent's expectation".into()),
+                false => Ok(()),
+            })
+            .map_err(|m| set_error("agent_defaults", format!("{agent}: {m}")))?;
+    }
+    let agent_defaults = std::sync::Arc::new(set.agent_defaults);
     let mut arms: Vec<Arm> = Vec::with_capacity(set.arms.len());
     for (i, entry) in set.arms.into_iter().enumerate() {
         let index = i + 1;
@@ -347,9 +396,55 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Arm>, ArmsError> {
             group_extra: entry.group_extra,
             trust,
             state,
+            agent_defaults: agent_defaults.clone(),
         });
     }
     Ok(arms)
+}
+
+/// The arms of the built-in sets `parts`, in order (a set joined from
+/// parts, `all`): each part a built-in set that writes its own arms, and no
+/// arm name in two parts.
+fn join_parts(parts: &[String], file: &str) -> Result<Vec<Arm>, ArmsError> {
+    let mut arms: Vec<Arm> = Vec::new();
+    for part in parts {
+        let text = BUILTIN.iter().find(|(n, _)| n == part).map(|(_, t)| *t).ok_or_else(|| ArmsError::Set {
+            file: file.to_string(),
+            field: "parts",
+            message: format!("{part:?} is no built-in set that writes its own arms"),
+        })?;
+        if !self::parts(part).is_empty() {
+            return Err(ArmsError::Set {
+                file: file.to_string(),
+                field: "parts",
+                message: format!("{part:?} is itself joined from parts"),
+            });
+        }
+        for arm in parse(text, &format!("arms/{part}.json (built-in)"))? {
+            if let Some(first) = arms.iter().position(|a| a.name == arm.name) {
+                return Err(ArmsError::Duplicate {
+                    file: file.to_string(),
+                    name: arm.name,
+                    first: first + 1,
+                    second: arms.len() + 1,
+                });
+            }
+            arms.push(arm);
+        }
+    }
+    Ok(arms)
+}
+
+/// The parts a built-in set is joined from (`all`), or none when it writes
+/// its own arms (or is no built-in set).
+pub fn parts(name: &str) -> Vec<String> {
+    #[derive(Deserialize)]
+    struct Parts {
+        #[serde(default)]
+        parts: Vec<String>,
+    }
+    let text = BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).unwrap_or("{}");
+    serde_json::from_str::<Parts>(text).map(|p| p.parts).unwrap_or_default()
 }
 
 fn parse_or_default<T: std::str::FromStr<Err = String> + Default>(value: Option<&str>) -> Result<T, String> {

@@ -127,6 +127,7 @@ pub fn control_arm() -> Option<Arm> {
         group_extra: None,
         trust: Default::default(),
         state: None,
+        agent_defaults: Default::default(),
     })
 }
 

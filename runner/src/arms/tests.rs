@@ -12,8 +12,8 @@ fn builtin_sets_parse() {
 }
 
 /// `all` is the concatenation of its parts, in order, arm for arm (the
-/// Agent SDK's `sdk` included), so a part's arm changed without `all` fails
-/// here: arms/regenerate-all.sh writes it from the parts.
+/// Agent SDK's `sdk` included): arms/all.json names them (`parts`), so each
+/// arm, with its set's `agent_defaults`, is written once.
 #[test]
 fn all_is_its_parts_joined() {
     let parts: Vec<Arm> = ["full", "extended", "http", "model", "surface", "sdk"]
@@ -129,4 +129,92 @@ fn only_filters_by_glob() {
     let timed = filter(arms.clone(), &["*/timed".into()]).unwrap();
     assert_eq!(timed.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["hang/timed"]);
     assert!(filter(arms, &["[".into()]).is_err());
+}
+
+/// Issue 47 item 5: every arm of every built-in set, on every agent that
+/// runs it, carries an expectation for that agent with its reasoning
+/// ([`Arm::expected_on`]: the arm's own, else its set's `agent_defaults`).
+/// Whether an agent runs an arm is what `failopen run` asks before it starts
+/// a session ([`crate::run::lacks`]: the hook type it runs, `cells::runs`,
+/// then its driver's `unsupported`); an arm it lacks is rowed `invalid
+/// unsupported:<what>` with no session, which `lacks` itself explains. A set
+/// joined from parts (`all`) is walked in its parts. The only exceptions are
+/// the cells arms/unmeasured.tsv lists one by one, each with why it is not
+/// measured yet; a listed cell that has an expectation now must leave it.
+#[test]
+fn every_arm_has_an_expectation_on_every_agent_that_runs_it() {
+    let listed = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("arms/unmeasured.tsv"))
+        .expect("arms/unmeasured.tsv");
+    let mut unmeasured: std::collections::BTreeMap<(String, String, String), String> = Default::default();
+    for (n, line) in listed.lines().enumerate().filter(|(_, l)| !l.is_empty() && !l.starts_with('#')) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        let [agent, set, arm, why] = cells[..] else { panic!("arms/unmeasured.tsv:{}: agent, set, arm, why", n + 1) };
+        assert!(why.len() > 20, "arms/unmeasured.tsv:{}: say why it is not measured yet", n + 1);
+        let key = (agent.to_string(), set.to_string(), arm.to_string());
+        assert!(unmeasured.insert(key, why.to_string()).is_none(), "arms/unmeasured.tsv:{}: listed twice", n + 1);
+    }
+    let mut gaps: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    // (cells with an expectation, cells listed unmeasured, cells it lacks and that have none) by agent.
+    let mut counts: std::collections::BTreeMap<&str, (usize, usize, usize)> = Default::default();
+    let exe = std::path::Path::new("failopen");
+    for (set, _) in BUILTIN.iter().filter(|(set, _)| parts(set).is_empty()) {
+        for arm in load(set).unwrap_or_else(|e| panic!("{e}")) {
+            for (name, agent) in crate::agent::Agent::ALL {
+                if !crate::cells::runs(agent, &arm) {
+                    continue;
+                }
+                let count = counts.entry(name).or_default();
+                let key = (name.to_string(), set.to_string(), arm.name.clone());
+                let listed = unmeasured.remove(&key).is_some();
+                if arm.expected_on(agent).is_some() {
+                    assert!(!listed, "arms/unmeasured.tsv lists {key:?}, which has an expectation now");
+                    count.0 += 1;
+                    continue;
+                }
+                // Asked only of an arm with no expectation: it writes the guards out each time.
+                if crate::run::lacks(agent, &arm, exe).unwrap_or_else(|e| panic!("{set}: {}: {e}", arm.name)).is_some()
+                {
+                    assert!(!listed, "arms/unmeasured.tsv lists {key:?}, which {name} cannot run at all");
+                    count.2 += 1;
+                } else if listed {
+                    count.1 += 1;
+                } else {
+                    gaps.entry(name).or_default().push(format!("{set}: {}", arm.name));
+                }
+            }
+        }
+    }
+    assert!(unmeasured.is_empty(), "arms/unmeasured.tsv lists cells no agent runs: {:?}", unmeasured.keys());
+    eprintln!("cells expected, listed unmeasured, lacked without an expectation, by agent: {counts:?}");
+    let summary: Vec<String> = gaps.iter().map(|(a, g)| format!("{a} {}", g.len())).collect();
+    let list: Vec<String> = gaps.iter().flat_map(|(a, g)| g.iter().map(move |g| format!("{a}\t{g}"))).collect();
+    assert!(
+        gaps.is_empty(),
+        "arms without an expectation for an agent that runs them ({}):\n{}",
+        summary.join(", "),
+        list.join("\n")
+    );
+}
+
+/// A set's `agent_defaults` give every arm of it an expectation on that
+/// agent; an arm's own for the agent wins; a default names a known agent.
+#[test]
+fn a_sets_agent_defaults_stand_for_arms_that_write_none() {
+    use crate::agent::Agent;
+    let text = r#"{"agent_defaults":{"continue":{"verdict":"invalid","reason":"hook-not-run","source":"set"}},
+        "arms":[{"guard":"deny","wrapper":"bare"},{"guard":"crash","wrapper":"bare","expect":{"verdict":"wrote",
+        "source":"cc","agents":{"continue":{"verdict":"wrote","source":"own"}}}}]}"#;
+    let arms = parse(text, "x.json").unwrap();
+    assert_eq!(arms[0].expected_on(Agent::Continue).unwrap().source, "set");
+    assert_eq!(arms[1].expected_on(Agent::Continue).unwrap().source, "own");
+    assert!(arms[0].expected_on(Agent::ClaudeCode).is_none() && arms[0].expected_on(Agent::Codex).is_none());
+    assert_eq!(arms[1].expected_on(Agent::ClaudeCode).unwrap().source, "cc");
+    let bad = text.replace(r#""continue":{"verdict":"invalid""#, r#""contnue":{"verdict":"invalid""#);
+    let e = parse(&bad, "x.json").unwrap_err().to_string();
+    assert!(e.contains("field `agent_defaults`") && e.contains("unknown agent \"contnue\""), "{e}");
+    let joined = parse(r#"{"parts":["article"],"arms":[{"guard":"deny","wrapper":"bare"}]}"#, "x.json");
+    assert!(joined.unwrap_err().to_string().contains("field `parts`"));
+    assert!(parse(r#"{"parts":["all"]}"#, "x.json").unwrap_err().to_string().contains("joined from parts"));
+    assert_eq!(parse(r#"{"parts":["article"]}"#, "x.json").unwrap().len(), 9);
+    assert_eq!(parts("all").len(), 6);
 }

@@ -841,3 +841,68 @@ fn auggie_reference_csvs_hold_every_arms_expectation() {
         );
     }
 }
+
+/// Issue 47 item 5: the arm sets' cells no reference run held before, on
+/// Continue CLI 1.5.47, Codex CLI 0.171.0, Gemini CLI 0.61.0 and Copilot
+/// CLI 1.0.102 (results/<agent>-grids-<version>.csv, one session an arm,
+/// `failopen run --agent A --arms SET --only ARM...`): every arm of each set
+/// named here has a row, and each row is what its arm's expectation for
+/// that agent says (an arm's own or its set's `agent_defaults`), or, for an
+/// arm the agent cannot run, the `unsupported:<what>` that
+/// `failopen::run::lacks` says, or is a cell arms/unmeasured.tsv lists with
+/// why it has no expectation yet. No row is of another agent, version or arm.
+#[test]
+fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
+    use crate::support::reference;
+    const EVERY: [&str; 12] = [
+        "auggie",
+        "cline",
+        "continue",
+        "copilot",
+        "extended",
+        "full",
+        "http",
+        "model",
+        "seal-shapes",
+        "shapes",
+        "surface",
+        "trust",
+    ];
+    let grids: [(&str, Agent, &str, Vec<&str>); 4] = [
+        (
+            "continue-grids-1.5.47.csv",
+            Agent::Continue,
+            "1.5.47",
+            EVERY.iter().filter(|s| **s != "continue").copied().collect(),
+        ),
+        (
+            "codex-grids-0.171.0.csv",
+            Agent::Codex,
+            "0.171.0",
+            vec!["auggie", "cline", "continue", "copilot", "http", "model", "surface", "trust"],
+        ),
+        (
+            "gemini-grids-0.61.0.csv",
+            Agent::Gemini,
+            "0.61.0",
+            vec!["auggie", "cline", "continue", "copilot", "http", "model", "surface", "trust"],
+        ),
+        (
+            "copilot-grids-1.0.102.csv",
+            Agent::Copilot,
+            "1.0.102",
+            vec!["auggie", "cline", "continue", "model", "surface", "trust"],
+        ),
+    ];
+    for (file, agent, version, mut sets) in grids {
+        sets.push("workspace-trust");
+        let mode = failopen::mode::Mode::Print;
+        reference::check(&[file], agent, &[version], &sets, mode, reference::none);
+        let arms: std::collections::HashSet<String> =
+            sets.iter().flat_map(|s| failopen::arms::load(s).unwrap()).map(|a| a.name).collect();
+        for row in reference::rows(file) {
+            assert_eq!((row.agent(), row.claude_version.as_str()), (agent, version), "{file}: {row:?}");
+            assert!(arms.contains(&row.arm), "{file}: {} is no arm of {sets:?}", row.arm);
+        }
+    }
+}

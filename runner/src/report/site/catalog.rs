@@ -37,7 +37,8 @@ impl Catalog {
             let file = format!("arms/{name}.json");
             for arm in arms::parse(text, &file)? {
                 sets.entry(arm.name.clone()).or_default().push((*name, arm.clone()));
-                let better = arm.expect.is_some() && arms.get(&arm.name).is_some_and(|k| k.arm.expect.is_none());
+                let writes = |a: &Arm| a.expect.is_some() || !a.agent_defaults.is_empty();
+                let better = writes(&arm) && arms.get(&arm.name).is_some_and(|k| !writes(&k.arm));
                 if better || !arms.contains_key(&arm.name) {
                     arms.insert(arm.name.clone(), Known { arm, file: file.clone() });
                 }
@@ -51,7 +52,7 @@ impl Catalog {
     /// first that has it.
     pub fn set_for(&self, arm: &str, agent: Agent) -> Option<&'static str> {
         let sets = self.sets.get(arm)?;
-        let expects = |a: &Arm| a.expect.as_ref().and_then(|e| e.for_agent(agent)).is_some();
+        let expects = |a: &Arm| a.expected_on(agent).is_some();
         sets.iter().find(|(_, a)| expects(a)).or(sets.first()).map(|(name, _)| *name)
     }
 
@@ -137,7 +138,7 @@ pub fn expected<'a>(
     mode: Mode,
     version: &str,
 ) -> Option<(&'a Expectation, ExpectedOn<'a>)> {
-    let e = known.arm.expect.as_ref()?.for_agent(agent)?.in_mode(mode);
+    let e = known.arm.expected_on(agent)?.in_mode(mode);
     Some((e, e.on(version)))
 }
 
@@ -161,7 +162,9 @@ mod tests {
         let (_, new) = expected(surface, Agent::ClaudeCode, Mode::Print, "2.1.328").unwrap();
         assert_eq!((old.verdict, new.verdict), (VerdictKind::Wrote, VerdictKind::Blocked), "the bisect's change");
         let plain = c.get("hang/native").unwrap();
-        assert!(plain.arm.expect.is_none(), "full.json writes no expectation; the test oracle holds it");
+        assert_eq!(plain.file, "arms/full.json");
+        let (_, on) = expected(plain, Agent::Codex, Mode::Print, "0.171.0").unwrap();
+        assert_eq!(on.verdict, VerdictKind::Wrote, "full.json writes each agent's measured expectation: {}", on.source);
         assert!(c.get("no-such/arm").is_none());
     }
 

@@ -27,6 +27,14 @@ pub fn none(_: &Row) -> bool {
     false
 }
 
+/// Whether arms/unmeasured.tsv lists `arm` of `set` on `agent`: a cell
+/// with no expectation yet, each listed with why.
+pub fn unmeasured(agent: Agent, set: &str, arm: &str) -> bool {
+    let listed = std::fs::read_to_string(super::repo().join("arms/unmeasured.tsv")).unwrap();
+    let cell = format!("{agent}\t{set}\t{arm}\t");
+    listed.lines().any(|l| l.starts_with(&cell))
+}
+
 /// The rows of `results/<file>`.
 pub fn rows(file: &str) -> Vec<Row> {
     super::read_csv(&super::repo().join("results").join(file))
@@ -61,8 +69,40 @@ pub fn check(
         // An arm of a hook type the agent does not run is no cell of its runs (cells::expand).
         let arms = failopen::arms::load(set).unwrap_or_else(|e| panic!("{e}")).into_iter();
         for arm in arms.filter(|a| agent.driver().runs_hook_type(a.guard.hook_type())) {
-            let expect = arm.expect.as_ref().and_then(|e| e.for_agent(agent));
-            let expect = expect.unwrap_or_else(|| panic!("{set}: {} carries no {agent} expectation", arm.name));
+            let Some(expect) = arm.expected_on(agent) else {
+                // An arm the agent lacks is rowed `invalid unsupported:<what>` with no session, as
+                // failopen::run::lacks says; one arms/unmeasured.tsv lists has no expectation yet.
+                let lacks = failopen::run::lacks(agent, &arm, &super::cmd::bin()).unwrap();
+                match lacks.filter(|_| mode == Mode::Print) {
+                    Some(what) => {
+                        let want = format!("unsupported:{what}");
+                        for version in versions {
+                            let ran: Vec<&(&str, Row)> = all
+                                .iter()
+                                .filter(|(_, r)| {
+                                    r.arm == arm.name && r.agent() == agent && r.claude_version == *version
+                                })
+                                .collect();
+                            if ran.is_empty() {
+                                wrong.push(format!("{files:?}: no row for {} ({set}) on {agent} {version}", arm.name));
+                            }
+                            for (file, row) in ran {
+                                if (row.verdict.as_str(), row.reason.as_str()) != ("invalid", want.as_str()) {
+                                    wrong.push(format!(
+                                        "{file}: {} on {agent} {version}: got {} {:?}, and run::lacks says {want}",
+                                        arm.name, row.verdict, row.reason
+                                    ));
+                                }
+                                let row = row.clone();
+                                checked.push(Checked { file: file.to_string(), arm: arm.clone(), row, allowed: false });
+                            }
+                        }
+                    }
+                    None if unmeasured(agent, set, &arm.name) => {}
+                    None => panic!("{set}: {} carries no {agent} expectation", arm.name),
+                }
+                continue;
+            };
             for version in versions {
                 let want = expect.in_mode(mode).on(version);
                 let ran: Vec<&(&str, Row)> = all
