@@ -14,12 +14,14 @@ mod audit;
 mod audit_advice;
 mod audit_agents;
 mod audit_answers;
+mod audit_hook_start;
 mod audit_hostile_files;
 mod audit_launchers;
 mod audit_models;
 mod audit_probes;
 mod audit_public_guards;
 mod audit_public_guards2;
+mod audit_public_guards3;
 mod audit_qwen_cline_plugins;
 #[cfg(target_os = "linux")]
 mod audit_sandbox;
