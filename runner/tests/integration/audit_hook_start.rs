@@ -2,16 +2,19 @@
 //! its agent and in audit's direct run (a screen, no session), recorded by
 //! the hook itself: its working directory, the payload's `cwd`, and the
 //! variables naming the project (issue 43: the hook must run exactly as the
-//! agent runs it). Real Claude Code 2.1.328 and Gemini CLI 0.61.0.
+//! agent runs it). Real Claude Code 2.1.328, Gemini CLI 0.61.0 and Codex
+//! CLI 0.171.0.
 //!
 //! The agent runs every hook in its working directory, gives that directory
 //! as the payload's `cwd` and sets its project variables to it
-//! (`runner/tests/fixtures/hook-start/claude-2.1.328.txt`, and
-//! `GEMINI_PROJECT_DIR`/`CLAUDE_PROJECT_DIR` on Gemini CLI). So must audit:
+//! (`runner/tests/fixtures/hook-start/claude-2.1.328.txt`;
+//! `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` on Gemini CLI;
+//! none on Codex CLI, measured here). So must audit:
 //! in its sessions and in its screens, those are one directory, a copy of
 //! the project (its own files there), never the project itself. Before the
 //! sessions ran in the copy, the payload's `cwd` was the session's empty
-//! directory while the hook ran in a shared copy.
+//! directory while the hook ran in a shared copy, and audit set
+//! `CLAUDE_PROJECT_DIR` for a Codex hook, which Codex itself does not.
 //!
 //! The census hook reads one JSON object from stdin without waiting for its
 //! end (Gemini CLI keeps it open), appends what it saw to a record file
@@ -131,4 +134,20 @@ fn a_gemini_hook_sees_one_project_copy_as_cwd_payload_cwd_and_its_project_variab
     assert!(out.status.code().is_some(), "{v:#}");
     // Measured on 0.61.0 (this test): the variables Gemini CLI sets for a hook, each its working directory.
     check(&record, &project, &["CLAUDE_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PROJECT_DIR"]);
+}
+
+#[test]
+fn a_codex_hook_sees_one_project_copy_as_cwd_and_payload_cwd() {
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let script = d.path().join("project/.codex/hooks/census.py");
+    let command = format!("python3 {} {}", script.display(), record.display());
+    let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|apply_patch",
+        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
+    let (project, home) = project(d.path(), ".codex", &config);
+    std::fs::rename(project.join(".codex/settings.json"), project.join(".codex/hooks.json")).unwrap();
+    let (out, v) = audit(&project, &home, &["--no-sandbox", "--codex", "0.171.0"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    // Measured on 0.171.0 (this test): Codex CLI sets no project variable for a hook.
+    check(&record, &project, &[]);
 }

@@ -6,7 +6,7 @@
 //! records its environment's names and its working directory) in a real
 //! `claude -p` session: `runner/tests/fixtures/hook-start/claude-2.1.328.txt`,
 //! checked by [`tests`]; and, for audit's own sessions and screens on Claude
-//! Code and Gemini CLI, by the integration test `audit_hook_start`:
+//! Code, Gemini CLI and Codex CLI, by the integration test `audit_hook_start`:
 //!
 //! - every hook runs in the project directory (the session's working
 //!   directory), with `CLAUDE_PROJECT_DIR` set to it, and gets it as its
