@@ -5,7 +5,8 @@
 //! back into this skeleton.
 //!
 //! Layout of a session's temp root:
-//! - `work/`: the working directory, where `notes.txt` is judged;
+//! - `work/`: the working directory, where `notes.txt` is judged (empty, or
+//!   a copy of the project the session runs in: [`SessionSpec::project`]);
 //! - `home/`: HOME, so the user's own `~/.claude` never leaks in;
 //! - `tmp/`: TMPDIR, so a killed wrapper's temp file dies with the root;
 //! - `evidence/`: settings, stdout (stream-json), stderr, guard trace, transcript.
@@ -17,6 +18,7 @@ mod args;
 mod contained;
 mod dirs;
 pub mod interactive;
+pub mod project;
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -74,6 +76,11 @@ pub struct SessionSpec<'a> {
     pub pool: &'a Pool,
     /// Keep the temp root.
     pub keep: bool,
+    /// The project the session runs in: `work/` starts as a copy of it
+    /// ([`project::copy_into`]), so the agent's hooks get the copy as their
+    /// working directory, payload `cwd` and project variable, as in the
+    /// project itself. `None`: `work/` starts empty.
+    pub project: Option<PathBuf>,
     /// Files to put in the temp root before Claude Code starts (project
     /// settings, a plugin, a seeded file to edit).
     pub files: Vec<SessionFile>,
@@ -158,6 +165,9 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         return Ok(not_started(Some(what)));
     }
     let (root, dirs) = temp_root(spec)?;
+    if let Some(project) = &spec.project {
+        project::copy_into(project, &dirs.work, driver)?;
+    }
     let standin_url = match spec.backend {
         Backend::StandIn(standin) => Some(standin.session_url(&spec.id, &dirs.work.to_string_lossy())),
         Backend::Live => None,

@@ -27,6 +27,13 @@ pub trait HookContract: Sync {
     /// (`None`: killed by a signal) having written `stdout` and `stderr`,
     /// and the answer in words (`exit 2: <reason>`, `deny: <reason>`, `allowed`, ...).
     fn read(&self, code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> (bool, String);
+    /// The variables the agent sets to its working directory (the project)
+    /// for every command hook: a screen sets them to the project copy it
+    /// runs the hook in, as the agent's sessions do natively. Claude Code's
+    /// `CLAUDE_PROJECT_DIR` unless the agent's own were measured.
+    fn project_vars(&self) -> &'static [&'static str] {
+        &["CLAUDE_PROJECT_DIR"]
+    }
 }
 
 /// The first non-blank line of `bytes`, trimmed, at most 120 characters.

@@ -130,6 +130,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         extra_args,
         pool: &ctx.pool,
         keep: ctx.opts.keep,
+        project: None,
         files: placed.files.into_iter().chain(route_files).collect(),
         seed: arm.state.map(crate::guard_state::GuardState::seed_script),
         route: arm.route,

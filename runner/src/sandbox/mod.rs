@@ -314,7 +314,8 @@ pub fn shell_command(
             let vars: Vec<(&str, &Path)> = project.iter().map(|(k, p)| (*k, p.as_path())).collect();
             let mut texts = vec![command.to_string()];
             texts.extend(project.iter().map(|(_, p)| p.to_string_lossy().into_owned()));
-            texts.extend(project.iter().flat_map(|(_, p)| expose::link_targets(p)));
+            // The working directory is a project copy: what it links to is read where it lies.
+            texts.extend(expose::link_targets(cwd));
             let contain = Contain {
                 cwd: cwd.to_path_buf(),
                 writable: writable.to_path_buf(),

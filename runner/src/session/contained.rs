@@ -40,17 +40,13 @@ pub(crate) fn command(
     for f in spec.files.iter().filter(|f| f.path.extension().is_some_and(|e| e == "json" || e == "md")) {
         texts.push(String::from_utf8_lossy(&f.contents).into_owned());
     }
-    let project = spec.env.iter().find(|(k, _)| k == "FAILOPEN_AUDIT_PROJECT_DIR").map(|(_, v)| PathBuf::from(v));
-    let project = project.unwrap_or_else(|| work.to_path_buf());
-    if let Some(p) = spec.env.iter().find(|(k, _)| k == "FAILOPEN_AUDIT_PROJECT_DIR") {
-        texts.push(p.1.clone());
-        texts.extend(sandbox::expose::link_targets(Path::new(&p.1)));
+    // The session runs in its project (a copy, when it has one: `SessionSpec::project`): what the
+    // copy links to (dependency folders, big files) is read where it lies.
+    let project = work.to_path_buf();
+    if spec.project.is_some() {
+        texts.extend(sandbox::expose::link_targets(work));
     }
-    let namer = Namer::here(&[
-        ("CLAUDE_PROJECT_DIR", &project),
-        ("FAILOPEN_AUDIT_PROJECT_DIR", &project),
-        ("GEMINI_PROJECT_DIR", &project),
-    ]);
+    let namer = Namer::here(&[("CLAUDE_PROJECT_DIR", &project), ("GEMINI_PROJECT_DIR", &project)]);
     let mut loopback = Vec::new();
     if let Backend::StandIn(standin) = spec.backend {
         loopback.push(standin.addr());

@@ -14,6 +14,7 @@ mod audit;
 mod audit_advice;
 mod audit_agents;
 mod audit_answers;
+mod audit_hook_start;
 mod audit_hostile_files;
 mod audit_launchers;
 mod audit_models;
@@ -21,6 +22,7 @@ mod audit_plugin_faults;
 mod audit_probes;
 mod audit_public_guards;
 mod audit_public_guards2;
+mod audit_public_guards3;
 mod audit_qwen_cline_plugins;
 mod audit_repeat;
 #[cfg(target_os = "linux")]

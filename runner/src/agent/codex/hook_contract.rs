@@ -27,6 +27,13 @@ pub struct CodexContract;
 const EVENT: &str = "PreToolUse";
 
 impl HookContract for CodexContract {
+    /// None: measured on 0.171.0 (`audit_hook_start`), its hooks get no
+    /// `*PROJECT_DIR` variable, only the session's directory as their
+    /// working directory and payload `cwd`.
+    fn project_vars(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Its shell (`exec_command`) reaches hooks as `Bash` with the command
     /// in `tool_input.command`, as a probe's; `apply_patch` takes a patch, so
     /// Write probes are left out.

@@ -28,7 +28,7 @@ const PROJECT_FILES: [&str; 2] = ["settings.json", "settings.local.json"];
 /// The variables Continue sets for a hook (`CLAUDE_PROJECT_DIR`,
 /// `CONTINUE_PROJECT_DIR`: the project directory), which a command's shell
 /// expands.
-const PROJECT_VARS: [&str; 2] = ["CONTINUE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"];
+pub const PROJECT_VARS: [&str; 2] = ["CONTINUE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"];
 
 /// The write tools audit's sessions on Continue write through.
 const SESSION_WRITE_TOOLS: [&str; 2] = ["Bash", "Write"];

@@ -24,6 +24,12 @@ pub struct ContinueContract;
 const NO_REASON: &str = "Blocked by hook";
 
 impl HookContract for ContinueContract {
+    /// Its hooks get these set to the session's directory (measured for
+    /// Gemini CLI by `audit_hook_start`; the others by their docs).
+    fn project_vars(&self) -> &'static [&'static str] {
+        &super::hook_config::PROJECT_VARS
+    }
+
     /// Its shell is Claude Code's `Bash`, `{command}`; its `Write` takes
     /// `filepath`, not Claude Code's `file_path`, so no Write probe is made.
     fn probe_tool(&self, tool: &str) -> Option<&'static str> {

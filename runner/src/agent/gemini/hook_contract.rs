@@ -20,6 +20,12 @@ use crate::standin::gemini::SHELL_TOOL;
 pub struct GeminiContract;
 
 impl HookContract for GeminiContract {
+    /// Its hooks get these set to the session's directory (measured for
+    /// Gemini CLI by `audit_hook_start`; the others by their docs).
+    fn project_vars(&self) -> &'static [&'static str] {
+        &super::hook_config::PROJECT_VARS
+    }
+
     /// Its shell takes a probe's `command` (and `description`) as Claude Code's `Bash` does.
     fn probe_tool(&self, tool: &str) -> Option<&'static str> {
         (tool == "Bash").then_some(SHELL_TOOL)

@@ -24,6 +24,12 @@ use crate::seal::answer;
 pub struct QwenContract;
 
 impl HookContract for QwenContract {
+    /// Its hooks get these set to the session's directory (measured for
+    /// Gemini CLI by `audit_hook_start`; the others by their docs).
+    fn project_vars(&self) -> &'static [&'static str] {
+        &super::hook_config::PROJECT_VARS
+    }
+
     /// Its shell is Gemini CLI's.
     fn probe_tool(&self, tool: &str) -> Option<&'static str> {
         GeminiContract.probe_tool(tool)

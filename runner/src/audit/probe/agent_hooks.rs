@@ -10,15 +10,15 @@
 //!
 //! Gemini CLI replaces `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD` and
 //! `$CLAUDE_PROJECT_DIR` in the command text with the session's directory
-//! before running it; they are turned into `${...}` (which it leaves alone)
-//! and set from the user's project, as Claude Code's `CLAUDE_PROJECT_DIR` is
-//! ([`super::faults::with_user_env`]).
+//! before running it; they are turned into `${...}` (which it leaves alone,
+//! and which read the same directory from the variables it sets: the
+//! session runs in the project's copy), so that seal's quoting survives.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::faults::{Fault, PROJECT_VAR};
+use super::faults::Fault;
 use super::judge::WroteHow;
 use crate::agent::Agent;
 
@@ -27,7 +27,7 @@ pub const TRACE_FILE: &str = "trace.jsonl.audit";
 
 /// `hook` as `agent` runs it in an audit session: unchanged for an agent
 /// whose stream reports hook events (Claude Code), else with the trace and
-/// the agent's project variables (Gemini CLI's) set from the user's project.
+/// the agent's project variables (Gemini CLI's) braced.
 pub fn for_agent(agent: Agent, hook: &Value) -> Value {
     let driver = agent.driver();
     let Some(command) = hook.get("command").and_then(Value::as_str) else { return hook.clone() };
@@ -35,21 +35,13 @@ pub fn for_agent(agent: Agent, hook: &Value) -> Value {
         return hook.clone();
     }
     let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
-    let command = project_vars(command, vars);
+    let command = brace_vars(command, vars);
     let mut out = hook.clone();
     out["command"] = Value::String(format!(
         "printf 'start\\n' >> \"$FAILOPEN_TRACE.audit\"; \
          trap 'printf \"exit %s\\n\" \"$?\" >> \"$FAILOPEN_TRACE.audit\"' EXIT; {command}"
     ));
     out
-}
-
-/// `command` with the agent's project variables `vars` braced (so the CLI
-/// does not replace them in the text) and set from [`PROJECT_VAR`] in front;
-/// unchanged when there are none.
-pub fn project_vars(command: &str, vars: &[&str]) -> String {
-    let prefix: String = vars.iter().map(|var| format!("{var}=\"${PROJECT_VAR}\"; export {var}; ")).collect();
-    format!("{prefix}{}", brace_vars(command, vars))
 }
 
 /// `command` with the project variables `vars` braced: Gemini CLI replaces
@@ -97,7 +89,7 @@ mod tests {
         let cmd = gemini["command"].as_str().unwrap();
         assert!(cmd.ends_with("${GEMINI_PROJECT_DIR}/g.sh"), "{cmd}");
         assert!(!cmd.contains("$GEMINI_PROJECT_DIR/"), "Gemini would replace it with the session's directory");
-        assert!(cmd.contains("GEMINI_PROJECT_DIR=\"$FAILOPEN_AUDIT_PROJECT_DIR\"; export GEMINI_PROJECT_DIR;"));
+        assert!(!cmd.contains("GEMINI_PROJECT_DIR="), "the agent sets it: the session runs in the project's copy");
     }
 
     #[test]

@@ -152,8 +152,9 @@ fn identity(h: &HookEntry) -> String {
     }
 }
 
-/// Run the census session: copies of `home`'s `.claude/settings.json`,
-/// plugin registry and `hooks/`, and of `project`'s `.claude/`, with
+/// Run the census session in a copy of `project`: copies of `home`'s
+/// `.claude/settings.json`, plugin registry and `hooks/`, and of
+/// `project`'s `.claude/` (placed again over the copy), with
 /// `plugin_dirs` passed as `--plugin-dir`; then compare with `hooks`.
 pub async fn run(
     claude: &AgentBin,
@@ -195,6 +196,8 @@ pub async fn run(
         extra_args,
         pool,
         keep: true,
+        // In a copy of the project, as its hooks run there (their rule files beside them).
+        project: Some(project.to_path_buf()),
         files,
         route: Route::Article,
         setting_sources: Some("user,project,local"),

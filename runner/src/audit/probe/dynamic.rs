@@ -73,13 +73,11 @@ pub struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// The session environment that starts `e`'s hook as its agent would
-    /// ([`super::hook_start`]): in a copy of its project (made once per
-    /// audit under the pool's temp root), with the user's HOME and its
-    /// plugin's variables.
-    pub fn start_env(&self, e: &HookEntry) -> std::io::Result<Vec<(String, String)>> {
-        let copy = super::hook_start::project_copy(&self.pool.root().join("projects"), &e.project_dir)?;
-        Ok(super::hook_start::env(&copy, self.home, e.plugin.as_ref()))
+    /// How `e`'s hook is started as its agent would start it
+    /// ([`super::hook_start`]): in a session that runs in a copy of its
+    /// project, with the user's HOME and its plugin's variables.
+    pub fn start(&self, e: &HookEntry) -> Start {
+        Start { env: super::hook_start::env(self.home, e.plugin.as_ref()), project: Some(e.project_dir.clone()) }
     }
 
     /// Does this Claude Code honour `"onFailure": "block"` on a command hook
@@ -88,7 +86,7 @@ impl Runner<'_> {
         let hook = json!({"type": "command", "command": self.scripts_crash(), "timeout": 10, "onFailure": "block"});
         let Some(_slot) = self.pool.slot(false).await else { return Ok(OnFailure::Unknown) };
         let decider = Decider::default();
-        let start = super::hook_start::env(Path::new("/"), None, None);
+        let start = Start { env: Vec::new(), project: None };
         let (r, _) = self.session(&hook, Some("Bash"), "Bash", Fault::Crash, "probe", start, decider).await?;
         Ok(match r {
             CellResult::Blocked => OnFailure::Honoured,
@@ -129,7 +127,7 @@ impl Runner<'_> {
                                 .map(|p| crate::mcp_guard::mcp_config(Path::new(&self.failopen_exe), p)),
                             probe: None,
                         };
-                        let start = self.start_env(e)?;
+                        let start = self.start(e);
                         self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, start, decider).await?
                     }
                 },
@@ -158,7 +156,7 @@ impl Runner<'_> {
                         let tag = format!("{}-{}-{}", e.id, probe.name, fault.as_str());
                         let decider = Decider { probe: Some(probe.clone()), ..Decider::default() };
                         let tool = probe.tool.as_str();
-                        let start = self.start_env(e)?;
+                        let start = self.start(e);
                         self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, start, decider).await?
                     }
                 },
@@ -169,7 +167,7 @@ impl Runner<'_> {
     }
 
     /// One session: settings holding only `hook` under `matcher`, a write
-    /// through `tool`, the hook started with `start` ([`Self::start_env`]), and
+    /// through `tool`, the hook started with `start` ([`Self::start`]), and
     /// what decides for a prompt, agent or mcp_tool hook (`decider`). On an
     /// agent that reports no hook events (Codex CLI, Gemini CLI), the command
     /// also leaves a trace of its run ([`super::agent_hooks`]), which tells how
@@ -182,13 +180,13 @@ impl Runner<'_> {
         tool: &str,
         fault: Fault,
         tag: &str,
-        start: Vec<(String, String)>,
+        start: Start,
         decider: Decider,
     ) -> anyhow::Result<(CellResult, Option<String>)> {
         // A hostile `timeout` (1e20) must not overflow the wall clock: past a day is a day.
         let timeout = hook.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(600.0).min(86_400.0);
         let id = self.pool.next_id(&format!("audit-{tag}"));
-        let mut env = start;
+        let Start { mut env, project } = start;
         let mut mcp_config = decider.mcp;
         let probe = decider.probe;
         if probe.is_some() {
@@ -237,6 +235,7 @@ impl Runner<'_> {
             extra_args: vec![],
             pool: self.pool,
             keep: true,
+            project: project.clone(),
             files: Vec::new(),
             // A probe acts in a world built before the agent starts, the same for every agent.
             seed: probe.as_ref().map(|_| world::seed_script()),
@@ -257,7 +256,7 @@ impl Runner<'_> {
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
         let result = match (&root, &probe) {
-            (Some(r), Some(p)) => match judge_probe(p, &outcome.evidence, r) {
+            (Some(r), Some(p)) => match judge_probe(p, &outcome.evidence, r, &fill(project.as_deref(), agent)) {
                 CellResult::Wrote(_) if !agent.driver().reports_hook_events() => {
                     CellResult::Wrote(super::agent_hooks::how_it_wrote(&r.join("evidence"), fault))
                 }
@@ -300,6 +299,25 @@ fn guard_error(agent: crate::agent::Agent, root: &Path, result: &CellResult) -> 
     let trace = std::fs::read_to_string(root.join("evidence").join(super::agent_hooks::TRACE_FILE)).ok()?;
     let code = trace.lines().filter_map(|l| l.strip_prefix("exit ")).next_back()?;
     (code != "0" && code != "2").then(|| format!("exit {code}"))
+}
+
+/// How a session starts the hook under audit: the environment [`super::hook_start::prefix`]
+/// reads, and the project whose copy the session runs in (none: an empty directory).
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// More environment for the session.
+    pub env: Vec<(String, String)>,
+    /// The project the session's working directory is a copy of.
+    pub project: Option<PathBuf>,
+}
+
+/// What a world's `work/` holds before it is seeded: a copy of `project`
+/// as `agent`'s session makes it, or nothing.
+pub fn fill(project: Option<&Path>, agent: crate::agent::Agent) -> impl Fn(&Path) -> std::io::Result<()> + '_ {
+    move |work: &Path| match project {
+        Some(p) => crate::session::project::copy_into(p, work, agent.driver()),
+        None => Ok(()),
+    }
 }
 
 /// What decides for a hook that is not a command: the stand-in's policy for
@@ -373,12 +391,12 @@ fn probe_entry() -> HookEntry {
 /// A probe's session, judged by its world under `root`: `wrote` when the
 /// call's effect shows there; `blocked` only when it does not AND the
 /// session exited 0 AND the call came back refused by this hook.
-fn judge_probe(p: &Probe, e: &crate::evidence::Evidence, root: &Path) -> CellResult {
+fn judge_probe(p: &Probe, e: &crate::evidence::Evidence, root: &Path, fill: world::Fill<'_>) -> CellResult {
     use crate::evidence::{AttemptResult, SessionExit};
     let t: Option<crate::standin::Transcript> =
         std::fs::read(root.join("evidence/transcript.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
     let results: Vec<String> = t.map(|t| t.tool_results.into_iter().map(|r| r.text).collect()).unwrap_or_default();
-    if world::landed(p, root, &results) {
+    if world::landed(p, root, &results, fill) {
         return CellResult::Wrote(judge::how_it_wrote(&e.hook_outcomes));
     }
     // A user's probe may change nothing here (`terraform destroy` with no terraform): that

@@ -179,7 +179,7 @@ pub struct FaultScripts {
 /// A path that does not exist, for the `missing` fault.
 pub const MISSING_DIR: &str = "/nonexistent/failopen-audit";
 
-pub use super::hook_start::{HOME_VAR, PROJECT_VAR};
+pub use super::hook_start::HOME_VAR;
 
 impl FaultScripts {
     /// Write the crash and signal scripts into `dir`.
@@ -283,13 +283,14 @@ pub fn left_untried(e: &HookEntry, fault: Fault) -> bool {
 }
 
 /// The hook object for a session: `e` as configured, with `fault`
-/// injected, run the way Claude Code would run it from the user's project:
-/// `CLAUDE_PROJECT_DIR` and (with `user_home`) `HOME` are set from the
-/// session's environment ([`PROJECT_VAR`], [`HOME_VAR`]) before the command
-/// runs, so `~`, `$HOME` and `$CLAUDE_PROJECT_DIR` anywhere in it reach the
-/// user's own files, and a project path is never spliced into the command
-/// text. A relative script path is made absolute (the session runs
-/// elsewhere). `unreachable_url` is a loopback URL nothing listens on.
+/// injected, run the way the agent would run it from the user's project
+/// (the session runs in the project's copy, which gives the hook its
+/// directory and `$CLAUDE_PROJECT_DIR`): with `user_home`, `HOME` is set
+/// from the session's environment ([`HOME_VAR`]) before the command runs,
+/// so `~` and `$HOME` anywhere in it reach the user's own files, and a path
+/// is never spliced into the command text. A relative script path is made
+/// absolute against the project. `unreachable_url` is a loopback URL
+/// nothing listens on.
 pub fn hook_for(
     e: &HookEntry,
     fault: Fault,
@@ -330,9 +331,8 @@ pub fn hook_for(
     Ok(hook)
 }
 
-/// `command`, started as the agent starts it ([`super::hook_start`]):
-/// `CLAUDE_PROJECT_DIR` (and `HOME`, and a plugin's variables) set from the
-/// audit session's environment, in the project's copy.
+/// `command`, started as the agent starts it ([`super::hook_start`]): `HOME`
+/// and a plugin's variables set from the audit session's environment.
 pub fn with_user_env(command: &str, user_home: bool, plugin: Option<&PluginRun>) -> String {
     format!("{}{command}", super::hook_start::prefix(user_home, plugin))
 }
@@ -474,9 +474,10 @@ mod tests {
         let e = entry(
             serde_json::json!({"type": "command", "command": "python3 $CLAUDE_PROJECT_DIR/g.py", "timeout": 5, "onFailure": "block"}),
         );
-        // What every hook command starts with: the payload's cwd and CLAUDE_PROJECT_DIR set to the project copy.
+        // Nothing in front without the user's HOME or a plugin: the agent's session in the project's
+        // copy gives the hook its directory and CLAUDE_PROJECT_DIR.
         let env = crate::audit::probe::hook_start::prefix(false, None);
-        assert!(env.ends_with(r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#));
+        assert_eq!(env, "");
         let h = hook_for(&e, Fault::Missing, &s, false, "http://x").unwrap();
         assert_eq!(h["command"], format!("{env}python3 /nonexistent/failopen-audit/g.py"));
         // A module run by `python -m`: the module goes missing, not a script file (Python exits 1, not 2).
@@ -501,9 +502,10 @@ mod tests {
     fn missing_removes_the_guards_script_never_its_launcher() {
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(d.path()).unwrap();
-        // What every hook command starts with: the payload's cwd and CLAUDE_PROJECT_DIR set to the project copy.
+        // Nothing in front without the user's HOME or a plugin: the agent's session in the project's
+        // copy gives the hook its directory and CLAUDE_PROJECT_DIR.
         let env = crate::audit::probe::hook_start::prefix(false, None);
-        assert!(env.ends_with(r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#));
+        assert_eq!(env, "");
         let missing = |c: &str| {
             let e = entry(serde_json::json!({"type": "command", "command": c}));
             hook_for(&e, Fault::Missing, &s, false, "").unwrap()["command"].as_str().unwrap().to_string()
@@ -546,9 +548,10 @@ mod tests {
         let e = entry(
             serde_json::json!({"type": "command", "command": "/b/failopen seal --deadline 4 -- /bin/sh -c '/g/deny.sh'", "timeout": 5}),
         );
-        // What every hook command starts with: the payload's cwd and CLAUDE_PROJECT_DIR set to the project copy.
+        // Nothing in front without the user's HOME or a plugin: the agent's session in the project's
+        // copy gives the hook its directory and CLAUDE_PROJECT_DIR.
         let env = crate::audit::probe::hook_start::prefix(false, None);
-        assert!(env.ends_with(r#"CLAUDE_PROJECT_DIR="$FAILOPEN_AUDIT_PROJECT_DIR"; export CLAUDE_PROJECT_DIR; cd "$CLAUDE_PROJECT_DIR" || exit 1; "#));
+        assert_eq!(env, "");
         let h = hook_for(&e, Fault::Missing, &s, false, "").unwrap();
         assert_eq!(h["command"], format!("{env}/b/failopen seal --deadline 4 -- /nonexistent/failopen-audit/deny.sh"));
         let h = hook_for(&e, Fault::Signal, &s, false, "").unwrap();

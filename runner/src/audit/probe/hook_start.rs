@@ -5,29 +5,33 @@
 //! Measured on Claude Code 2.1.328 with a census hook (a command that
 //! records its environment's names and its working directory) in a real
 //! `claude -p` session: `runner/tests/fixtures/hook-start/claude-2.1.328.txt`,
-//! checked by [`tests`] and the integration test `audit_hook_start`:
+//! checked by [`tests`]; and, for audit's own sessions and screens on Claude
+//! Code, Gemini CLI and Codex CLI, by the integration test `audit_hook_start`:
 //!
 //! - every hook runs in the project directory (the session's working
-//!   directory), with `CLAUDE_PROJECT_DIR` set to it;
+//!   directory), with `CLAUDE_PROJECT_DIR` set to it, and gets it as its
+//!   payload's `cwd`;
 //! - a plugin's hook also gets `CLAUDE_PLUGIN_ROOT` (the directory the
 //!   plugin is loaded from: for a `directory` marketplace its source
 //!   directory, not the cache copy) and `CLAUDE_PLUGIN_DATA`
 //!   (`~/.claude/plugins/data/<name>-<marketplace>`).
 //!
-//! Audit's sessions run in a throwaway directory, so the hook's command is
-//! started from a **copy of the project** ([`project_copy`]: its own files,
-//! rule files and configs beside the guard; dependency folders and big
-//! files linked, `.git` left out), with `CLAUDE_PROJECT_DIR` set to that
-//! copy and the plugin's variables set as Claude Code sets them. The values
-//! travel in the session's environment ([`env`]) and are assigned in front
-//! of the command ([`prefix`]): a path is never spliced into the command text.
+//! Audit's sessions run **in a copy of the project** (each its own, in its
+//! temp root: [`crate::session::project`]): the agent itself gives the hook
+//! the copy as its working directory, payload `cwd` and project variables,
+//! whatever the agent, and the session's write lands there. What audit adds
+//! is what a session cannot have natively: the user's `HOME` (the session's
+//! is a throwaway one) and a plugin's variables (the hook runs from the
+//! session's settings, not from its plugin). The values travel in the
+//! session's environment ([`env`]) and are assigned in front of the command
+//! ([`prefix`]): a path is never spliced into the command text. A screen
+//! (no session) runs the hook in a copy of the project too, with the payload's
+//! `cwd` and the agent's project variables ([`screen_env`]) set to it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::audit::intake::config::PluginRun;
 
-/// The variable holding the project directory (the copy) in an audit session.
-pub const PROJECT_VAR: &str = "FAILOPEN_AUDIT_PROJECT_DIR";
 /// The variable holding the user's real HOME in an audit session (the
 /// session's own HOME is a throwaway one).
 pub const HOME_VAR: &str = "FAILOPEN_AUDIT_HOME";
@@ -44,28 +48,13 @@ pub const EVERY_HOOK_VARS: &[&str] = &["CLAUDE_PROJECT_DIR"];
 /// See [`EVERY_HOOK_VARS`].
 pub const PLUGIN_HOOK_VARS: &[&str] = &["CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"];
 
-/// The most bytes of the project copied (beyond: linked).
-const MAX_COPY_BYTES: u64 = 32 << 20;
-/// A file bigger than this is linked, not copied.
-const MAX_FILE_BYTES: u64 = 1 << 20;
-/// The most entries copied (beyond: linked).
-const MAX_ENTRIES: usize = 5_000;
-/// Folders deeper than this are linked, not copied.
-const MAX_DEPTH: usize = 8;
-/// Folders linked, not copied: a guard's dependencies, as installed.
-const LINKED_DIRS: &[&str] = &["node_modules", ".venv", "venv", "env", ".tox", "target", "dist", "build"];
-/// Folders left out.
-const LEFT_OUT: &[&str] = &[".git"];
-
-/// The shell text put in front of a hook's command: `CLAUDE_PROJECT_DIR`
-/// (and `HOME` with `user_home`, and the plugin's variables with `plugin`)
-/// set from the session's environment, and the project (copy) as the
-/// working directory. Plain assignments from variables: no word splitting,
-/// no re-parsing of the values.
+/// The shell text put in front of a hook's command: `HOME` (with
+/// `user_home`) and the plugin's variables (with `plugin`) set from the
+/// session's environment. Plain assignments from variables: no word
+/// splitting, no re-parsing of the values. The working directory and the
+/// project variables are the agent's own (the session runs in the copy).
 pub fn prefix(user_home: bool, plugin: Option<&PluginRun>) -> String {
-    let mut out = format!(
-        "CLAUDE_PROJECT_DIR=\"${PROJECT_VAR}\"; export CLAUDE_PROJECT_DIR; cd \"$CLAUDE_PROJECT_DIR\" || exit 1; "
-    );
+    let mut out = String::new();
     if user_home {
         out.push_str(&format!("HOME=\"${HOME_VAR}\"; export HOME; "));
     }
@@ -78,11 +67,11 @@ pub fn prefix(user_home: bool, plugin: Option<&PluginRun>) -> String {
     out
 }
 
-/// The session environment [`prefix`] reads: the project (copy) `project`,
-/// the user's `home`, and the plugin's directories.
-pub fn env(project: &Path, home: Option<&Path>, plugin: Option<&PluginRun>) -> Vec<(String, String)> {
+/// The session environment [`prefix`] reads: the user's `home` and the
+/// plugin's directories.
+pub fn env(home: Option<&Path>, plugin: Option<&PluginRun>) -> Vec<(String, String)> {
     let s = |p: &Path| p.to_string_lossy().into_owned();
-    let mut env = vec![(PROJECT_VAR.to_string(), s(project))];
+    let mut env = Vec::new();
     if let Some(h) = home {
         env.push((HOME_VAR.to_string(), s(h)));
     }
@@ -95,83 +84,19 @@ pub fn env(project: &Path, home: Option<&Path>, plugin: Option<&PluginRun>) -> V
     env
 }
 
-/// A copy of `project` under `under`, made once per audit (built aside,
-/// then renamed into place, so concurrent sessions share one whole copy):
-/// its files, with `.git` left out, and dependency folders
-/// ([`LINKED_DIRS`]), big files and whatever passes the size budget linked
-/// to the original. A hook that reads its rules or config from the project
-/// finds them; one that writes there writes into the copy.
-pub fn project_copy(under: &Path, project: &Path) -> std::io::Result<PathBuf> {
-    let name: String =
-        project.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-    let name: String = name.chars().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
-    let hash = project
-        .to_string_lossy()
-        .bytes()
-        .fold(0xcbf29ce484222325_u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3));
-    let copy = under.join(format!("project-{hash:016x}-{name}"));
-    if copy.is_dir() {
-        return Ok(copy);
-    }
-    std::fs::create_dir_all(under)?;
-    let aside = tempfile::Builder::new().prefix(".project-").tempdir_in(under)?;
-    let mut budget = Budget { bytes: MAX_COPY_BYTES, entries: MAX_ENTRIES };
-    copy_dir(project, aside.path(), 0, &mut budget)?;
-    let built = aside.keep();
-    if std::fs::rename(&built, &copy).is_err() {
-        // Another session built it first: use theirs.
-        let _ = std::fs::remove_dir_all(&built);
-    }
-    Ok(copy)
-}
-
-struct Budget {
-    bytes: u64,
-    entries: usize,
-}
-
-fn copy_dir(from: &Path, to: &Path, depth: usize, budget: &mut Budget) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    let Ok(entries) = std::fs::read_dir(from) else { return Ok(()) };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let name = e.file_name();
-        let (src, dst) = (e.path(), to.join(&name));
-        if LEFT_OUT.iter().any(|n| name == *n) {
-            continue;
-        }
-        let Ok(kind) = e.file_type() else { continue };
-        if kind.is_symlink() {
-            if let Ok(target) = std::fs::read_link(&src) {
-                let _ = std::os::unix::fs::symlink(target, &dst);
-            }
-            continue;
-        }
-        let over = budget.entries == 0;
-        budget.entries = budget.entries.saturating_sub(1);
-        if kind.is_dir() {
-            if over || depth >= MAX_DEPTH || LINKED_DIRS.iter().any(|n| name == *n) {
-                std::os::unix::fs::symlink(&src, &dst)?;
-            } else {
-                copy_dir(&src, &dst, depth + 1, budget)?;
-            }
-        } else if kind.is_file() {
-            let len = e.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
-            if over || len > MAX_FILE_BYTES || len > budget.bytes || std::fs::copy(&src, &dst).is_err() {
-                let _ = std::fs::remove_file(&dst);
-                std::os::unix::fs::symlink(&src, &dst)?;
-            } else {
-                budget.bytes -= len;
-            }
-        }
-    }
-    Ok(())
+/// What a screen adds to [`env`] to start the hook as the agent's session
+/// would in the project copy `work` (the screen's working directory, and its
+/// payload's `cwd`): the agent's project variables `vars`
+/// ([`crate::agent::hook_contract::HookContract::project_vars`]) set to it.
+pub fn screen_env(work: &Path, vars: &[&str]) -> Vec<(String, String)> {
+    vars.iter().map(|v| (v.to_string(), work.to_string_lossy().into_owned())).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::claude_code::hook_contract::ClaudeCodeContract;
+    use crate::agent::hook_contract::HookContract;
 
     /// What a census hook recorded in a real `claude -p` session of Claude
     /// Code 2.1.328 (stand-in; one project hook, one `--plugin-dir` plugin
@@ -197,17 +122,19 @@ mod tests {
         (cwd, vars)
     }
 
-    /// Run `command` with [`prefix`] and [`env`] as a session would, and
-    /// record what a census hook records: its cwd and CLAUDE_P* variables.
+    /// Run `command` with [`prefix`], [`env`] and [`screen_env`] in
+    /// `project` as a screen does, and record what a census hook records:
+    /// its cwd and CLAUDE_P* variables.
     fn run_as_audit(project: &Path, home: &Path, plugin: Option<&PluginRun>) -> (String, Vec<(String, String)>) {
         let census = "printf 'cwd=%s\\n' \"$(pwd)\"; env | grep '^CLAUDE_P' | sort";
         let out = std::process::Command::new("/bin/sh")
             .arg("-c")
             .arg(format!("{}{census}", prefix(true, plugin)))
-            .current_dir("/")
+            .current_dir(project)
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(env(project, Some(home), plugin))
+            .envs(env(Some(home), plugin))
+            .envs(screen_env(project, ClaudeCodeContract.project_vars()))
             .output()
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
@@ -263,25 +190,5 @@ mod tests {
         assert!(vars.iter().any(|(k, v)| k == "CLAUDE_PLUGIN_DATA" && v.ends_with("/plug-mkt")), "{vars:?}");
         let (_, vars) = recorded("plugin-dir");
         assert!(vars.iter().any(|(k, v)| k == "CLAUDE_PLUGIN_DATA" && v.ends_with("/plugd-inline")), "{vars:?}");
-    }
-
-    #[test]
-    fn the_copy_holds_the_projects_files_links_dependencies_and_leaves_git_out() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("proj");
-        std::fs::create_dir_all(p.join(".claude/hooks")).unwrap();
-        std::fs::create_dir_all(p.join("node_modules/dep")).unwrap();
-        std::fs::create_dir_all(p.join(".git")).unwrap();
-        std::fs::write(p.join(".claude/hooks/rules.yaml"), "deny: rm -rf\n").unwrap();
-        std::fs::write(p.join("big.bin"), vec![0u8; (MAX_FILE_BYTES + 1) as usize]).unwrap();
-        let copy = project_copy(&d.path().join("lab"), &p).unwrap();
-        assert_eq!(std::fs::read_to_string(copy.join(".claude/hooks/rules.yaml")).unwrap(), "deny: rm -rf\n");
-        assert!(!copy.join(".claude/hooks/rules.yaml").symlink_metadata().unwrap().file_type().is_symlink());
-        assert_eq!(std::fs::read_link(copy.join("node_modules")).unwrap(), p.join("node_modules"));
-        assert_eq!(std::fs::read_link(copy.join("big.bin")).unwrap(), p.join("big.bin"));
-        assert!(!copy.join(".git").exists());
-        // Made once: a second call reuses it.
-        std::fs::write(copy.join("marker"), "").unwrap();
-        assert!(project_copy(&d.path().join("lab"), &p).unwrap().join("marker").exists());
     }
 }

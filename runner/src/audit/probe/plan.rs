@@ -14,7 +14,7 @@ use super::{world, Probe};
 use crate::agent::hook_contract::UNREAD_REFUSAL;
 use crate::agent::AgentDriver;
 use crate::audit::intake::config::{HookEntry, HookKind};
-use crate::audit::probe::dynamic::{should_block, AuditCell, Runner};
+use crate::audit::probe::dynamic::{self, should_block, AuditCell, Runner};
 use crate::audit::probe::faults::{self, Fault};
 use crate::audit::probe::judge::CellResult;
 
@@ -36,14 +36,19 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
     let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
     let mut out = Vec::new();
     for e in hooks.iter().filter(|e| !e.managed && matches!(e.kind, HookKind::Command { .. })) {
+        // The world in a copy of the project, as a session's: the hook's working directory, its
+        // payload's `cwd` and the agent's project variables all name it.
         let root = runner.pool.root().join(format!("screen-{}", e.id));
-        world::seed(&root)?;
+        let start = runner.start(e);
+        world::seed(&root, &dynamic::fill(start.project.as_deref(), runner.bin.agent))?;
+        let work = root.join("work");
         let hook = faults::hook_for(e, Fault::None, runner.scripts, runner.home.is_some(), &runner.unreachable_url)?;
-        // The agent's project variables (Gemini's) set from the project, as in its sessions.
-        let command = agent_hooks::project_vars(hook["command"].as_str().unwrap_or_default(), vars);
-        // Started as the sessions start it: the project's copy, the user's HOME, the plugin's variables.
-        let mut env = runner.start_env(e)?;
+        // Braced as in its sessions (Gemini's `$GEMINI_PROJECT_DIR`), set below as the agent sets them.
+        let command = agent_hooks::brace_vars(hook["command"].as_str().unwrap_or_default(), vars);
+        // Started as the sessions start it: the user's HOME, the plugin's variables, the project's.
+        let mut env = start.env;
         env.push(("HOME".to_string(), root.join("home").to_string_lossy().into_owned()));
+        env.extend(super::hook_start::screen_env(&work, contract.project_vars()));
         let timeout = Duration::from_secs_f64(faults::effective_timeout(e).clamp(1.0, SCREEN_TIMEOUT_SECS));
         for p in probes {
             if runner.pool.interrupt().is_stopped() {
@@ -55,7 +60,7 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
                     &command,
                     &screen::payload(contract, &p.tool, p, &root),
                     &env,
-                    &root.join("work"),
+                    &work,
                     timeout,
                     runner.pool.interrupt().groups(),
                 )

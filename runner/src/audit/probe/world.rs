@@ -43,7 +43,7 @@ pub fn seed_script() -> String {
         "export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1".into(),
         format!("{git} init -q ."),
         format!("printf '{COMMITTED}\\n' > tracked.txt"),
-        format!("{git} add tracked.txt && {git} commit -q -m one"),
+        format!("{git} add -f tracked.txt && {git} commit -q -m one"),
         format!("{git} init -q --bare ../remote.git && {git} remote add origin ../remote.git"),
         format!("{git} push -q origin main"),
         format!("{git} commit -q --amend -m rewritten"),
@@ -58,10 +58,20 @@ pub fn seed_script() -> String {
     .join(" && ")
 }
 
-/// Build the world under `root` now (for a screen, with no session).
-pub fn seed(root: &Path) -> anyhow::Result<()> {
+/// What a world's `work/` holds before it is seeded: the project copy a
+/// session or screen starts from ([`crate::session::project::copy_into`]),
+/// or nothing ([`EMPTY`]).
+pub type Fill<'a> = &'a dyn Fn(&Path) -> std::io::Result<()>;
+
+/// A world's `work/` starts empty.
+pub const EMPTY: Fill<'static> = &|_| Ok(());
+
+/// Build the world under `root` now (for a screen, with no session), its
+/// `work/` filled by `fill` first.
+pub fn seed(root: &Path, fill: Fill<'_>) -> anyhow::Result<()> {
     let work = root.join("work");
     std::fs::create_dir_all(&work)?;
+    fill(&work)?;
     let out = Command::new("/bin/sh")
         .arg("-c")
         .arg(seed_script())
@@ -75,8 +85,9 @@ pub fn seed(root: &Path) -> anyhow::Result<()> {
 }
 
 /// Whether `probe` went through in the world under `root`; `results`: the
-/// tool results the model saw (for a read).
-pub fn landed(probe: &Probe, root: &Path, results: &[String]) -> bool {
+/// tool results the model saw (for a read); `fill`: what its `work/` held
+/// before it was seeded (a fresh world made so is what "no change" means).
+pub fn landed(probe: &Probe, root: &Path, results: &[String], fill: Fill<'_>) -> bool {
     match &probe.landed {
         Landed::Deleted(p) => !root.join(p).exists(),
         Landed::Exists(p) => root.join(p).exists(),
@@ -106,11 +117,12 @@ pub fn landed(probe: &Probe, root: &Path, results: &[String]) -> bool {
                 Landed::Reverted,
                 Landed::ForcePushed,
             ];
-            let shown =
-                effects.into_iter().any(|effect| landed(&Probe { landed: effect, ..probe.clone() }, root, results));
+            let shown = effects
+                .into_iter()
+                .any(|effect| landed(&Probe { landed: effect, ..probe.clone() }, root, results, fill));
             shown
                 || match tempfile::tempdir() {
-                    Ok(f) => seed(f.path()).is_ok() && differs(&f.path().join("work"), &root.join("work")),
+                    Ok(f) => seed(f.path(), fill).is_ok() && differs(&f.path().join("work"), &root.join("work")),
                     Err(_) => false,
                 }
         }
@@ -155,15 +167,15 @@ mod tests {
     #[test]
     fn the_world_shows_each_catalogue_probe_when_run_and_none_before() {
         let d = tempfile::tempdir().unwrap();
-        seed(d.path()).unwrap();
+        seed(d.path(), EMPTY).unwrap();
         let all = crate::audit::probe::catalogue::all();
         for p in &all {
-            assert!(!landed(p, d.path(), &[]), "{} shows as landed before it ran", p.name);
+            assert!(!landed(p, d.path(), &[], EMPTY), "{} shows as landed before it ran", p.name);
         }
         // Run each Bash probe for real in a fresh world: every one shows, nothing outside the root moves.
         for p in all.iter().filter(|p| p.tool == "Bash") {
             let d = tempfile::tempdir().unwrap();
-            seed(d.path()).unwrap();
+            seed(d.path(), EMPTY).unwrap();
             let cmd = p.input_in(d.path())["command"].as_str().unwrap().to_string();
             let st = Command::new("/bin/sh")
                 .arg("-c")
@@ -174,7 +186,7 @@ mod tests {
                 .status()
                 .unwrap();
             assert!(st.success(), "{cmd}");
-            assert!(landed(p, d.path(), &[]), "{} ran but does not show", p.name);
+            assert!(landed(p, d.path(), &[], EMPTY), "{} ran but does not show", p.name);
         }
     }
 }

@@ -1,0 +1,153 @@
+//! What a hook sees when `failopen audit` starts it, in a real session of
+//! its agent and in audit's direct run (a screen, no session), recorded by
+//! the hook itself: its working directory, the payload's `cwd`, and the
+//! variables naming the project (issue 43: the hook must run exactly as the
+//! agent runs it). Real Claude Code 2.1.328, Gemini CLI 0.61.0 and Codex
+//! CLI 0.171.0.
+//!
+//! The agent runs every hook in its working directory, gives that directory
+//! as the payload's `cwd` and sets its project variables to it
+//! (`runner/tests/fixtures/hook-start/claude-2.1.328.txt`;
+//! `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` on Gemini CLI;
+//! none on Codex CLI, measured here). So must audit:
+//! in its sessions and in its screens, those are one directory, a copy of
+//! the project (its own files there), never the project itself. Before the
+//! sessions ran in the copy, the payload's `cwd` was the session's empty
+//! directory while the hook ran in a shared copy, and audit set
+//! `CLAUDE_PROJECT_DIR` for a Codex hook, which Codex itself does not.
+//!
+//! The census hook reads one JSON object from stdin without waiting for its
+//! end (Gemini CLI keeps it open), appends what it saw to a record file
+//! named in its command (so audit runs with `--no-sandbox`: the record is
+//! outside the sessions' roots), and allows every call.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::audit_probes::audit;
+
+const CENSUS: &str = r#"import json, os, sys
+buf, obj = "", {}
+while True:
+    chunk = os.read(0, 65536)
+    if not chunk:
+        break
+    buf += chunk.decode("utf-8", "replace")
+    try:
+        obj = json.JSONDecoder().raw_decode(buf.lstrip())[0]
+        break
+    except ValueError:
+        continue
+cwd = os.getcwd()
+rec = {
+    "cwd": cwd,
+    "payload_cwd": obj.get("cwd"),
+    "tool": obj.get("tool_name"),
+    "project_vars": {k: v for k, v in os.environ.items() if k.endswith("PROJECT_DIR") or k == "GEMINI_CWD"},
+    "sees_project_file": os.path.isfile(os.path.join(cwd, "project-marker.txt")),
+}
+with open(sys.argv[1], "a") as f:
+    f.write(json.dumps(rec) + "\n")
+"#;
+
+/// The records in `file`: (from a screen, the record), a screen's payload
+/// naming its own world (`screen-<hook>/work`).
+fn records(file: &Path) -> Vec<(bool, Value)> {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|r| (r["payload_cwd"].as_str().unwrap_or_default().contains("/screen-"), r))
+        .collect()
+}
+
+/// The project variables of `r` whose value is its working directory.
+fn vars_naming_cwd(r: &Value) -> BTreeSet<String> {
+    let cwd = r["cwd"].as_str().unwrap();
+    r["project_vars"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| v.as_str() == Some(cwd))
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
+/// Every record: cwd = payload cwd = each of `vars`, a copy holding the
+/// project's own files, not the project; screens and sessions alike, with
+/// the same project variables.
+fn check(file: &Path, project: &Path, vars: &[&str]) {
+    let recs = records(file);
+    for (screen, r) in &recs {
+        eprintln!("{} {r}", if *screen { "screen " } else { "session" });
+    }
+    let sessions: Vec<&Value> = recs.iter().filter(|(s, _)| !s).map(|(_, r)| r).collect();
+    let screens: Vec<&Value> = recs.iter().filter(|(s, _)| *s).map(|(_, r)| r).collect();
+    assert!(!sessions.is_empty() && !screens.is_empty(), "the hook ran in sessions and screens: {recs:?}");
+    let want: BTreeSet<String> = vars.iter().map(|v| v.to_string()).collect();
+    for r in sessions.iter().chain(&screens) {
+        let cwd = r["cwd"].as_str().unwrap();
+        assert_eq!(r["payload_cwd"].as_str(), Some(cwd), "the payload's cwd is the hook's: {r}");
+        assert_eq!(vars_naming_cwd(r), want, "the project variables name the hook's cwd: {r}");
+        assert!(r["sees_project_file"].as_bool().unwrap(), "the project's own files are there: {r}");
+        assert!(!Path::new(cwd).starts_with(project), "a copy, never the project itself: {r}");
+        assert!(cwd.ends_with("/work"), "a session's or screen's own directory: {r}");
+    }
+    // Each session its own copy: the write it attempts lands in its directory only.
+    let dirs: BTreeSet<&str> = sessions.iter().map(|r| r["cwd"].as_str().unwrap()).collect();
+    assert!(dirs.len() > 1 || sessions.len() == 1, "{dirs:?}");
+}
+
+fn project(d: &Path, config_dir: &str, config: &Value) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (project, home) = (d.join("project"), d.join("home"));
+    std::fs::create_dir_all(project.join(config_dir).join("hooks")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(project.join(config_dir).join("hooks/census.py"), CENSUS).unwrap();
+    std::fs::write(project.join("project-marker.txt"), "the project's own file\n").unwrap();
+    std::fs::write(project.join(config_dir).join("settings.json"), config.to_string()).unwrap();
+    (project, home)
+}
+
+#[test]
+fn a_claude_code_hook_sees_one_project_copy_as_cwd_payload_cwd_and_claude_project_dir() {
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let command = format!("python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/census.py {}", record.display());
+    let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write",
+        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
+    let (project, home) = project(d.path(), ".claude", &config);
+    let (out, v) = audit(&project, &home, &["--no-sandbox"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    check(&record, &project, &["CLAUDE_PROJECT_DIR"]);
+}
+
+#[test]
+fn a_gemini_hook_sees_one_project_copy_as_cwd_payload_cwd_and_its_project_variables() {
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let command = format!("python3 $GEMINI_PROJECT_DIR/.gemini/hooks/census.py {}", record.display());
+    let config = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command|write_file",
+        "hooks": [{"type": "command", "command": command, "timeout": 10000}]}]}});
+    let (project, home) = project(d.path(), ".gemini", &config);
+    let (out, v) = audit(&project, &home, &["--no-sandbox", "--gemini", "0.61.0"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    // Measured on 0.61.0 (this test): the variables Gemini CLI sets for a hook, each its working directory.
+    check(&record, &project, &["CLAUDE_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PROJECT_DIR"]);
+}
+
+#[test]
+fn a_codex_hook_sees_one_project_copy_as_cwd_and_payload_cwd() {
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let script = d.path().join("project/.codex/hooks/census.py");
+    let command = format!("python3 {} {}", script.display(), record.display());
+    let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|apply_patch",
+        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
+    let (project, home) = project(d.path(), ".codex", &config);
+    std::fs::rename(project.join(".codex/settings.json"), project.join(".codex/hooks.json")).unwrap();
+    let (out, v) = audit(&project, &home, &["--no-sandbox", "--codex", "0.171.0"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    // Measured on 0.171.0 (this test): Codex CLI sets no project variable for a hook.
+    check(&record, &project, &[]);
+}
