@@ -149,6 +149,8 @@ async fn session(
         extra_args: vec![],
         pool: runner.pool,
         keep: true,
+        // The plugin's copy is the one file of the project these sessions hold (`settings`), as measured.
+        project: None,
         files: Vec::new(),
         seed: None,
         route: crate::surface::Route::Article,
