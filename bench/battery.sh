@@ -122,7 +122,7 @@ python3 - "$bench" "$here" "$arms" "$order" "${only[@]}" <<'EOF'
 import csv, fnmatch, json, os, shutil, sys
 bench, here, arms, order, globs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 rows = list(csv.DictReader(open(f"{bench}/prep.csv")))
-versions = {r["claude_version"] for r in rows}
+versions = {r["agent_version"] for r in rows}
 if len(versions) != 1:
     sys.exit(f"battery.sh: one Claude Code version at a time (got {sorted(versions)})")
 kept = {}

@@ -29,7 +29,7 @@ impl Cell {
         CellKey {
             agent: self.bin.agent,
             mode,
-            claude_version: self.bin.version.clone(),
+            agent_version: self.bin.version.clone(),
             model: model.to_string(),
             arm: self.arm.name.clone(),
             guard: self.arm.guard.name.to_string(),
@@ -52,7 +52,7 @@ pub struct CellKey {
     /// Print or interactive: a print row never stands in for an interactive one.
     pub mode: Mode,
     /// The agent's version.
-    pub claude_version: String,
+    pub agent_version: String,
     /// `scripted` or `live`.
     pub model: String,
     /// Arm name.
@@ -75,7 +75,7 @@ impl CellKey {
         CellKey {
             agent: row.agent(),
             mode: row.mode(),
-            claude_version: row.claude_version.clone(),
+            agent_version: row.agent_version.clone(),
             model: row.model.clone(),
             arm: row.arm.clone(),
             guard: row.guard.clone(),

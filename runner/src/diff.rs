@@ -81,18 +81,18 @@ impl Side {
         let mut other_agents: Vec<String> = Vec::new();
         for r in rows {
             if r.agent() != agent {
-                let other = format!("{} {}", r.agent(), r.claude_version);
+                let other = format!("{} {}", r.agent(), r.agent_version);
                 if !other_agents.contains(&other) {
                     other_agents.push(other);
                 }
-            } else if !versions.contains(&r.claude_version.as_str()) {
-                versions.push(&r.claude_version);
+            } else if !versions.contains(&r.agent_version.as_str()) {
+                versions.push(&r.agent_version);
             }
         }
         versions.sort_by(|a, b| version::compare(a, b));
         let Some(newest) = versions.pop() else { return Side::default() };
         let mut arms: Vec<(String, Tally)> = Vec::new();
-        for r in rows.iter().filter(|r| r.agent() == agent && r.claude_version == newest) {
+        for r in rows.iter().filter(|r| r.agent() == agent && r.agent_version == newest) {
             let cell = cell_name(r);
             match arms.iter_mut().find(|(a, _)| *a == cell) {
                 Some((_, t)) => t.add(r),

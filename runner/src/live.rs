@@ -246,7 +246,7 @@ impl ControlGate {
             }
         }
         for row in prior.iter().filter(|r| is_control_row(r)) {
-            if let Some(v) = versions.get_mut(&row.claude_version) {
+            if let Some(v) = versions.get_mut(&row.agent_version) {
                 v.runs += 1;
                 v.wrote += u32::from(row.verdict == VerdictKind::Wrote);
             }
@@ -290,7 +290,7 @@ impl ControlGate {
     /// A control row is held until its version's control is complete.
     pub fn admit(&self, index: usize, mut row: Row) -> Vec<(usize, Row)> {
         let Some(version) = self.controls.get(&index) else {
-            let status = self.status(&row.claude_version);
+            let status = self.status(&row.agent_version);
             mark(&mut row, status);
             return vec![(index, row)];
         };
@@ -366,13 +366,13 @@ pub fn drain(gate: Option<&ControlGate>) -> Vec<(usize, Row)> {
 pub fn control_report(rows: &[Row]) -> Vec<String> {
     let mut versions: Vec<&str> = Vec::new();
     for r in rows {
-        if !versions.contains(&r.claude_version.as_str()) {
-            versions.push(&r.claude_version);
+        if !versions.contains(&r.agent_version.as_str()) {
+            versions.push(&r.agent_version);
         }
     }
     let mut out = Vec::new();
     for version in versions {
-        let of_version: Vec<&Row> = rows.iter().filter(|r| r.claude_version == version).collect();
+        let of_version: Vec<&Row> = rows.iter().filter(|r| r.agent_version == version).collect();
         let controls: Vec<&&Row> = of_version.iter().filter(|r| is_control_row(r)).collect();
         let wrote = controls.iter().filter(|r| r.verdict == VerdictKind::Wrote).count();
         let has = |flag: &str| of_version.iter().any(|r| r.flags.split(';').any(|f| f == flag));

@@ -68,7 +68,7 @@ pub fn collect(inputs: &[PathBuf]) -> Result<Vec<Row>, MergeError> {
             if let Some(first) = seen.get(&key) {
                 return Err(MergeError::Duplicate {
                     agent: key.agent.as_str(),
-                    version: key.claude_version,
+                    version: key.agent_version,
                     arm: key.arm,
                     repeat: key.repeat,
                     first: first.clone(),
@@ -137,7 +137,7 @@ mod tests {
         let arms: Vec<String> = read_rows(&out).unwrap().into_iter().map(|r| r.arm).collect();
         assert_eq!(arms, ["hang/bare", "deny/bare", "crash/bare"]);
         let text = std::fs::read_to_string(&out).unwrap();
-        assert_eq!(text.matches("claude_version,").count(), 1, "{text}");
+        assert_eq!(text.matches("agent_version,").count(), 1, "{text}");
     }
 
     #[test]

@@ -73,7 +73,7 @@ impl Progress {
         }
         self.bar.inc(1);
         match self.view {
-            View::Bar => self.bar.set_message(format!("{} {} {}", row.claude_version, row.arm, row.verdict)),
+            View::Bar => self.bar.set_message(format!("{} {} {}", row.agent_version, row.arm, row.verdict)),
             View::Lines => eprintln!("{}", line(self.bar.position(), self.total, row)),
             View::Hidden => {}
         }
@@ -96,7 +96,7 @@ pub fn line(position: u64, total: u64, row: &Row) -> String {
     format!(
         "[{position}/{total}] {} {}{mode} {}: {}{reason} ({:.1} s)",
         row.agent().display_name(),
-        row.claude_version,
+        row.agent_version,
         row.arm,
         row.verdict,
         row.session_secs
@@ -105,15 +105,16 @@ pub fn line(position: u64, total: u64, row: &Row) -> String {
 
 /// One session as a JSON object (one line): `"type": "session"`, the row's
 /// CSV columns under their CSV names, the agent and its version named
-/// (`agent`, `agent_version`: the row's `claude_version` column is the
-/// version of whichever agent ran), and whether the guard meant to refuse
+/// (`agent`, `agent_version`), and whether the guard meant to refuse
 /// and the write got past it (`let_through`).
 pub fn session_json(row: &Row) -> serde_json::Value {
     let mut v = serde_json::json!({ "type": "session" });
     if let (Some(obj), Ok(serde_json::Value::Object(fields))) = (v.as_object_mut(), serde_json::to_value(row)) {
         obj.extend(fields);
         obj.insert("agent".into(), row.agent().as_str().into());
-        obj.insert("agent_version".into(), row.claude_version.clone().into());
+        obj.insert("agent_version".into(), row.agent_version.clone().into());
+        // Its older name, the same value, kept for readers of the first shape.
+        obj.insert(crate::record::LEGACY_VERSION_COLUMN.into(), row.agent_version.clone().into());
         let should_refuse = crate::guards::means_to_refuse(&row.guard);
         obj.insert("should_refuse".into(), should_refuse.into());
         obj.insert("let_through".into(), (should_refuse && row.verdict == crate::verdict::VerdictKind::Wrote).into());

@@ -10,12 +10,14 @@ use crate::hook_type::HookType;
 use crate::verdict::VerdictKind;
 
 /// The columns, in order. The first fifteen are the contract (its
-/// `claude_version` holds the version of whichever agent ran: see `agent`);
+/// `agent_version` holds the version of whichever agent ran: see `agent`;
+/// files written before it was renamed call it `claude_version`, and still
+/// read, merge and diff);
 /// the rest are
 /// extras, each added after the ones before it (files written before one
 /// was added still read, merge and diff: see [`Format`]).
 pub const HEADER: [&str; 22] = [
-    "claude_version",
+    "agent_version",
     "model",
     "arm",
     "guard",
@@ -38,6 +40,11 @@ pub const HEADER: [&str; 22] = [
     "mode",
     "agent",
 ];
+
+/// The first column's name in results files written before it was renamed
+/// `agent_version`: it held the version of whichever agent ran, not only
+/// Claude Code's.
+pub const LEGACY_VERSION_COLUMN: &str = "claude_version";
 
 /// The layouts a results file may have: the columns of [`HEADER`] up to one
 /// of them. Rows read from an older layout get the missing columns'
@@ -65,8 +72,14 @@ impl Format {
         }
     }
 
-    /// The layout whose header line is `line`, if any.
+    /// The layout whose header line is `line`, if any: its first column
+    /// named `agent_version`, or [`LEGACY_VERSION_COLUMN`] in a file
+    /// written before the rename.
     pub fn of_header(line: &str) -> Option<Format> {
+        let line = match line.strip_prefix(LEGACY_VERSION_COLUMN) {
+            Some(rest) if rest.is_empty() || rest.starts_with(',') => format!("{}{rest}", HEADER[0]),
+            _ => line.to_string(),
+        };
         [Format::V4, Format::V3, Format::V2, Format::V1].into_iter().find(|f| line == HEADER[..f.columns()].join(","))
     }
 }
@@ -74,8 +87,10 @@ impl Format {
 /// One session's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// Version reported by `claude --version`.
-    pub claude_version: String,
+    /// The version of the agent that ran (see [`Row::agent`]), as its
+    /// `--version` reports it (`claude_version` in older files).
+    #[serde(alias = "claude_version")]
+    pub agent_version: String,
     /// `scripted` or `live`.
     pub model: String,
     /// Arm name.
@@ -306,7 +321,7 @@ mod tests {
 
     pub(crate) fn sample(arm: &str, verdict: VerdictKind) -> Row {
         Row {
-            claude_version: "2.1.328".into(),
+            agent_version: "2.1.328".into(),
             model: "scripted".into(),
             arm: arm.into(),
             guard: arm.split('/').next().unwrap().into(),
@@ -335,7 +350,7 @@ mod tests {
     fn header_starts_with_the_contract_columns() {
         assert_eq!(
             HEADER[..15].join(","),
-            "claude_version,model,arm,guard,wrapper,repeat,verdict,reason,file_bytes,hook_invocations,hook_outcomes,attempts,session_exit,session_secs,harness_said"
+            "agent_version,model,arm,guard,wrapper,repeat,verdict,reason,file_bytes,hook_invocations,hook_outcomes,attempts,session_exit,session_secs,harness_said"
         );
     }
 
@@ -423,6 +438,23 @@ mod tests {
         let q = d.path().join("v4.csv");
         RowWriter::open(&q).unwrap().append(&codex).unwrap();
         assert_eq!(read_rows(&q).unwrap(), vec![codex]);
+    }
+
+    #[test]
+    fn files_whose_version_column_has_its_older_name_still_read_and_append() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("legacy.csv");
+        let legacy = HEADER.join(",").replacen("agent_version", LEGACY_VERSION_COLUMN, 1);
+        assert!(legacy.starts_with("claude_version,model,"), "{legacy}");
+        std::fs::write(&p, format!("{legacy}\n")).unwrap();
+        let a = sample("deny/bare", VerdictKind::Blocked);
+        RowWriter::open(&p).unwrap().append(&a).unwrap();
+        assert_eq!(read_rows(&p).unwrap(), vec![a]);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.starts_with(&legacy), "its header is kept: {text}");
+        // Only the first column's older name: a header naming it elsewhere is no layout.
+        assert_eq!(Format::of_header(&format!("model,{LEGACY_VERSION_COLUMN}")), None);
+        assert_eq!(Format::of_header("claude_versionx,model"), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::verdict::VerdictKind;
 pub fn row(version: &str, arm: &str, repeat: u32, verdict: VerdictKind, reason: &str) -> Row {
     let (guard, wrapper) = arm.split_once('/').unwrap_or((arm, "bare"));
     Row {
-        claude_version: version.into(),
+        agent_version: version.into(),
         model: "scripted".into(),
         arm: arm.into(),
         guard: guard.into(),

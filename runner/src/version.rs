@@ -10,7 +10,7 @@
 //! carries no precedence; it only breaks ties, so that the order agrees
 //! with equality.
 //!
-//! Where versions are data (the `claude_version` column of a results file),
+//! Where versions are data (the `agent_version` column of a results file),
 //! they stay strings and are ordered with [`compare`].
 
 use std::cmp::Ordering;

@@ -159,7 +159,7 @@ impl<'a> Section<'a> {
         let intake = &self.intake;
         if intake.reach.settings_schema {
             let env =
-                static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: version };
+                static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), agent_version: version };
             let mut findings = static_checks::check_all(&self.entries, self.on_failure, &env);
             for f in &intake.settings {
                 findings.extend(broken_config::check_file(f, version));
@@ -167,7 +167,7 @@ impl<'a> Section<'a> {
             self.checks.findings = findings;
             self.source_findings = super::intake::sources::findings(&intake.event_hooks, &intake.skills, version);
         } else {
-            let env = static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), claude_version: None };
+            let env = static_checks::Env { path_var: &opts.path_var, home: opts.home.as_deref(), agent_version: None };
             self.checks.findings =
                 self.entries.iter().flat_map(|e| driver_checks::static_findings(self.driver, e, &env)).collect();
         }

@@ -40,7 +40,7 @@ pub struct CensusOptions {
     /// Only these guards (all when empty).
     pub only: Vec<String>,
     /// The Claude Code version audit runs on.
-    pub claude_version: String,
+    pub agent_version: String,
     /// The failopen binary whose `audit` measures each guard.
     pub failopen: PathBuf,
     /// Measure again even when the row is current.
@@ -54,7 +54,7 @@ impl Default for CensusOptions {
             out_dir: PathBuf::from("results/census"),
             csv: PathBuf::from("results/census.csv"),
             only: Vec::new(),
-            claude_version: Agent::ClaudeCode.driver().pinned_version().to_string(),
+            agent_version: Agent::ClaudeCode.driver().pinned_version().to_string(),
             failopen: PathBuf::from("failopen"),
             force: false,
         }
@@ -78,14 +78,14 @@ pub async fn run(opts: &CensusOptions, mut report: impl FnMut(&Outcome)) -> anyh
     let guards = list.select(&opts.only)?;
     std::fs::create_dir_all(&opts.out_dir).with_context(|| opts.out_dir.display().to_string())?;
     let cache = Cache::from_env().for_agent(Agent::ClaudeCode);
-    let claude = crate::install::npm::ensure(&cache, &opts.claude_version).await?.path;
+    let claude = crate::install::npm::ensure(&cache, &opts.agent_version).await?.path;
     let mut outcomes = Vec::new();
     for guard in guards {
         let rows = row::read_rows(&opts.csv)?;
         let current = rows.iter().find(|r| {
             r.guard == guard.name
                 && r.version == guard.package.version
-                && r.agent_version == opts.claude_version
+                && r.agent_version == opts.agent_version
                 && evidence_path(opts, guard).is_file()
         });
         let outcome = match current {
@@ -128,7 +128,7 @@ async fn measure(opts: &CensusOptions, guard: &CensusGuard, claude: &Path, cache
         .env("HOME", &installed.home)
         .env("PATH", &installed.path)
         .env("FAILOPEN_CACHE", cache)
-        .args(["audit", "--claude", &opts.claude_version, "--format", "json", "-j", "2", "--probe"])
+        .args(["audit", "--claude", &opts.agent_version, "--format", "json", "-j", "2", "--probe"])
         .arg(guard.probe.to_string());
     let out = tokio::time::timeout(AUDIT_TIMEOUT, crate::agent::ask::output_in_own_group(cmd))
         .await

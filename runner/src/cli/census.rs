@@ -15,12 +15,12 @@ pub async fn main(args: CensusArgs) -> anyhow::Result<ExitCode> {
         out_dir: args.out_dir,
         csv: args.csv,
         only: args.only,
-        claude_version: args.claude.unwrap_or(defaults.claude_version),
+        agent_version: args.claude.unwrap_or(defaults.agent_version),
         failopen: std::env::current_exe()?,
         force: args.force,
     };
     let started = std::time::Instant::now();
-    eprintln!("failopen: census on Claude Code {}, rows to {}", opts.claude_version, opts.csv.display());
+    eprintln!("failopen: census on Claude Code {}, rows to {}", opts.agent_version, opts.csv.display());
     let outcomes = failopen::census::run(&opts, |o| {
         let _ = emit_line(&outcome_line(o));
     })

@@ -317,7 +317,7 @@ mod tests {
     fn row(arm: &str, verdict: VerdictKind) -> failopen::record::Row {
         let (guard, wrapper) = arm.split_once('/').unwrap();
         let mut r: failopen::record::Row = serde_json::from_value(serde_json::json!({
-            "claude_version": "2.1.328", "model": "scripted", "arm": arm, "guard": guard, "wrapper": wrapper,
+            "agent_version": "2.1.328", "model": "scripted", "arm": arm, "guard": guard, "wrapper": wrapper,
             "repeat": 1, "verdict": verdict.as_str(), "reason": "", "file_bytes": null, "hook_invocations": 1,
             "hook_outcomes": "", "attempts": "", "session_exit": "0", "session_secs": 1.0, "harness_said": "",
             "file_ready": null, "hook_timeout": 5.0, "deadline": 3.0, "flags": "",

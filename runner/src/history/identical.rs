@@ -71,9 +71,9 @@ pub fn hash_build(root: &Path, files: &[std::path::PathBuf]) -> std::io::Result<
 /// every wanted cell: a partial copy would mix copies with sessions.
 pub fn copy_rows(source: &[Row], from: &str, version: &str, wanted: &HashSet<CellKey>) -> Option<Vec<Row>> {
     let mut out = Vec::new();
-    for row in source.iter().filter(|r| r.claude_version == from) {
+    for row in source.iter().filter(|r| r.agent_version == from) {
         let mut copy = row.clone();
-        copy.claude_version = version.to_string();
+        copy.agent_version = version.to_string();
         if !wanted.contains(&CellKey::of(&copy)) {
             continue;
         }
@@ -104,7 +104,7 @@ mod tests {
             [row("2.1.2", "deny/bare", ""), row("2.1.2", "crash/bare", "")].iter().map(CellKey::of).collect();
         let copied = copy_rows(&source, "2.1.1", "2.1.2", &wanted).unwrap();
         assert_eq!(copied.len(), 2);
-        assert!(copied.iter().all(|r| r.claude_version == "2.1.2"));
+        assert!(copied.iter().all(|r| r.agent_version == "2.1.2"));
         assert_eq!(copied[0].flags, "identical-binary:2.1.1");
         assert_eq!(copied[1].flags, "compacted:1;identical-binary:2.1.1");
         let more: HashSet<CellKey> =

@@ -15,7 +15,7 @@ impl Exporter for ArticleTable {
     fn render(&self, rows: &[Row]) -> anyhow::Result<String> {
         let mut s = String::new();
         for grid in Report::from_rows(rows).versions {
-            writeln!(s, "{} {}\n", grid.agent.display_name(), grid.claude_version)?;
+            writeln!(s, "{} {}\n", grid.agent.display_name(), grid.agent_version)?;
             s.push_str(&table(&grid));
             writeln!(s)?;
         }
@@ -52,7 +52,7 @@ pub fn unsupported_notes(rows: &[Row]) -> Vec<String> {
     let mut counts: std::collections::BTreeMap<(&str, &str, &str), u32> = Default::default();
     for r in rows {
         if let Some(what) = r.reason.strip_prefix("unsupported:") {
-            *counts.entry((r.agent.as_str(), r.claude_version.as_str(), what)).or_default() += 1;
+            *counts.entry((r.agent.as_str(), r.agent_version.as_str(), what)).or_default() += 1;
         }
     }
     counts

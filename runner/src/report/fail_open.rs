@@ -49,7 +49,7 @@ impl FailOpen {
                     out.let_through.push(LetThrough {
                         arm: a.arm.clone(),
                         agent: grid.agent.as_str().to_string(),
-                        agent_version: grid.claude_version.clone(),
+                        agent_version: grid.agent_version.clone(),
                         mode: grid.mode.as_str().to_string(),
                         verdict: a.tally.label(),
                     });

@@ -43,7 +43,7 @@ pub struct Grid {
     /// The agent the sessions ran.
     pub agent: crate::agent::Agent,
     /// The Claude Code version.
-    pub claude_version: String,
+    pub agent_version: String,
     /// How the sessions ran Claude Code.
     pub mode: Mode,
     /// Arms in order of first appearance.
@@ -114,14 +114,14 @@ impl Report {
         let mut row_order: Vec<String> = Vec::new();
         let mut other_wrappers: Vec<String> = Vec::new();
         for r in sorted {
-            let same = |g: &Grid| g.agent == r.agent() && g.claude_version == r.claude_version && g.mode == r.mode();
+            let same = |g: &Grid| g.agent == r.agent() && g.agent_version == r.agent_version && g.mode == r.mode();
             let gi = match grids.iter().position(same) {
                 Some(i) => i,
                 None => {
                     grids.push(Grid {
-                        version: column_label(r.agent(), &r.claude_version, r.mode()),
+                        version: column_label(r.agent(), &r.agent_version, r.mode()),
                         agent: r.agent(),
-                        claude_version: r.claude_version.clone(),
+                        agent_version: r.agent_version.clone(),
                         mode: r.mode(),
                         arms: vec![],
                         rows: vec![],
@@ -169,7 +169,7 @@ impl Report {
         grids.sort_by(|a, b| {
             a.agent
                 .cmp(&b.agent)
-                .then(crate::version::compare(&a.claude_version, &b.claude_version))
+                .then(crate::version::compare(&a.agent_version, &b.agent_version))
                 .then(a.mode.cmp(&b.mode))
         });
         Report { versions: grids, rows: row_order, wrappers }
@@ -255,7 +255,7 @@ mod tests {
         let r = Report::from_rows(&[i328, old, i240, row("2.1.240", "crash/bare", 1, W, "")]);
         let labels: Vec<&str> = r.versions.iter().map(|g| g.version.as_str()).collect();
         assert_eq!(labels, ["2.1.240", "2.1.240 interactive", "2.1.328", "2.1.328 interactive"]);
-        assert_eq!(r.versions[1].claude_version, "2.1.240");
+        assert_eq!(r.versions[1].agent_version, "2.1.240");
         assert!(r.differs("crash", "bare"), "2.1.240 interactive blocked where the rest wrote");
     }
 

@@ -40,8 +40,8 @@ pub fn value(report: &Report) -> Value {
             json!({
                 "agent": g.agent.as_str(),
                 "agent_name": g.agent.display_name(),
-                "agent_version": g.claude_version,
-                "claude_version": g.claude_version,
+                "agent_version": g.agent_version,
+                "claude_version": g.agent_version,
                 "label": g.version,
                 "mode": g.mode.as_str(),
                 "arms": arms,
@@ -85,7 +85,8 @@ mod tests {
             row("2.1.240", "crash/native", 1, W, ""),
         ];
         let v: Value = serde_json::from_str(&Json.render(&rows).unwrap()).unwrap();
-        assert_eq!(v["versions"][0]["claude_version"], "2.1.240");
+        assert_eq!(v["versions"][0]["agent_version"], "2.1.240");
+        assert_eq!(v["versions"][0]["claude_version"], "2.1.240", "the older name, kept");
         assert_eq!(v["versions"][1]["arms"][0]["blocked"], 2);
         assert_eq!(v["versions"][1]["arms"][0]["verdict"], "blocked");
         assert_eq!(v["differs"][0]["verdicts"]["2.1.240"], "wrote");

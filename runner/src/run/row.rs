@@ -84,7 +84,7 @@ pub fn to_row(cell: &Cell, model: Model, mode: Mode, outcome: &SessionOutcome, r
         flags.push(format!("kept:{}", root.display()));
     }
     Row {
-        claude_version: cell.bin.version.clone(),
+        agent_version: cell.bin.version.clone(),
         model: model.as_str().into(),
         arm: cell.arm.name.clone(),
         guard: cell.arm.guard.name.into(),

@@ -47,7 +47,7 @@ pub(crate) fn sdk_arms_hold(agent: Agent, version: &str, bundled_cli: &str, only
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(agent));
         let expect = expect.unwrap_or_else(|| panic!("sdk: {} carries no {agent} expectation", arm.name)).on(version);
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), (agent.as_str(), version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), (agent.as_str(), version), "{row:?}");
         // An arm the SDK's language cannot run starts no session, and names no bundled CLI.
         let started = row.session_exit != "not-started";
         assert!(!started || row.flags.contains(&format!("bundled-cli:{bundled_cli}")), "{row:?}");

@@ -38,7 +38,7 @@ fn contract_holds(agent: Agent, version: &str, extra: &[&str]) -> Vec<Row> {
     }
     let mut wrong = Vec::new();
     for r in &rows {
-        assert_eq!((r.agent.as_str(), r.claude_version.as_str()), (agent.as_str(), version), "{r:?}");
+        assert_eq!((r.agent.as_str(), r.agent_version.as_str()), (agent.as_str(), version), "{r:?}");
         let want = expected_on_agent(agent, &r.guard, &r.wrapper, version);
         if r.verdict.as_str() != want {
             wrong.push(format!("{}: got {} {} ({}), expected {want}", r.arm, r.verdict, r.reason, r.harness_said));

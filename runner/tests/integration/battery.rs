@@ -93,7 +93,7 @@ fn crashing_claude_is_invalid_never_blocked() {
     let (rows, _d) = run_battery(&["--arms", &arms_file("article.json"), "--agent-version", fake.to_str().unwrap()]);
     assert_eq!(rows.len(), 9);
     for r in &rows {
-        assert_eq!(r.claude_version, "9.9.9");
+        assert_eq!(r.agent_version, "9.9.9");
         assert_eq!((r.verdict.as_str(), r.reason.as_str()), ("invalid", "session-error"), "{r:?}");
     }
 }

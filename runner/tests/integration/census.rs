@@ -39,11 +39,11 @@ fn rows(path: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
 
 /// The audited agent's part of an audit report, and its version: `agents[0]`
 /// (schema 2), or the top level of evidence measured before it (schema 1,
-/// Claude Code's part at the top, its version `claude_version`).
+/// Claude Code's part at the top, its version `agent_version`).
 fn part(audit: &Value) -> (&Value, &Value) {
     match audit["schema"].as_u64() {
         Some(s) if s >= 2 => (&audit["agents"][0], &audit["agents"][0]["version"]),
-        _ => (audit, &audit["claude_version"]),
+        _ => (audit, &audit["agent_version"]),
     }
 }
 

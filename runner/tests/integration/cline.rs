@@ -41,7 +41,7 @@ fn holds(version: &str, set: &str, rows: &[Row]) {
         let arm = failopen::arms::load(set).unwrap().into_iter().find(|a| a.name == row.arm).unwrap();
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Cline));
         let expect = expect.unwrap_or_else(|| panic!("{set}: {} carries no cline expectation", arm.name));
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("cline", version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), ("cline", version), "{row:?}");
         if row.verdict != expect.verdict || row.reason.as_str() != expect.reason.as_deref().unwrap_or("") {
             wrong.push(format!(
                 "{}: got {} {} ({}), expected {:?} from {}",

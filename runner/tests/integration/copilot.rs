@@ -36,7 +36,7 @@ fn set_holds_for(set: &str, only: &[&str], count: usize, version: &str) -> Vec<R
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Copilot));
         let expect = expect.unwrap_or_else(|| panic!("{set}: {} carries no copilot expectation", arm.name));
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("copilot", version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), ("copilot", version), "{row:?}");
         if row.verdict != expect.verdict || row.reason.as_str() != expect.reason.as_deref().unwrap_or("") {
             wrong.push(format!(
                 "{}: got {} {} ({}), expected {:?} from {}",
@@ -171,7 +171,7 @@ fn seal_blocks_on_a_copilot_that_ignores_exit_2() {
     let (rows, _dir) = run_battery(&[&args[..], &only[..]].concat());
     let verdict = |arm: &str| {
         let r = rows.iter().find(|r| r.arm == arm).unwrap_or_else(|| panic!("no {arm} row: {rows:?}"));
-        assert_eq!((r.agent.as_str(), r.claude_version.as_str()), ("copilot", version), "{r:?}");
+        assert_eq!((r.agent.as_str(), r.agent_version.as_str()), ("copilot", version), "{r:?}");
         (r.verdict, r.harness_said.clone())
     };
     assert_eq!(verdict("deny/bare").0, VerdictKind::Wrote, "the control: a bare exit 2 is no refusal here");

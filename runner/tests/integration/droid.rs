@@ -32,7 +32,7 @@ fn droid_pinned_keeps_its_contract() {
         let arm = arms.iter().find(|a| a.name == row.arm).unwrap();
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Droid));
         let expect = expect.unwrap_or_else(|| panic!("{} carries no droid expectation", arm.name)).on(version);
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("droid", version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), ("droid", version), "{row:?}");
         if (row.verdict, row.reason.as_str()) != (expect.verdict, expect.reason.unwrap_or("")) {
             wrong.push(format!(
                 "{}: got {} {} ({}), expected from {}",

@@ -90,7 +90,7 @@ fn an_identical_binary_is_copied_not_rerun_and_a_finished_history_resumes_to_not
     assert!(text.contains("2.1.329: binary identical to 2.1.328"), "{text}");
 
     let rows = support::read_csv(&out);
-    let of = |v: &str| rows.iter().filter(|r| r.claude_version == v).collect::<Vec<_>>();
+    let of = |v: &str| rows.iter().filter(|r| r.agent_version == v).collect::<Vec<_>>();
     let (ran, copied) = (of(PINNED), of("2.1.329"));
     assert_eq!((ran.len(), copied.len()), (2, 2));
     for c in &copied {
@@ -130,7 +130,7 @@ fn a_history_installs_what_it_needs_and_leaves_only_the_pinned_version() {
     assert!(text.contains("2 versions: 2 run now"), "{text}");
     let rows = support::read_csv(&out);
     assert_eq!(
-        rows.iter().map(|r| (r.claude_version.as_str(), r.verdict.as_str())).collect::<Vec<_>>(),
+        rows.iter().map(|r| (r.agent_version.as_str(), r.verdict.as_str())).collect::<Vec<_>>(),
         [("2.1.327", "blocked"), ("2.1.328", "blocked")]
     );
     let entries = ledger(&dir.path().join("h-versions.csv"));

@@ -39,7 +39,7 @@ fn interactive_expectations_hold(set: &str, version: &str) -> Vec<Row> {
             arm.name,
             expect.source
         );
-        assert_eq!((row.mode(), row.claude_version.as_str()), (Mode::Interactive, version));
+        assert_eq!((row.mode(), row.agent_version.as_str()), (Mode::Interactive, version));
         let ended = row.flags.split(';').find(|f| f.starts_with("exit-by:")).unwrap_or("");
         assert!(
             ended == "exit-by:slash-exit" || ended == "exit-by:itself",

@@ -33,7 +33,7 @@ fn kilo_pinned_keeps_its_contract() {
     for row in &rows {
         let arm = arms.iter().find(|a| a.name == row.arm).unwrap();
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Kilo)).unwrap().on(version);
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("kilo", version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), ("kilo", version), "{row:?}");
         assert_eq!((row.verdict, row.reason.as_str()), (expect.verdict, expect.reason.unwrap_or("")), "{row:?}");
     }
     let row = |arm: &str| rows.iter().find(|r| r.arm == arm).unwrap();

@@ -116,7 +116,7 @@ fn has_flag(row: &Row, flag: &str) -> bool {
 /// control is flagged, and the printed output says so.
 fn assert_control_failed(run: &LiveRun) {
     let controls: Vec<&Row> = run.rows.iter().filter(|r| r.arm == "allow/bare").collect();
-    let versions: std::collections::HashSet<&str> = run.rows.iter().map(|r| r.claude_version.as_str()).collect();
+    let versions: std::collections::HashSet<&str> = run.rows.iter().map(|r| r.agent_version.as_str()).collect();
     assert_eq!(controls.len(), versions.len(), "one positive control per version (one repeat): {:?}", run.rows);
     for c in &controls {
         assert!(has_flag(c, "control"), "{c:?}");

@@ -55,6 +55,7 @@ fn run_format_json_is_a_line_per_session_then_a_summary() {
     for s in sessions {
         assert_eq!((s["type"].as_str(), s["agent"].as_str()), (Some("session"), Some("claude-code")), "{s}");
         assert_eq!(s["agent_version"], PINNED, "{s}");
+        assert_eq!(s["claude_version"], PINNED, "the older name, kept: {s}");
         let row = rows.iter().find(|r| s["arm"] == r.arm.as_str()).unwrap_or_else(|| panic!("no row for {s}"));
         assert_eq!(s["verdict"], row.verdict.as_str(), "{s}");
         assert_eq!(s["reason"], row.reason.as_str(), "{s}");
@@ -244,7 +245,7 @@ fn diff_across_agents_is_refused_unless_asked() {
     let mut w = failopen::record::RowWriter::open(&codex).unwrap();
     for mut r in rows {
         r.agent = "codex".into();
-        r.claude_version = "0.171.0".into();
+        r.agent_version = "0.171.0".into();
         w.append(&r).unwrap();
     }
     drop(w);
@@ -278,7 +279,7 @@ fn report_json_names_the_agent() {
     let mut w = failopen::record::RowWriter::open(&codex).unwrap();
     for mut r in failopen::record::read_rows(&support::fixture("report/v328.csv")).unwrap() {
         r.agent = "codex".into();
-        r.claude_version = "0.171.0".into();
+        r.agent_version = "0.171.0".into();
         w.append(&r).unwrap();
     }
     drop(w);

@@ -50,7 +50,7 @@ fn article_in_history(version: &str) -> Vec<failopen::record::Row> {
     let rows: Vec<_> = failopen::record::read_rows(&history)
         .unwrap()
         .into_iter()
-        .filter(|r| r.claude_version == version && EXPECTED.iter().any(|(arm, _, _)| r.arm == *arm))
+        .filter(|r| r.agent_version == version && EXPECTED.iter().any(|(arm, _, _)| r.arm == *arm))
         .collect();
     assert_eq!(rows.len(), EXPECTED.len(), "{version} in results/history.csv: {rows:?}");
     article_rows_hold(version, rows)

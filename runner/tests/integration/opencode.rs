@@ -39,7 +39,7 @@ fn contract_holds(version: &str) {
     for row in &rows {
         let arm = arms.iter().find(|a| a.name == row.arm).unwrap();
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::OpenCode)).unwrap().on(version);
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("opencode", version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), ("opencode", version), "{row:?}");
         if (row.verdict, row.reason.as_str()) != (expect.verdict, expect.reason.unwrap_or("")) {
             wrong.push(format!(
                 "{}: got {} {} ({}), expected from {}",

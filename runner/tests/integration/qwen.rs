@@ -33,7 +33,7 @@ fn qwen_pinned_keeps_its_contract() {
         let arm = arms.iter().find(|a| a.name == row.arm).unwrap();
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(Agent::Qwen));
         let expect = expect.unwrap_or_else(|| panic!("{} carries no qwen expectation", arm.name)).on(version);
-        assert_eq!((row.agent.as_str(), row.claude_version.as_str()), ("qwen", version), "{row:?}");
+        assert_eq!((row.agent.as_str(), row.agent_version.as_str()), ("qwen", version), "{row:?}");
         if (row.verdict, row.reason.as_str()) != (expect.verdict, expect.reason.unwrap_or("")) {
             wrong.push(format!(
                 "{}: got {} {} ({}), expected from {}",

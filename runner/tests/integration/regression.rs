@@ -12,7 +12,7 @@ fn two_versions_in_one_csv_and_the_report_marks_the_difference() {
     let versions = format!("{OLD},{PINNED}");
     let (rows, dir) =
         run_battery(&["--arms", &arms_file("full.json"), "--only", "crash/native", "--agent-version", &versions]);
-    let verdict = |v: &str| rows.iter().find(|r| r.claude_version == v).map(|r| r.verdict.as_str()).unwrap();
+    let verdict = |v: &str| rows.iter().find(|r| r.agent_version == v).map(|r| r.verdict.as_str()).unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!((verdict(OLD), verdict(PINNED)), ("wrote", "blocked"));
     let out = failopen().arg("report").arg(dir.path().join("rows.csv")).assert().success().get_output().stdout.clone();

@@ -70,7 +70,7 @@ fn agent_reference_csvs_match_the_oracle_and_their_versions_agree() {
         let rows = failopen::record::read_rows(&results_dir().join(file)).unwrap();
         assert_eq!(rows.iter().map(|r| r.arm.as_str()).collect::<std::collections::HashSet<_>>().len(), 91, "{file}");
         for r in &rows {
-            assert_eq!((r.agent(), r.claude_version.as_str()), (agent, version), "{file}: {r:?}");
+            assert_eq!((r.agent(), r.agent_version.as_str()), (agent, version), "{file}: {r:?}");
             let want = crate::oracle::expected_on_agent(agent, &r.guard, &r.wrapper, version);
             assert_eq!(r.verdict.as_str(), want, "{file}: {r:?}");
         }
@@ -117,7 +117,7 @@ fn reference_csvs_hold_both_versions_every_arm_and_no_unexplained_invalid() {
             assert!(sessions >= 3, "{file}: {} has {sessions} sessions", arm.name);
         }
         for r in &rows {
-            assert_eq!(r.claude_version, version);
+            assert_eq!(r.agent_version, version);
             if r.verdict != VerdictKind::Invalid {
                 continue;
             }
@@ -205,7 +205,7 @@ fn interactive_reference_csvs_give_every_arms_interactive_expectation() {
         if !ok {
             wrong.push(format!(
                 "{}: {} on {}: ended by {ended:?} [{}]",
-                c.file, c.arm.name, c.row.claude_version, c.row.flags
+                c.file, c.arm.name, c.row.agent_version, c.row.flags
             ));
         }
     }
@@ -317,14 +317,14 @@ fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect(
     for v in &versions {
         let arms: Vec<&str> = if is_early(v) { EARLY_ARMS.to_vec() } else { full.iter().map(String::as_str).collect() };
         for arm in arms {
-            let n = rows.iter().filter(|r| &r.claude_version == v && r.arm == arm).count();
+            let n = rows.iter().filter(|r| &r.agent_version == v && r.arm == arm).count();
             assert!(n >= 1, "{v} {arm}: no row");
         }
     }
     let invalid: Vec<String> = rows
         .iter()
         .filter(|r| r.verdict == failopen::verdict::VerdictKind::Invalid)
-        .map(|r| format!("{} {} {}", r.claude_version, r.arm, r.reason))
+        .map(|r| format!("{} {} {}", r.agent_version, r.arm, r.reason))
         .collect();
     assert!(invalid.is_empty(), "invalid rows: {invalid:?}");
 
@@ -340,8 +340,7 @@ fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect(
         Some("1.0.61"),
         "the history starts at the first release with --settings"
     );
-    let verdict_of =
-        |v: &str, arm: &str| rows.iter().find(|r| r.claude_version == v && r.arm == arm).map(|r| r.verdict);
+    let verdict_of = |v: &str, arm: &str| rows.iter().find(|r| r.agent_version == v && r.arm == arm).map(|r| r.verdict);
     let moved: Vec<String> = ordered
         .iter()
         .filter(|v| is_early(v))
@@ -350,7 +349,7 @@ fn the_history_covers_every_release_without_invalid_rows_and_agrees_with_bisect(
         .map(|(v, arm)| format!("{v} {arm}: {:?}", verdict_of(v, arm)))
         .collect();
     assert!(moved.is_empty(), "an early release differs from 2.1.240: {moved:?}");
-    let verdict = |v: &str| rows.iter().find(|r| r.claude_version == v && r.arm == "crash/native").unwrap().verdict;
+    let verdict = |v: &str| rows.iter().find(|r| r.agent_version == v && r.arm == "crash/native").unwrap().verdict;
     let changes: Vec<&str> =
         ordered.windows(2).filter(|w| verdict(&w[0]) != verdict(&w[1])).map(|w| w[1].as_str()).collect();
     assert_eq!(changes, [found], "crash/native changes exactly where bisect says");
@@ -486,7 +485,7 @@ fn kilo_reference_csvs_hold_every_arms_expectation() {
     use failopen::verdict::VerdictKind;
     /// On the loaded pinned grid only: a session the timeout ended, with no file and nothing refused.
     fn timed_out_under_load(row: &failopen::record::Row) -> bool {
-        row.claude_version == PINNED_VERSION
+        row.agent_version == PINNED_VERSION
             && (row.verdict, row.reason.as_str()) == (VerdictKind::Invalid, "session-timeout")
             && row.file_bytes.is_none()
             && !row.attempts.contains("refused")
@@ -520,14 +519,14 @@ fn the_copilot_history_covers_30_releases_and_changes_where_the_oracle_says() {
         COPILOT_TIMES_OUT_HELD_PIPES_SINCE,
     };
     let rows = failopen::record::read_rows(&results_dir().join("copilot-history.csv")).unwrap();
-    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.agent_version.as_str()).collect();
     assert!(versions.len() >= 30, "{} versions", versions.len());
     for v in &versions {
         let verdict = |arm: &str| {
-            let r = rows.iter().find(|r| r.claude_version == *v && r.arm == arm);
+            let r = rows.iter().find(|r| r.agent_version == *v && r.arm == arm);
             r.unwrap_or_else(|| panic!("{v} has no {arm} row")).verdict.as_str()
         };
-        assert!(rows.iter().filter(|r| r.claude_version == *v).all(|r| r.agent() == Agent::Copilot));
+        assert!(rows.iter().filter(|r| r.agent_version == *v).all(|r| r.agent() == Agent::Copilot));
         let deny = if since(v, COPILOT_EXIT_2_DENIES_SINCE) { "blocked" } else { "wrote" };
         assert_eq!(verdict("deny/bare"), deny, "{v}: exit 2 with a reason on stderr");
         assert_eq!(verdict("crash/bare") == "blocked", since(v, COPILOT_FAILS_CLOSED_SINCE), "{v}: exit 1");
@@ -552,13 +551,13 @@ fn the_sdk_ts_history_covers_40_releases_and_changes_where_the_oracle_says() {
     use crate::oracle::{sdk_at_least as since, SDK_TS_CALLBACK_FAILED_NOTICE_SINCE, SDK_TS_ON_FAILURE_SINCE};
     let arms = failopen::arms::load("sdk").unwrap();
     let rows = failopen::record::read_rows(&results_dir().join("agent-sdk-ts-history.csv")).unwrap();
-    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.agent_version.as_str()).collect();
     assert!(versions.len() >= 40, "{} versions", versions.len());
     let measured: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.arm.as_str()).collect();
     let notice = "sdk-notice:hook_callback_failed";
     for v in &versions {
         for arm in &measured {
-            let row = rows.iter().find(|r| r.claude_version == *v && r.arm == *arm);
+            let row = rows.iter().find(|r| r.agent_version == *v && r.arm == *arm);
             let row = row.unwrap_or_else(|| panic!("{v} has no {arm} row"));
             assert_eq!(row.agent(), Agent::AgentSdkTs, "{v} {arm}");
             let spec = arms.iter().find(|a| a.name == *arm).unwrap_or_else(|| panic!("{arm} is no arm of sdk"));
@@ -581,7 +580,7 @@ fn the_sdk_ts_history_covers_40_releases_and_changes_where_the_oracle_says() {
                 row.flags
             );
         }
-        let native = rows.iter().find(|r| r.claude_version == *v && r.arm == "callback-throw/native").unwrap();
+        let native = rows.iter().find(|r| r.agent_version == *v && r.arm == "callback-throw/native").unwrap();
         let held = if since(v, SDK_TS_ON_FAILURE_SINCE) { "blocked" } else { "wrote" };
         assert_eq!(native.verdict.as_str(), held, "{v}: a throw with onFailure 'block'");
     }
@@ -601,7 +600,7 @@ fn the_sdk_py_history_covers_30_releases_and_changes_where_the_oracle_says() {
     use crate::oracle::{sdk_at_least as since, SDK_PY_CALLBACK_FAILED_NOTICE_SINCE, SDK_PY_ON_FAILURE_SINCE};
     let arms = failopen::arms::load("sdk").unwrap();
     let rows = failopen::record::read_rows(&results_dir().join("agent-sdk-py-history.csv")).unwrap();
-    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.agent_version.as_str()).collect();
     assert!(versions.len() >= 30, "{} versions", versions.len());
     assert!(
         versions.iter().any(|v| !since(v, SDK_PY_ON_FAILURE_SINCE))
@@ -615,7 +614,7 @@ fn the_sdk_py_history_covers_30_releases_and_changes_where_the_oracle_says() {
     let notice = "sdk-notice:hook_callback_failed";
     for v in &versions {
         for arm in &measured {
-            let row = rows.iter().find(|r| r.claude_version == *v && r.arm == *arm);
+            let row = rows.iter().find(|r| r.agent_version == *v && r.arm == *arm);
             let row = row.unwrap_or_else(|| panic!("{v} has no {arm} row"));
             assert_eq!(row.agent(), Agent::AgentSdkPy, "{v} {arm}");
             let spec = arms.iter().find(|a| a.name == *arm).unwrap_or_else(|| panic!("{arm} is no arm of sdk"));
@@ -640,7 +639,7 @@ fn the_sdk_py_history_covers_30_releases_and_changes_where_the_oracle_says() {
                 row.hook_outcomes
             );
         }
-        let native = rows.iter().find(|r| r.claude_version == *v && r.arm == "callback-throw/native").unwrap();
+        let native = rows.iter().find(|r| r.agent_version == *v && r.arm == "callback-throw/native").unwrap();
         let held = if since(v, SDK_PY_ON_FAILURE_SINCE) { "blocked" } else { "invalid" };
         assert_eq!(native.verdict.as_str(), held, "{v}: a raise with on_failure=\"block\"");
     }
@@ -655,7 +654,7 @@ fn the_sdk_py_history_covers_30_releases_and_changes_where_the_oracle_says() {
 fn copilot_seal_holds_on_every_release_measured() {
     use crate::oracle::{copilot_at_least as since, expected_on_agent, COPILOT_EXIT_2_DENIES_SINCE};
     let rows = failopen::record::read_rows(&results_dir().join("copilot-seal.csv")).unwrap();
-    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.claude_version.as_str()).collect();
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.agent_version.as_str()).collect();
     assert!(versions.len() >= 7, "{versions:?}");
     assert!(versions.iter().filter(|v| !since(v, COPILOT_EXIT_2_DENIES_SINCE)).count() >= 4, "{versions:?}");
     let arms: Vec<_> = ["full", "extended"]
@@ -665,7 +664,7 @@ fn copilot_seal_holds_on_every_release_measured() {
         .collect();
     for v in &versions {
         for arm in &arms {
-            let row = rows.iter().find(|r| r.claude_version == *v && r.arm == arm.name);
+            let row = rows.iter().find(|r| r.agent_version == *v && r.arm == arm.name);
             let row = row.unwrap_or_else(|| panic!("{v} has no {} row", arm.name));
             assert_eq!(row.agent(), Agent::Copilot, "{row:?}");
             let (guard, wrapper) = arm.name.split_once('/').unwrap();
@@ -691,8 +690,8 @@ fn copilot_shapes_and_http_rows_are_what_their_arms_expect() {
     let checked = reference::check(&[file], Agent::Copilot, &versions, &["shapes", "http"], mode, reference::none);
     assert_eq!(checked.len(), reference::rows(file).len(), "{file}: a row of another agent, version or arm");
     for v in versions {
-        for c in checked.iter().filter(|c| c.row.claude_version == v && c.arm.guard.is_http()) {
-            let sessions = checked.iter().filter(|o| o.row.claude_version == v && o.arm.name == c.arm.name).count();
+        for c in checked.iter().filter(|c| c.row.agent_version == v && c.arm.guard.is_http()) {
+            let sessions = checked.iter().filter(|o| o.row.agent_version == v && o.arm.name == c.arm.name).count();
             assert!(sessions >= 3, "{v} {}: {sessions} sessions", c.arm.name);
         }
     }
@@ -712,7 +711,7 @@ fn qwen_reference_csvs_hold_every_arms_expectation() {
         let file = format!("qwen-{version}.csv");
         let rows = reference::rows(&file);
         for row in &rows {
-            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Qwen, version), "{file}: {row:?}");
+            assert_eq!((row.agent(), row.agent_version.as_str()), (Agent::Qwen, version), "{file}: {row:?}");
             let want = crate::oracle::expected_on_qwen(&row.guard, &row.wrapper, version);
             assert_eq!((row.verdict.as_str(), row.reason.as_str()), (want, ""), "{file}: {}", row.arm);
             if row.verdict == VerdictKind::Blocked {
@@ -739,7 +738,7 @@ fn droid_reference_csvs_hold_every_arms_expectation() {
         let rows = reference::rows(&file);
         assert_eq!(rows.len(), 14, "{file}: one row per arm");
         for row in &rows {
-            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Droid, version), "{file}: {row:?}");
+            assert_eq!((row.agent(), row.agent_version.as_str()), (Agent::Droid, version), "{file}: {row:?}");
             let want = crate::oracle::expected_on_droid(&row.guard, &row.wrapper);
             assert_eq!((row.verdict.as_str(), row.reason.as_str()), (want, ""), "{file}: {}", row.arm);
             if row.verdict == VerdictKind::Blocked {
@@ -768,7 +767,7 @@ fn continue_reference_csvs_hold_every_arms_expectation() {
             let expect = expect.unwrap_or_else(|| panic!("{} carries no continue expectation", arm.name)).on(version);
             let row =
                 rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("{file}: no row for {}", arm.name));
-            assert_eq!((row.agent(), row.claude_version.as_str()), (Agent::Continue, version), "{file}: {row:?}");
+            assert_eq!((row.agent(), row.agent_version.as_str()), (Agent::Continue, version), "{file}: {row:?}");
             assert_eq!(
                 (row.verdict, row.reason.as_str()),
                 (expect.verdict, expect.reason.unwrap_or("")),
@@ -901,7 +900,7 @@ fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
         let arms: std::collections::HashSet<String> =
             sets.iter().flat_map(|s| failopen::arms::load(s).unwrap()).map(|a| a.name).collect();
         for row in reference::rows(file) {
-            assert_eq!((row.agent(), row.claude_version.as_str()), (agent, version), "{file}: {row:?}");
+            assert_eq!((row.agent(), row.agent_version.as_str()), (agent, version), "{file}: {row:?}");
             assert!(arms.contains(&row.arm), "{file}: {} is no arm of {sets:?}", row.arm);
         }
     }

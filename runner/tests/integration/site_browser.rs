@@ -37,7 +37,7 @@ fn tallies() -> (BTreeMap<Cell, Tally>, Vec<Row>) {
     }
     let mut t: BTreeMap<Cell, Tally> = BTreeMap::new();
     for r in &rows {
-        t.entry((r.agent(), r.claude_version.clone(), r.mode(), r.arm.clone())).or_default().add(r);
+        t.entry((r.agent(), r.agent_version.clone(), r.mode(), r.arm.clone())).or_default().add(r);
     }
     (t, rows)
 }
@@ -308,7 +308,7 @@ fn a_grid_filtered_from_its_fragment_hides_exactly_what_the_filter_leaves_out() 
     }
     let labels: BTreeSet<&str> = rows
         .iter()
-        .filter(|r| r.agent() == agent && r.claude_version == version && r.mode() == Mode::Print)
+        .filter(|r| r.agent() == agent && r.agent_version == version && r.mode() == Mode::Print)
         .map(|r| r.arm.strip_suffix(&format!("/{}", r.wrapper)).unwrap_or(&r.arm))
         .collect();
     assert_eq!(rows_seen, labels.len(), "a row per guard");

@@ -44,7 +44,7 @@ fn state_reference_csv_gives_every_arms_expectation() {
         }
         let expect = arm.expect.as_ref().and_then(|e| e.for_agent(agent));
         let want =
-            expect.unwrap_or_else(|| panic!("{} carries no {agent} expectation", arm.name)).on(&row.claude_version);
+            expect.unwrap_or_else(|| panic!("{} carries no {agent} expectation", arm.name)).on(&row.agent_version);
         if (row.verdict, row.reason.as_str()) != (want.verdict, want.reason.unwrap_or("")) {
             wrong.push(format!(
                 "{} #{} on {agent}: got {} {}, expected from {}",

@@ -30,10 +30,10 @@ fn fixture_rows() -> Vec<Row> {
     }
     let copies: Vec<Row> = rows
         .iter()
-        .filter(|r| r.claude_version == "2.1.328")
+        .filter(|r| r.agent_version == "2.1.328")
         .map(|r| {
             let mut c = r.clone();
-            c.claude_version = COPY.into();
+            c.agent_version = COPY.into();
             c.flags = if c.flags.is_empty() {
                 "identical-binary:2.1.328".into()
             } else {
@@ -60,11 +60,11 @@ fn expected(rows: &[Row]) -> Expected {
     let mut tallies: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut guards = BTreeMap::new();
     for r in rows {
-        tallies.entry((r.arm.clone(), r.claude_version.clone())).or_default().add(r);
+        tallies.entry((r.arm.clone(), r.agent_version.clone())).or_default().add(r);
         guards.insert(r.arm.clone(), r.guard.clone());
     }
     let verdicts: BTreeMap<(String, String), Summary> = tallies.into_iter().map(|(k, t)| (k, t.summary())).collect();
-    let mut versions: Vec<String> = rows.iter().map(|r| r.claude_version.clone()).collect();
+    let mut versions: Vec<String> = rows.iter().map(|r| r.agent_version.clone()).collect();
     versions.sort_by(|a, b| failopen::version::compare(a, b));
     versions.dedup();
     let mut changes = BTreeSet::new();

@@ -128,7 +128,7 @@ fn regression_site_builds_the_pages_artifact_with_the_new_release() {
     // The merge job's artifact: a whole run (here 2.1.328's rows, as the new version).
     let mut w = failopen::record::RowWriter::open(&co.join(format!("claude-{version}.csv"))).unwrap();
     for mut r in read_csv(&support::repo().join(format!("results/claude-{PINNED}.csv"))) {
-        r.claude_version = version.into();
+        r.agent_version = version.into();
         w.append(&r).unwrap();
     }
     drop(w);

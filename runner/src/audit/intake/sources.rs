@@ -161,9 +161,9 @@ pub fn event_hooks(files: &[SettingsFile]) -> Vec<EventHook> {
 }
 
 /// Static findings on the other events' hooks and on skills failopen cannot
-/// read, for Claude Code `claude_version` (when known).
-pub fn findings(hooks: &[EventHook], skills: &[SkillHooks], claude_version: Option<&str>) -> Vec<Finding> {
-    let honoured = claude_version.map(crate::seal::on_failure::honours);
+/// read, for Claude Code `agent_version` (when known).
+pub fn findings(hooks: &[EventHook], skills: &[SkillHooks], agent_version: Option<&str>) -> Vec<Finding> {
+    let honoured = agent_version.map(crate::seal::on_failure::honours);
     let mut out = Vec::new();
     for h in hooks {
         let finding = |severity, code: &str, message: String| Finding {
@@ -195,7 +195,7 @@ pub fn findings(hooks: &[EventHook], skills: &[SkillHooks], claude_version: Opti
                      the decision falls back to the user, or in claude -p to Claude Code's refusal (measured on 2.1.328)"
                         .into(),
                 ));
-                let old = claude_version.and_then(|v| v.parse::<crate::version::Version>().ok()).is_some_and(|v| {
+                let old = agent_version.and_then(|v| v.parse::<crate::version::Version>().ok()).is_some_and(|v| {
                     PERMISSION_REQUEST_IN_PRINT_SINCE.parse::<crate::version::Version>().is_ok_and(|since| v < since)
                 });
                 if old {
@@ -205,7 +205,7 @@ pub fn findings(hooks: &[EventHook], skills: &[SkillHooks], claude_version: Opti
                         format!(
                             "Claude Code {} never runs PermissionRequest hooks in claude -p (from \
                              {PERMISSION_REQUEST_IN_PRINT_SINCE} on it does)",
-                            claude_version.unwrap_or_default()
+                            agent_version.unwrap_or_default()
                         ),
                     ));
                 }

@@ -31,10 +31,10 @@ pub const OTHER_EVENT_STRIPPED_SINCE: &str = "2.1.257";
 /// Events whose broken entry makes every version measured skip the whole file.
 const GUARD_EVENTS: &[&str] = &["PreToolUse", "PermissionRequest"];
 
-/// Every broken-configuration finding for one settings file. `claude_version`
+/// Every broken-configuration finding for one settings file. `agent_version`
 /// is the Claude Code the audit ran (None: static only, both behaviours named).
-pub fn check_file(file: &SettingsFile, claude_version: Option<&str>) -> Vec<Finding> {
-    let mut c = Checker { file: file.path.display().to_string(), version: claude_version, out: Vec::new() };
+pub fn check_file(file: &SettingsFile, agent_version: Option<&str>) -> Vec<Finding> {
+    let mut c = Checker { file: file.path.display().to_string(), version: agent_version, out: Vec::new() };
     c.top_level(&file.value);
     if let Some(hooks) = file.value.get("hooks") {
         c.hooks(hooks);

@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn static_findings_advise_seal_and_know_each_agents_defaults() {
-        let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: None };
+        let env = Env { path_var: "/usr/bin:/bin", home: None, agent_version: None };
         let e = entry(json!({"type": "command", "command": "/bin/true", "onFailure": "block"}), "write_file");
         let f = static_findings(Agent::Gemini.driver(), &e, &env);
         let codes: Vec<&str> = f.iter().map(|f| f.code.as_str()).collect();

@@ -28,7 +28,7 @@ pub struct Env<'a> {
     /// `$HOME`.
     pub home: Option<&'a Path>,
     /// The Claude Code version the dynamic checks ran on, if they did.
-    pub claude_version: Option<&'a str>,
+    pub agent_version: Option<&'a str>,
 }
 
 /// Every static finding for `entries`. `on_failure` says whether the Claude
@@ -98,7 +98,7 @@ pub fn check_entry(e: &HookEntry, on_failure: OnFailure, env: &Env) -> Vec<Findi
         HookKind::McpTool { server, tool } => {
             out.extend(check_timeout(e));
             let honoured = env
-                .claude_version
+                .agent_version
                 .and_then(|v| v.parse::<crate::version::Version>().ok())
                 .map(|v| v >= MCP_ON_FAILURE_SINCE.parse::<crate::version::Version>().expect("a version"));
             match (e.on_failure_block(), honoured) {
@@ -333,7 +333,7 @@ mod tests {
             managed: false,
             plugin: None,
         };
-        let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: None };
+        let env = Env { path_var: "/usr/bin:/bin", home: None, agent_version: None };
         check_all(&entries(&[f]), on_failure, &env).into_iter().map(|f| (f.code, f.severity)).collect()
     }
 
@@ -435,7 +435,7 @@ mod tests {
         let on = |value: serde_json::Value, version: Option<&str>| {
             let f =
                 SettingsFile { path: "s.json".into(), project_dir: "/p".into(), value, managed: false, plugin: None };
-            let env = Env { path_var: "/usr/bin:/bin", home: None, claude_version: version };
+            let env = Env { path_var: "/usr/bin:/bin", home: None, agent_version: version };
             check_all(&entries(&[f]), OnFailure::Unknown, &env)
                 .into_iter()
                 .map(|f| (f.code, f.severity))

@@ -53,7 +53,7 @@ pub struct ToolCensus {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Census {
     /// Claude Code's version.
-    pub claude_version: String,
+    pub agent_version: String,
     /// Per tool the model called.
     pub tools: Vec<ToolCensus>,
     /// Why the census says nothing, when it does not (no call was made...).
@@ -65,7 +65,7 @@ impl Census {
     /// The census read from a session's stream, against the hooks audit
     /// expects Claude Code to load (`hooks`: PreToolUse entries of every
     /// source it loads by itself; skills' frontmatter hooks excluded).
-    pub fn compare(claude_version: &str, stdout: &str, hooks: &[&HookEntry]) -> Census {
+    pub fn compare(agent_version: &str, stdout: &str, hooks: &[&HookEntry]) -> Census {
         let runs = hook_census::pretooluse_runs(stdout);
         let tools: Vec<ToolCensus> = runs
             .into_iter()
@@ -85,7 +85,7 @@ impl Census {
             })
             .collect();
         let inconclusive = tools.is_empty().then(|| "the model's call was never made".to_string());
-        Census { claude_version: claude_version.to_string(), tools, inconclusive }
+        Census { agent_version: agent_version.to_string(), tools, inconclusive }
     }
 
     /// The findings: an error per tool where Claude Code ran more hooks than
@@ -99,7 +99,7 @@ impl Census {
             let said = format!(
                 "in a session with your settings and plugins, Claude Code {} started {started} PreToolUse hook(s) \
                  on {} call(s) of {}; audit lists {} hook(s) that match {}",
-                self.claude_version,
+                self.agent_version,
                 t.runs.calls,
                 t.tool,
                 if t.listed == t.listed_at_most {
@@ -211,7 +211,7 @@ pub async fn run(
     let outcome = session::run(&spec).await?;
     let Some(root) = outcome.kept_root else {
         return Ok(Census {
-            claude_version: claude.version.clone(),
+            agent_version: claude.version.clone(),
             inconclusive: Some("the session's root was not kept".into()),
             ..Census::default()
         });

@@ -23,7 +23,7 @@ pub(in crate::audit) fn on_failure_words(of: OnFailure) -> &'static str {
 /// settings and plugins: 1 Bash call started 1 PreToolUse hook; listed 1`.
 pub(in crate::audit) fn census_words(c: &crate::audit::probe::census::Census) -> String {
     if let Some(why) = &c.inconclusive {
-        return format!("not checked against Claude Code {}: {why}", c.claude_version);
+        return format!("not checked against Claude Code {}: {why}", c.agent_version);
     }
     let per_tool: Vec<String> = c
         .tools
@@ -42,7 +42,7 @@ pub(in crate::audit) fn census_words(c: &crate::audit::probe::census::Census) ->
         .collect();
     format!(
         "checked against Claude Code {} in a session with your settings and plugins: {}",
-        c.claude_version,
+        c.agent_version,
         per_tool.join("; ")
     )
 }

@@ -42,7 +42,7 @@ pub fn reproduce(m: &Model, g: &Grid, arm: &str) -> Option<String> {
     let mut cmd = format!(
         "failopen run --agent {} --agent-version {} --arms {set} --only {}",
         g.agent.as_str(),
-        shell_word(&g.claude_version),
+        shell_word(&g.agent_version),
         shell_word(&globset::escape(arm))
     );
     if g.mode == crate::mode::Mode::Interactive {
@@ -133,7 +133,7 @@ fn holds(t: &Tally, verdict: VerdictKind, reason: Option<&str>) -> bool {
 
 fn expectation_section(g: &Grid, arm: &ArmTally, known: Option<&Known>, s: &mut String) {
     s.push_str("<h2 id=\"expected\">Expected, and why</h2>\n");
-    let Some((e, on)) = known.and_then(|k| expected(k, g.agent, g.mode, &g.claude_version)) else {
+    let Some((e, on)) = known.and_then(|k| expected(k, g.agent, g.mode, &g.agent_version)) else {
         let file = known.map(|k| k.file.as_str()).unwrap_or("no arm set");
         let _ = writeln!(
             s,
@@ -157,7 +157,7 @@ fn expectation_section(g: &Grid, arm: &ArmTally, known: Option<&Known>, s: &mut 
         s,
         "<p id=\"expectation\" data-expected=\"{}\">Expected on {}: <strong>{}</strong>; <span class=\"{class}\">{word}</span> ({}).</p>",
         on.verdict,
-        esc(&g.claude_version),
+        esc(&g.agent_version),
         esc(&want),
         esc(&arm.tally.label())
     );
@@ -301,7 +301,7 @@ fn elsewhere_section(m: &Model, g: &Grid, arm: &ArmTally, at: &str, s: &mut Stri
 /// The evidence page of `arm` in grid `g`.
 pub fn render(m: &Model, g: &Grid, arm: &ArmTally) -> String {
     let at = Model::cell_path(g, arm);
-    let grid = paths::link(&at, &paths::grid(g.agent, &g.claude_version, g.mode));
+    let grid = paths::link(&at, &paths::grid(g.agent, &g.agent_version, g.mode));
     let title = format!("{} on {}", arm.arm, Model::title(g));
     let verdict = arm.tally.summary().as_str();
     let mut s = format!(
@@ -309,7 +309,7 @@ pub fn render(m: &Model, g: &Grid, arm: &ArmTally) -> String {
          <span id=\"verdict\" class=\"verdict {verdict}\" data-verdict=\"{verdict}\">{}</span></p>\n",
         esc(&arm.arm),
         esc(g.agent.display_name()),
-        esc(&g.claude_version),
+        esc(&g.agent_version),
         g.mode.as_str(),
         a(&grid, &format!("the {} grid", Model::title(g))),
         esc(&arm.tally.label())

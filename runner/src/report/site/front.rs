@@ -121,7 +121,7 @@ fn matrix(m: &Model, n: usize, h: &Headline, s: &mut String) {
          <th rowspan=\"2\" class=\"wide\">the failure it models</th>"
     );
     for g in &h.grids {
-        let href = paths::link(paths::INDEX, &paths::grid(g.agent, &g.claude_version, g.mode));
+        let href = paths::link(paths::INDEX, &paths::grid(g.agent, &g.agent_version, g.mode));
         let _ = write!(s, "<th colspan=\"{}\">{}</th>", HEADLINE_WRAPPERS.len(), a(&href, &Model::title(g)));
     }
     s.push_str("</tr>\n<tr>");
@@ -147,7 +147,7 @@ fn matrix(m: &Model, n: usize, h: &Headline, s: &mut String) {
                     s,
                     "<td class=\"v {verdict}\" data-agent=\"{}\" data-version=\"{}\" data-arm=\"{}\" data-verdict=\"{verdict}\">{}</td>",
                     g.agent.as_str(),
-                    esc(&g.claude_version),
+                    esc(&g.agent_version),
                     esc(&arm.arm),
                     a(&href, &arm.tally.headline())
                 );
@@ -170,7 +170,7 @@ fn headline(m: &Model, s: &mut String) {
     let without: Vec<String> = newest
         .iter()
         .filter(|g| bare_and_sealed(g).is_empty())
-        .map(|g| a(&paths::grid(g.agent, &g.claude_version, g.mode), &Model::title(g)))
+        .map(|g| a(&paths::grid(g.agent, &g.agent_version, g.mode), &Model::title(g)))
         .collect();
     if !without.is_empty() {
         let _ = writeln!(
@@ -196,10 +196,10 @@ fn agents(m: &Model, s: &mut String) {
             .filter(|o| o.agent == g.agent)
             .map(|o| {
                 let label = match o.mode {
-                    crate::mode::Mode::Print => o.claude_version.clone(),
-                    crate::mode::Mode::Interactive => format!("{} interactive", o.claude_version),
+                    crate::mode::Mode::Print => o.agent_version.clone(),
+                    crate::mode::Mode::Interactive => format!("{} interactive", o.agent_version),
                 };
-                a(&paths::grid(o.agent, &o.claude_version, o.mode), &label)
+                a(&paths::grid(o.agent, &o.agent_version, o.mode), &label)
             })
             .collect();
         let counts: Vec<String> = SUMMARIES
@@ -223,7 +223,7 @@ fn agents(m: &Model, s: &mut String) {
 fn grids(m: &Model, s: &mut String) {
     s.push_str("<ul id=\"grids\">\n");
     for g in &m.report.versions {
-        let href = paths::link(paths::INDEX, &paths::grid(g.agent, &g.claude_version, g.mode));
+        let href = paths::link(paths::INDEX, &paths::grid(g.agent, &g.agent_version, g.mode));
         let counts: Vec<String> = SUMMARIES
             .iter()
             .map(|sum| (sum, g.arms.iter().filter(|a| a.tally.summary() == *sum).count()))
@@ -247,7 +247,7 @@ fn bisects(m: &Model, s: &mut String) {
             .iter()
             .filter(|g| m.bisect(g, &b.arm).is_some())
             .filter_map(|g| {
-                g.arm(&b.arm).map(|arm| a(&paths::link(paths::INDEX, &Model::cell_path(g, arm)), &g.claude_version))
+                g.arm(&b.arm).map(|arm| a(&paths::link(paths::INDEX, &Model::cell_path(g, arm)), &g.agent_version))
             })
             .collect();
         let on = if cells.is_empty() { String::new() } else { format!(" (the cell on {})", cells.join(", ")) };

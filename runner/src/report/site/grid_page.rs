@@ -105,7 +105,7 @@ fn cell(g: &Grid, at: &str, arm: &ArmTally, values: &[String; 7]) -> String {
 
 /// The grid page of `g`.
 pub fn render(m: &Model, g: &Grid) -> String {
-    let at = paths::grid(g.agent, &g.claude_version, g.mode);
+    let at = paths::grid(g.agent, &g.agent_version, g.mode);
     let title = Model::title(g);
     let mut s = format!("<h1>{}: guard × wrapper</h1>\n", esc(&title));
     let others: Vec<String> = m
@@ -113,7 +113,7 @@ pub fn render(m: &Model, g: &Grid) -> String {
         .versions
         .iter()
         .filter(|o| o.agent == g.agent && !std::ptr::eq(*o, g))
-        .map(|o| a(&paths::link(&at, &paths::grid(o.agent, &o.claude_version, o.mode)), &Model::title(o)))
+        .map(|o| a(&paths::link(&at, &paths::grid(o.agent, &o.agent_version, o.mode)), &Model::title(o)))
         .collect();
     let _ = writeln!(
         s,

@@ -77,7 +77,7 @@ impl<'a> Model<'a> {
     pub fn new(site: &'a Site, rows: &'a [Row]) -> Model<'a> {
         let mut sessions: HashMap<CellId, Vec<&Row>> = HashMap::new();
         for r in rows {
-            sessions.entry((r.agent(), r.claude_version.clone(), r.mode(), r.arm.clone())).or_default().push(r);
+            sessions.entry((r.agent(), r.agent_version.clone(), r.mode(), r.arm.clone())).or_default().push(r);
         }
         for list in sessions.values_mut() {
             list.sort_by_key(|r| r.repeat);
@@ -87,7 +87,7 @@ impl<'a> Model<'a> {
 
     /// The rows of one cell, by repeat.
     pub fn sessions(&self, g: &Grid, arm: &str) -> &[&'a Row] {
-        let id = (g.agent, g.claude_version.clone(), g.mode, arm.to_string());
+        let id = (g.agent, g.agent_version.clone(), g.mode, arm.to_string());
         self.sessions.get(&id).map(Vec::as_slice).unwrap_or_default()
     }
 
@@ -115,14 +115,14 @@ impl<'a> Model<'a> {
     /// How the pages name a grid: `Claude Code 2.1.328`, `Claude Code 2.1.328 interactive`.
     pub fn title(g: &Grid) -> String {
         match g.mode {
-            Mode::Print => format!("{} {}", g.agent.display_name(), g.claude_version),
-            Mode::Interactive => format!("{} {} interactive", g.agent.display_name(), g.claude_version),
+            Mode::Print => format!("{} {}", g.agent.display_name(), g.agent_version),
+            Mode::Interactive => format!("{} {} interactive", g.agent.display_name(), g.agent_version),
         }
     }
 
     /// The cell page of `a` in grid `g`.
     pub fn cell_path(g: &Grid, a: &ArmTally) -> String {
-        paths::cell(g.agent, &g.claude_version, g.mode, &a.arm)
+        paths::cell(g.agent, &g.agent_version, g.mode, &a.arm)
     }
 
     /// Every page.
@@ -139,8 +139,7 @@ impl<'a> Model<'a> {
             }
         }
         for g in &self.report.versions {
-            pages
-                .push(Page { path: paths::grid(g.agent, &g.claude_version, g.mode), text: grid_page::render(self, g) });
+            pages.push(Page { path: paths::grid(g.agent, &g.agent_version, g.mode), text: grid_page::render(self, g) });
             for a in &g.arms {
                 pages.push(Page { path: Model::cell_path(g, a), text: cell_page::render(self, g, a) });
             }

@@ -129,10 +129,10 @@ impl Timeline {
         // Each arm's row from its oldest version (ties: first in the input).
         let mut arm_rows: HashMap<&str, &Row> = HashMap::new();
         for r in rows {
-            if !names.contains(&r.claude_version.as_str()) {
-                names.push(&r.claude_version);
+            if !names.contains(&r.agent_version.as_str()) {
+                names.push(&r.agent_version);
             }
-            let older = |seen: &Row| version::compare(&r.claude_version, &seen.claude_version).is_lt();
+            let older = |seen: &Row| version::compare(&r.agent_version, &seen.agent_version).is_lt();
             match arm_rows.get(r.arm.as_str()) {
                 Some(seen) if !older(seen) => {}
                 _ => {
@@ -157,7 +157,7 @@ impl Timeline {
 
         let mut acc: Vec<Vec<Option<Acc>>> = arms.iter().map(|_| names.iter().map(|_| None).collect()).collect();
         for r in rows {
-            let (a, v) = (arm_index[r.arm.as_str()], version_index[r.claude_version.as_str()]);
+            let (a, v) = (arm_index[r.arm.as_str()], version_index[r.agent_version.as_str()]);
             let from = copied_from(r).map(str::to_string);
             let cell = acc[a][v].get_or_insert_with(|| Acc { copied: from.clone(), uniform: true, ..Acc::default() });
             cell.uniform &= cell.copied == from;

@@ -100,7 +100,7 @@ fn hostile_input_is_refused_before_any_session() {
         (run(&["--out", &wrong]), vec![wrong.clone(), header_err.into()]),
         (
             run(&["--resume", &wrong]),
-            vec![wrong.clone(), header_err.into(), "expected \"claude_version,model,arm".into()],
+            vec![wrong.clone(), header_err.into(), "expected \"agent_version,model,arm".into()],
         ),
         (vec!["report".into(), wrong.clone()], vec![wrong.clone(), header_err.into()]),
         (vec!["diff".into(), wrong.clone(), good_csv.clone()], vec![wrong.clone(), header_err.into()]),

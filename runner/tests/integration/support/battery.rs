@@ -59,7 +59,7 @@ pub fn expectations_hold_for(set: &str, version: &str, only: &[&str]) {
         let expect = arm.expect.as_ref().unwrap_or_else(|| panic!("{set}: {} carries no expectation", arm.name));
         let expect = expect.on(version);
         let row = rows.iter().find(|r| r.arm == arm.name).unwrap_or_else(|| panic!("no row for {}", arm.name));
-        assert_eq!(row.claude_version, version);
+        assert_eq!(row.agent_version, version);
         assert_eq!(
             row.verdict, expect.verdict,
             "{} on {version}: row {row:?}\nexpected from {}",
@@ -119,7 +119,7 @@ pub fn run_contract<'a>(
             let expect = expect.unwrap_or_else(|| panic!("{arm_name} carries no {name} expectation")).clone();
             let row =
                 rows.iter().find(|r| r.arm == *arm_name).unwrap_or_else(|| panic!("no row for {arm_name}: {rows:?}"));
-            assert_eq!((row.agent.as_str(), row.claude_version.as_str()), (name, version), "{row:?}");
+            assert_eq!((row.agent.as_str(), row.agent_version.as_str()), (name, version), "{row:?}");
             (*arm_name, row.clone(), expect)
         })
         .collect()

@@ -79,9 +79,7 @@ pub fn check(
                         for version in versions {
                             let ran: Vec<&(&str, Row)> = all
                                 .iter()
-                                .filter(|(_, r)| {
-                                    r.arm == arm.name && r.agent() == agent && r.claude_version == *version
-                                })
+                                .filter(|(_, r)| r.arm == arm.name && r.agent() == agent && r.agent_version == *version)
                                 .collect();
                             if ran.is_empty() {
                                 wrong.push(format!("{files:?}: no row for {} ({set}) on {agent} {version}", arm.name));
@@ -107,7 +105,7 @@ pub fn check(
                 let want = expect.in_mode(mode).on(version);
                 let ran: Vec<&(&str, Row)> = all
                     .iter()
-                    .filter(|(_, r)| r.arm == arm.name && r.agent() == agent && r.claude_version == *version)
+                    .filter(|(_, r)| r.arm == arm.name && r.agent() == agent && r.agent_version == *version)
                     .collect();
                 if ran.is_empty() {
                     wrong.push(format!("{files:?}: no row for {} ({set}) on {agent} {version}", arm.name));
