@@ -69,7 +69,7 @@ fn uv_tool_install(requirement: &str, d: &Path, home: &Path) -> PathBuf {
 }
 
 fn screen<'a>(v: &'a Value, hook: &str, probe: &str) -> &'a Value {
-    v["screens"]
+    v["agents"][0]["screens"]
         .as_array()
         .unwrap()
         .iter()
@@ -141,12 +141,12 @@ fn azet_guard_installed_with_uv_reads_the_projects_policy_from_the_payloads_cwd_
         assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: {v:#}");
     }
     assert_eq!(result(&v, "H1", probe, "no-launcher"), "skipped", "its python by absolute path: {v:#}");
-    let guard = v["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
+    let guard = v["agents"][0]["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
     assert_eq!(guard["status"], "open", "{v:#}");
     assert_eq!(out.status.code(), Some(3), "{v:#}");
     // The fix, proved on a copy before it was printed, applied exactly so (no `claude` on PATH).
-    assert_eq!(v["rechecks"][0]["outcome"], "proved", "{v:#}");
-    let fix = v["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved").unwrap();
+    assert_eq!(v["agents"][0]["rechecks"][0]["outcome"], "proved", "{v:#}");
+    let fix = v["agents"][0]["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved").unwrap();
     let change = fix["change"].as_str().unwrap();
     assert!(change.contains(&format!("failopen seal --install {}", settings.display())), "{change}");
     let dir = tempfile::tempdir().unwrap();
@@ -161,7 +161,7 @@ fn azet_guard_installed_with_uv_reads_the_projects_policy_from_the_payloads_cwd_
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let (out, after) = audit_with_path(&project, &home, &[], &path);
     assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
-    assert!(after["holes"].as_array().unwrap().is_empty(), "{after:#}");
+    assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
     for fault in ["none", "missing", "crash", "hang", "signal", "no-seal"] {
         assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
     }
