@@ -4,7 +4,26 @@
 //! by the stand-in. Each fault is applied to a copy of the plugin in the
 //! audit's temp root; the user's file is only read.
 
-use crate::audit_agents::{audit, cell, holes_and_recheck, json};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::audit_agents::{cell, holes_and_recheck, json};
+use crate::support::failopen;
+
+/// `failopen audit ARGS --format json -j 2`, as `audit_agents::audit` runs it
+/// but without the exclusive sessions lock: most of this audit is its `hang`
+/// session waiting out the 300 s session timeout with the CPU idle, and
+/// holding every other session test off for it would add those minutes to a
+/// one-process `cargo test` run (CI's).
+fn audit(cwd: &Path, home: &Path, args: &[&str]) -> Output {
+    let cache = std::env::var_os("FAILOPEN_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cache/failopen"));
+    let mut cmd = failopen();
+    cmd.current_dir(cwd).arg("audit").args(args).args(["--format", "json", "-j", "2"]);
+    cmd.env("HOME", home).env("FAILOPEN_CACHE", cache);
+    cmd.timeout(std::time::Duration::from_secs(900)).output().unwrap()
+}
 
 /// A guard plugin that refuses every write: its `tool.execute.before`
 /// throws with its own message for `bash`, `write` and `edit`.
