@@ -35,15 +35,6 @@ pub struct AgentFile {
     pub notes: Vec<ConfigNote>,
 }
 
-/// The agent a hook config belongs to, by its path, as each agent's
-/// [`HookConfig::owns_path`] tells (Codex CLI: a file in a `.codex`
-/// directory or named `hooks.json`; Gemini CLI: `settings.json` in a
-/// `.gemini` directory), else the agent that owns the files no other claims
-/// (Claude Code's settings).
-pub fn agent_of_path(path: &Path) -> Option<Agent> {
-    crate::agent::hook_config::owner_of(path)
-}
-
 /// Every agent's hook configs in the project `cwd` (and, under `home`, the
 /// user's) that exist, each agent's in the order it lists them
 /// ([`HookConfig::default_paths`], [`HookConfig::home_paths`]); a file
@@ -115,14 +106,17 @@ mod tests {
 
     #[test]
     fn the_agent_is_told_by_the_path() {
-        assert_eq!(agent_of_path(Path::new("/p/.codex/hooks.json")), Some(Agent::Codex));
-        assert_eq!(agent_of_path(Path::new("/p/.codex/config.toml")), Some(Agent::Codex));
-        assert_eq!(agent_of_path(Path::new("hooks.json")), Some(Agent::Codex));
-        assert_eq!(agent_of_path(Path::new("/p/.gemini/settings.json")), Some(Agent::Gemini));
-        assert_eq!(agent_of_path(Path::new("/p/.claude/settings.json")), Some(Agent::ClaudeCode));
-        assert_eq!(agent_of_path(Path::new("settings.json")), Some(Agent::ClaudeCode));
-        assert_eq!(agent_of_path(Path::new("/p/.github/hooks/guard.json")), Some(Agent::Copilot));
-        assert_eq!(agent_of_path(Path::new("/h/.copilot/hooks/hooks.json")), Some(Agent::Copilot));
+        assert_eq!(crate::agent::hook_config::owner_of(Path::new("/p/.codex/hooks.json")), Some(Agent::Codex));
+        assert_eq!(crate::agent::hook_config::owner_of(Path::new("/p/.codex/config.toml")), Some(Agent::Codex));
+        assert_eq!(crate::agent::hook_config::owner_of(Path::new("hooks.json")), Some(Agent::Codex));
+        assert_eq!(crate::agent::hook_config::owner_of(Path::new("/p/.gemini/settings.json")), Some(Agent::Gemini));
+        assert_eq!(crate::agent::hook_config::owner_of(Path::new("/p/.claude/settings.json")), Some(Agent::ClaudeCode));
+        assert_eq!(crate::agent::hook_config::owner_of(Path::new("settings.json")), Some(Agent::ClaudeCode));
+        assert_eq!(crate::agent::hook_config::owner_of(Path::new("/p/.github/hooks/guard.json")), Some(Agent::Copilot));
+        assert_eq!(
+            crate::agent::hook_config::owner_of(Path::new("/h/.copilot/hooks/hooks.json")),
+            Some(Agent::Copilot)
+        );
     }
 
     #[test]
