@@ -29,11 +29,10 @@ pub trait HookContract: Sync {
     fn read(&self, code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> (bool, String);
     /// The variables the agent sets to its working directory (the project)
     /// for every command hook: a screen sets them to the project copy it
-    /// runs the hook in, as the agent's sessions do natively. Claude Code's
-    /// `CLAUDE_PROJECT_DIR` unless the agent's own were measured.
-    fn project_vars(&self) -> &'static [&'static str] {
-        &["CLAUDE_PROJECT_DIR"]
-    }
+    /// runs the hook in, as the agent's sessions do natively. Each agent's
+    /// are measured: a hook of its own records them in a real session
+    /// (`runner/tests/integration/audit_hook_start.rs`).
+    fn project_vars(&self) -> &'static [&'static str];
 }
 
 /// The first non-blank line of `bytes`, trimmed, at most 120 characters.

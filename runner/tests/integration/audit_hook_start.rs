@@ -2,19 +2,23 @@
 //! its agent and in audit's direct run (a screen, no session), recorded by
 //! the hook itself: its working directory, the payload's `cwd`, and the
 //! variables naming the project (issue 43: the hook must run exactly as the
-//! agent runs it). Real Claude Code 2.1.328, Gemini CLI 0.61.0 and Codex
-//! CLI 0.171.0.
+//! agent runs it). Real Claude Code 2.1.328, Gemini CLI 0.61.0, Codex CLI
+//! 0.171.0, Copilot CLI 1.0.102, Droid CLI 0.225.2, Qwen Code 0.24.4 and
+//! Cline CLI 3.0.65 (Continue CLI never runs a hook: docs/continue.md).
 //!
 //! The agent runs every hook in its working directory, gives that directory
-//! as the payload's `cwd` and sets its project variables to it
-//! (`runner/tests/fixtures/hook-start/claude-2.1.328.txt`;
-//! `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` on Gemini CLI;
-//! none on Codex CLI, measured here). So must audit:
-//! in its sessions and in its screens, those are one directory, a copy of
-//! the project (its own files there), never the project itself. Before the
-//! sessions ran in the copy, the payload's `cwd` was the session's empty
-//! directory while the hook ran in a shared copy, and audit set
-//! `CLAUDE_PROJECT_DIR` for a Codex hook, which Codex itself does not.
+//! as the payload's `cwd` (Cline: the first of `workspaceRoots`) and sets
+//! its project variables to it (`runner/tests/fixtures/hook-start/claude-2.1.328.txt`;
+//! the others' as recorded here: every variable whose value is that
+//! directory or whose name ends in `PROJECT_DIR`, but `PWD` and the
+//! `python3` shim's own `PYENV_DIR`). So must audit: in its sessions and in
+//! its screens, those are one directory, a copy of the project (its own
+//! files there), never the project itself, with the same variables. Before
+//! the sessions ran in the copy, the payload's `cwd` was the session's empty
+//! directory while the hook ran in a shared copy; audit set
+//! `CLAUDE_PROJECT_DIR` for a Codex or Cline hook, which neither agent
+//! does, and not Copilot's `COPILOT_PROJECT_DIR` nor Droid's three
+//! (`FACTORY_PROJECT_DIR`, `DROID_PROJECT_DIR`, and one named `cwd`).
 //!
 //! The census hook reads one JSON object from stdin without waiting for its
 //! end (Gemini CLI keeps it open), appends what it saw to a record file
@@ -27,6 +31,13 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::audit_probes::audit;
+
+// The variables naming the project each agent sets for a hook (its session's, learned here; audit's screens must match).
+// Recorded on Copilot CLI 1.0.102, Droid CLI 0.225.2, Qwen Code 0.24.4 and Cline CLI 3.0.65 (sessions) by these tests.
+const COPILOT_VARS: &[&str] = &["CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR"];
+const DROID_VARS: &[&str] = &["CLAUDE_PROJECT_DIR", "DROID_PROJECT_DIR", "FACTORY_PROJECT_DIR", "cwd"];
+const QWEN_VARS: &[&str] = &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"];
+const CLINE_VARS: &[&str] = &[];
 
 const CENSUS: &str = r#"import json, os, sys
 buf, obj = "", {}
@@ -43,9 +54,11 @@ while True:
 cwd = os.getcwd()
 rec = {
     "cwd": cwd,
-    "payload_cwd": obj.get("cwd"),
-    "tool": obj.get("tool_name"),
-    "project_vars": {k: v for k, v in os.environ.items() if k.endswith("PROJECT_DIR") or k == "GEMINI_CWD"},
+    "payload_cwd": obj.get("cwd") or (obj.get("workspaceRoots") or [None])[0],
+    "tool": obj.get("tool_name") or obj.get("toolName") or (obj.get("preToolUse") or {}).get("toolName"),
+    "project_vars": {k: v for k, v in os.environ.items()
+                     if k not in ("PWD", "OLDPWD") and not k.startswith("PYENV_")
+                     and (k.endswith("PROJECT_DIR") or v == cwd)},
     "sees_project_file": os.path.isfile(os.path.join(cwd, "project-marker.txt")),
 }
 with open(sys.argv[1], "a") as f:
@@ -150,4 +163,70 @@ fn a_codex_hook_sees_one_project_copy_as_cwd_and_payload_cwd() {
     assert!(out.status.code().is_some(), "{v:#}");
     // Measured on 0.171.0 (this test): Codex CLI sets no project variable for a hook.
     check(&record, &project, &[]);
+}
+
+/// Copilot CLI 1.0.102: `.github/hooks/*.json`, entries without a matcher,
+/// the command under `bash`, run from the project directory.
+#[test]
+fn a_copilot_hook_sees_one_project_copy_as_cwd_and_payload_cwd() {
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let command = format!("python3 ./.github/hooks/census.py {}", record.display());
+    let config = json!({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": command, "timeoutSec": 10}]}});
+    let (project, home) = project(d.path(), ".github", &config);
+    std::fs::rename(project.join(".github/settings.json"), project.join(".github/hooks/census.json")).unwrap();
+    let (out, v) = audit(&project, &home, &["--no-sandbox", "--copilot", "1.0.102"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    check(&record, &project, COPILOT_VARS);
+}
+
+/// Droid CLI 0.225.2: the project's `.factory/hooks.json` in Claude Code's
+/// shape, its shell `Execute` and its write `Create`.
+#[test]
+fn a_droid_hook_sees_one_project_copy_as_cwd_payload_cwd_and_its_project_variables() {
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let script = d.path().join("project/.factory/hooks/census.py");
+    let command = format!("python3 {} {}", script.display(), record.display());
+    let config = json!({"hooks": {"PreToolUse": [{"matcher": "Execute|Create",
+        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
+    let (project, home) = project(d.path(), ".factory", &config);
+    std::fs::rename(project.join(".factory/settings.json"), project.join(".factory/hooks.json")).unwrap();
+    let (out, v) = audit(&project, &home, &["--no-sandbox", "--droid", "0.225.2"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    check(&record, &project, DROID_VARS);
+}
+
+/// Qwen Code 0.24.4: `.qwen/settings.json`, Claude Code's event over Gemini
+/// CLI's tools.
+#[test]
+fn a_qwen_hook_sees_one_project_copy_as_cwd_payload_cwd_and_its_project_variables() {
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let command = format!("python3 $QWEN_PROJECT_DIR/.qwen/hooks/census.py {}", record.display());
+    let config = json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command|write_file",
+        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
+    let (project, home) = project(d.path(), ".qwen", &config);
+    let (out, v) = audit(&project, &home, &["--no-sandbox", "--qwen", "0.24.4"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    check(&record, &project, QWEN_VARS);
+}
+
+/// Cline CLI 3.0.65: the hook is the file `.clinerules/hooks/PreToolUse`
+/// itself, its payload's project the first of `workspaceRoots`.
+#[test]
+fn a_cline_hook_sees_one_project_copy_as_cwd_and_workspace_root() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let record = d.path().join("record.jsonl");
+    let (project, home) = project(d.path(), ".clinerules", &json!({}));
+    std::fs::remove_file(project.join(".clinerules/settings.json")).unwrap();
+    let hook = project.join(".clinerules/hooks/PreToolUse");
+    let body = format!("#!/bin/sh\nexec python3 \"$(dirname \"$0\")/census.py\" {}\n", record.display());
+    std::fs::write(&hook, body).unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (out, v) = audit(&project, &home, &["--no-sandbox", "--cline", "3.0.65"]);
+    assert!(out.status.code().is_some(), "{v:#}");
+    check(&record, &project, CLINE_VARS);
 }

@@ -20,6 +20,12 @@ pub struct ClaudeCodeContract;
 pub const REJECTED_DENY: &str = "a deny Claude Code rejects: ";
 
 impl HookContract for ClaudeCodeContract {
+    /// Measured on 2.1.328: `CLAUDE_PROJECT_DIR` (and a plugin's hook also
+    /// `CLAUDE_PLUGIN_ROOT`, set from where the plugin loads).
+    fn project_vars(&self) -> &'static [&'static str] {
+        &["CLAUDE_PROJECT_DIR"]
+    }
+
     fn probe_tool(&self, tool: &str) -> Option<&'static str> {
         crate::standin::probe_call::TOOLS.iter().copied().find(|t| *t == tool)
     }

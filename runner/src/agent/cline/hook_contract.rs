@@ -25,6 +25,11 @@ pub struct ClineContract;
 const READS: &str = "Cline CLI reads only {\"cancel\": true} on stdout";
 
 impl HookContract for ClineContract {
+    /// Measured on 3.0.65: none (the project is the payload's `workspaceRoots`).
+    fn project_vars(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Its shell (`run_commands`) takes a probe's `command` as one line of `commands`.
     fn probe_tool(&self, tool: &str) -> Option<&'static str> {
         (tool == "Bash").then_some(SHELL_TOOL)

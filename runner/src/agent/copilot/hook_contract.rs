@@ -32,6 +32,11 @@ pub struct CopilotContract;
 const SCREEN_TIMESTAMP_MS: u64 = 1_796_221_148_177;
 
 impl HookContract for CopilotContract {
+    /// Measured on 1.0.102: `COPILOT_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`.
+    fn project_vars(&self) -> &'static [&'static str] {
+        &["COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"]
+    }
+
     /// Its shell, `bash`, takes a probe's `command` (and `description`) as
     /// Claude Code's `Bash` does; its `create` takes `path` and `file_text`,
     /// not a Write's `file_path` and `content`, so Write probes are left out.

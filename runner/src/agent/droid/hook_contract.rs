@@ -22,6 +22,12 @@ use crate::seal::answer;
 pub struct DroidContract;
 
 impl HookContract for DroidContract {
+    /// Measured on 0.225.2: `FACTORY_PROJECT_DIR`, `DROID_PROJECT_DIR`,
+    /// `CLAUDE_PROJECT_DIR` and one named `cwd`, each its working directory.
+    fn project_vars(&self) -> &'static [&'static str] {
+        &["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "cwd"]
+    }
+
     /// Claude Code's `Bash` is Droid's `Execute`, its `Write` Droid's
     /// `Create` (`file_path`, `content`), its `Edit` Droid's `Edit`.
     fn probe_tool(&self, tool: &str) -> Option<&'static str> {
