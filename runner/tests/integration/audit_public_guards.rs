@@ -120,13 +120,13 @@ pub(crate) fn claude_plugin_install(market: &Path, plugin: &str, home: &Path, pr
     }
 }
 
-#[test]
-fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open() {
-    let d = tempfile::tempdir().unwrap();
-    let (market, home, project) = (d.path().join("cc-marketplace"), d.path().join("home"), d.path().join("project"));
+/// CC Safety Net's plugin installed as its README says (see the module's
+/// doc), under `d`: (home, project).
+fn cc_safety_net_plugin(d: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (market, home, project) = (d.join("cc-marketplace"), d.join("home"), d.join("project"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
-    let package = npm_package(CC_SAFETY_NET, CC_SAFETY_NET_INTEGRITY, &d.path().join("npm"));
+    let package = npm_package(CC_SAFETY_NET, CC_SAFETY_NET_INTEGRITY, &d.join("npm"));
     let plugin = market.join("plugins/cc-safety-net");
     std::fs::create_dir_all(plugin.parent().unwrap()).unwrap();
     std::fs::rename(&package, &plugin).unwrap();
@@ -149,6 +149,13 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
             "command": "node \"${CLAUDE_PLUGIN_ROOT}/dist/bin/cc-safety-net.js\" hook --coding-cli"}]}]}}),
     );
     claude_plugin_install(&market, "cc-safety-net@cc-marketplace", &home, &project);
+    (home, project)
+}
+
+#[test]
+fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open() {
+    let d = tempfile::tempdir().unwrap();
+    let (home, project) = cc_safety_net_plugin(d.path());
     let (out, v) = audit(&project, &home, &[]);
     assert_eq!(out.status.code(), Some(3), "{v:#}");
     assert_eq!(v["agents"][0]["plugins"][0]["name"], "cc-safety-net@cc-marketplace", "{v:#}");
@@ -159,7 +166,84 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
     assert_refuses_as_is_and_fails_open(&v, "Bash", probe);
     assert_eq!(result(&v, "H1", probe, "no-deps"), "skipped", "a bundle with no node_modules: {v:#}");
     crate::audit_sources::assert_census_matches(&v, 1);
-    apply_the_plugin_advice_and_audit_again(&v, &home, &project, probe);
+    apply_the_plugin_advice_and_audit_again(&v, &home, &project, probe, &[]);
+}
+
+/// The plugin with a rule of the project's own: CC Safety Net reads custom
+/// rulebooks from `<payload cwd>/.cc-safety-net/rules/` on every call (its
+/// `rule doc`), made here as its README says, with its own CLI (`rule add
+/// project-rules`, after writing the rulebook: `touch release.lock` is
+/// refused, "Releases are cut by CI"). A plugin guard that reads the
+/// project's files, from a public package (issue 43: a plugin run in the
+/// wrong directory found no rules and was called untested).
+///
+/// Expected, with the reasoning (measured on 2.1.328 with this setup, `failopen audit --probe ...`):
+/// - the user's probe `touch release.lock` is refused on screen and `blocked`
+///   in a session only because the hook runs where Claude Code runs it: in
+///   a copy of the project, the payload's `cwd` that copy (the built-in
+///   rules allow `touch`: the hook run by hand on the project before its
+///   rule is added allows it, checked below);
+/// - `missing`, `crash`, `signal` and `no-launcher` let it through (the
+///   answer is exit 0 + JSON: anything else is no decision), `hang` is not
+///   waited for (no timeout): open, exit 3;
+/// - the printed fix, `failopen seal --install` on the plugin's hooks file,
+///   applied, leaves no hole and the project's rule still refused under every fault.
+#[test]
+fn cc_safety_net_with_a_project_rulebook_refuses_by_the_projects_rule_and_fails_open() {
+    let d = tempfile::tempdir().unwrap();
+    let (home, project) = cc_safety_net_plugin(d.path());
+    let probe = r#"{"tool": "Bash", "command": "touch release.lock"}"#;
+    let label = "Bash:user-touch-release-lock";
+    let package = d.path().join("cc-marketplace/plugins/cc-safety-net/dist/bin/cc-safety-net.js");
+    // The hook as Claude Code starts it, with the payload's `cwd` the project.
+    let hook = |cwd: &Path| {
+        let mut child = std::process::Command::new("node")
+            .arg(&package)
+            .args(["hook", "--coding-cli"])
+            .current_dir(cwd)
+            .env("HOME", &home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload = json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                             "tool_input": {"command": "touch release.lock"}, "cwd": cwd});
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), payload.to_string().as_bytes()).unwrap();
+        drop(child.stdin.take());
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    assert!(!hook(&project).contains("\"deny\""), "without the project's rule, touch is allowed");
+
+    let rulebook = project.join(".cc-safety-net/rules/project-rules/rulebook.json");
+    std::fs::create_dir_all(rulebook.parent().unwrap()).unwrap();
+    std::fs::write(
+        &rulebook,
+        json!({"rulebook_version": 1, "name": "project-rules", "version": "1.0.0", "allowed_commands": ["touch"],
+               "rules": [{"name": "no-release-lock", "command": "touch", "block_args": ["release.lock"],
+                          "reason": "Releases are cut by CI, not by the agent."}]})
+        .to_string(),
+    )
+    .unwrap();
+    let add = std::process::Command::new("node")
+        .arg(&package)
+        .args(["rule", "add", "project-rules"])
+        .current_dir(&project)
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(add.status.success(), "{}", String::from_utf8_lossy(&add.stderr));
+    assert!(project.join(".cc-safety-net/rules/rule.json").is_file());
+    assert!(hook(&project).contains("\"deny\""), "the project's rule refuses touch release.lock");
+
+    let (out, v) = audit(&project, &home, &["--probe", probe]);
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    assert_eq!(result(&v, "H1", label, "none"), "blocked", "the project's rule, read in the copy: {v:#}");
+    for fault in ["missing", "crash", "signal", "no-launcher"] {
+        assert_eq!(result(&v, "H1", label, fault), "wrote", "{fault}: {v:#}");
+    }
+    assert_eq!(result(&v, "H1", label, "hang"), "skipped", "no timeout: {v:#}");
+    apply_the_plugin_advice_and_audit_again(&v, &home, &project, label, &["--probe", probe]);
+    assert!(!project.join("release.lock").exists(), "the probe acts in its world only");
 }
 
 /// The advice for a plugin's hook keeps it where the plugin runs it (user
@@ -168,7 +252,7 @@ fn cc_safety_net_installed_as_its_readme_says_is_found_exercised_and_fails_open(
 /// printed. Applied exactly so (with no `claude` on PATH), the next audit
 /// finds the plugin still loaded and no hole: the probe is refused as-is and
 /// under every fault that let it through before, and with the seal binary gone.
-fn apply_the_plugin_advice_and_audit_again(v: &Value, home: &Path, project: &Path, probe: &str) {
+fn apply_the_plugin_advice_and_audit_again(v: &Value, home: &Path, project: &Path, probe: &str, args: &[&str]) {
     let fix = v["agents"][0]["advice"]
         .as_array()
         .unwrap()
@@ -186,7 +270,7 @@ fn apply_the_plugin_advice_and_audit_again(v: &Value, home: &Path, project: &Pat
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let (out, after) = audit(project, home, &[]);
+    let (out, after) = audit(project, home, args);
     assert_ne!(out.status.code(), Some(3), "the advised fix still fails open: {after:#}");
     assert_eq!(after["agents"][0]["plugins"][0]["loaded"], true, "{after:#}");
     assert_eq!(after["agents"][0]["holes"].as_array().unwrap().len(), 0, "{after:#}");
