@@ -112,121 +112,103 @@ fn check(file: &Path, project: &Path, vars: &[&str]) {
     assert!(dirs.len() > 1 || sessions.len() == 1, "{dirs:?}");
 }
 
-fn project(d: &Path, config_dir: &str, config: &Value) -> (std::path::PathBuf, std::path::PathBuf) {
-    let (project, home) = (d.join("project"), d.join("home"));
+/// Audits (with `args`, unsandboxed: the record is outside the sessions'
+/// roots) a project holding the census hook in `config_dir/hooks/` and
+/// `config_dir/file`, whose text `config` makes from the project and the
+/// record's path, then checks every record against `vars`.
+fn audited(config_dir: &str, file: &str, config: impl FnOnce(&Path, &Path) -> String, args: &[&str], vars: &[&str]) {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let (project, home, record) = (d.path().join("project"), d.path().join("home"), d.path().join("record.jsonl"));
     std::fs::create_dir_all(project.join(config_dir).join("hooks")).unwrap();
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(project.join(config_dir).join("hooks/census.py"), CENSUS).unwrap();
     std::fs::write(project.join("project-marker.txt"), "the project's own file\n").unwrap();
-    std::fs::write(project.join(config_dir).join("settings.json"), config.to_string()).unwrap();
-    (project, home)
+    let file = project.join(config_dir).join(file);
+    std::fs::write(&file, config(&project, &record)).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (out, v) = audit(&project, &home, &[&["--no-sandbox"], args].concat());
+    assert!(out.status.code().is_some(), "{v:#}");
+    check(&record, &project, vars);
+}
+
+/// A settings file whose `event` group runs `command` on `matcher`, with Claude Code's shape.
+fn settings(event: &str, matcher: &str, command: String, timeout: u32) -> String {
+    json!({"hooks": {event: [{"matcher": matcher,
+        "hooks": [{"type": "command", "command": command, "timeout": timeout}]}]}})
+    .to_string()
 }
 
 #[test]
 fn a_claude_code_hook_sees_one_project_copy_as_cwd_payload_cwd_and_claude_project_dir() {
-    let d = tempfile::tempdir().unwrap();
-    let record = d.path().join("record.jsonl");
-    let command = format!("python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/census.py {}", record.display());
-    let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write",
-        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
-    let (project, home) = project(d.path(), ".claude", &config);
-    let (out, v) = audit(&project, &home, &["--no-sandbox"]);
-    assert!(out.status.code().is_some(), "{v:#}");
-    check(&record, &project, &["CLAUDE_PROJECT_DIR"]);
+    let config = |_: &Path, record: &Path| {
+        let command = format!("python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/census.py {}", record.display());
+        settings("PreToolUse", "Bash|Write", command, 10)
+    };
+    audited(".claude", "settings.json", config, &[], &["CLAUDE_PROJECT_DIR"]);
 }
 
 #[test]
 fn a_gemini_hook_sees_one_project_copy_as_cwd_payload_cwd_and_its_project_variables() {
-    let d = tempfile::tempdir().unwrap();
-    let record = d.path().join("record.jsonl");
-    let command = format!("python3 $GEMINI_PROJECT_DIR/.gemini/hooks/census.py {}", record.display());
-    let config = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command|write_file",
-        "hooks": [{"type": "command", "command": command, "timeout": 10000}]}]}});
-    let (project, home) = project(d.path(), ".gemini", &config);
-    let (out, v) = audit(&project, &home, &["--no-sandbox", "--gemini", "0.61.0"]);
-    assert!(out.status.code().is_some(), "{v:#}");
+    let config = |_: &Path, record: &Path| {
+        let command = format!("python3 $GEMINI_PROJECT_DIR/.gemini/hooks/census.py {}", record.display());
+        settings("BeforeTool", "run_shell_command|write_file", command, 10000)
+    };
     // Measured on 0.61.0 (this test): the variables Gemini CLI sets for a hook, each its working directory.
-    check(&record, &project, &["CLAUDE_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PROJECT_DIR"]);
+    let vars = ["CLAUDE_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PROJECT_DIR"];
+    audited(".gemini", "settings.json", config, &["--gemini", "0.61.0"], &vars);
 }
 
 #[test]
 fn a_codex_hook_sees_one_project_copy_as_cwd_and_payload_cwd() {
-    let d = tempfile::tempdir().unwrap();
-    let record = d.path().join("record.jsonl");
-    let script = d.path().join("project/.codex/hooks/census.py");
-    let command = format!("python3 {} {}", script.display(), record.display());
-    let config = json!({"hooks": {"PreToolUse": [{"matcher": "Bash|apply_patch",
-        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
-    let (project, home) = project(d.path(), ".codex", &config);
-    std::fs::rename(project.join(".codex/settings.json"), project.join(".codex/hooks.json")).unwrap();
-    let (out, v) = audit(&project, &home, &["--no-sandbox", "--codex", "0.171.0"]);
-    assert!(out.status.code().is_some(), "{v:#}");
+    let config = |project: &Path, record: &Path| {
+        let script = project.join(".codex/hooks/census.py");
+        settings("PreToolUse", "Bash|apply_patch", format!("python3 {} {}", script.display(), record.display()), 10)
+    };
     // Measured on 0.171.0 (this test): Codex CLI sets no project variable for a hook.
-    check(&record, &project, &[]);
+    audited(".codex", "hooks.json", config, &["--codex", "0.171.0"], &[]);
 }
 
 /// Copilot CLI 1.0.102: `.github/hooks/*.json`, entries without a matcher,
 /// the command under `bash`, run from the project directory.
 #[test]
 fn a_copilot_hook_sees_one_project_copy_as_cwd_and_payload_cwd() {
-    let d = tempfile::tempdir().unwrap();
-    let record = d.path().join("record.jsonl");
-    let command = format!("python3 ./.github/hooks/census.py {}", record.display());
-    let config = json!({"version": 1, "hooks": {"preToolUse": [
-        {"type": "command", "bash": command, "timeoutSec": 10}]}});
-    let (project, home) = project(d.path(), ".github", &config);
-    std::fs::rename(project.join(".github/settings.json"), project.join(".github/hooks/census.json")).unwrap();
-    let (out, v) = audit(&project, &home, &["--no-sandbox", "--copilot", "1.0.102"]);
-    assert!(out.status.code().is_some(), "{v:#}");
-    check(&record, &project, COPILOT_VARS);
+    let config = |_: &Path, record: &Path| {
+        let command = format!("python3 ./.github/hooks/census.py {}", record.display());
+        json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": command, "timeoutSec": 10}]}})
+            .to_string()
+    };
+    audited(".github", "hooks/census.json", config, &["--copilot", "1.0.102"], COPILOT_VARS);
 }
 
 /// Droid CLI 0.225.2: the project's `.factory/hooks.json` in Claude Code's
 /// shape, its shell `Execute` and its write `Create`.
 #[test]
 fn a_droid_hook_sees_one_project_copy_as_cwd_payload_cwd_and_its_project_variables() {
-    let d = tempfile::tempdir().unwrap();
-    let record = d.path().join("record.jsonl");
-    let script = d.path().join("project/.factory/hooks/census.py");
-    let command = format!("python3 {} {}", script.display(), record.display());
-    let config = json!({"hooks": {"PreToolUse": [{"matcher": "Execute|Create",
-        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
-    let (project, home) = project(d.path(), ".factory", &config);
-    std::fs::rename(project.join(".factory/settings.json"), project.join(".factory/hooks.json")).unwrap();
-    let (out, v) = audit(&project, &home, &["--no-sandbox", "--droid", "0.225.2"]);
-    assert!(out.status.code().is_some(), "{v:#}");
-    check(&record, &project, DROID_VARS);
+    let config = |project: &Path, record: &Path| {
+        let script = project.join(".factory/hooks/census.py");
+        settings("PreToolUse", "Execute|Create", format!("python3 {} {}", script.display(), record.display()), 10)
+    };
+    audited(".factory", "hooks.json", config, &["--droid", "0.225.2"], DROID_VARS);
 }
 
 /// Qwen Code 0.24.4: `.qwen/settings.json`, Claude Code's event over Gemini
 /// CLI's tools.
 #[test]
 fn a_qwen_hook_sees_one_project_copy_as_cwd_payload_cwd_and_its_project_variables() {
-    let d = tempfile::tempdir().unwrap();
-    let record = d.path().join("record.jsonl");
-    let command = format!("python3 $QWEN_PROJECT_DIR/.qwen/hooks/census.py {}", record.display());
-    let config = json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command|write_file",
-        "hooks": [{"type": "command", "command": command, "timeout": 10}]}]}});
-    let (project, home) = project(d.path(), ".qwen", &config);
-    let (out, v) = audit(&project, &home, &["--no-sandbox", "--qwen", "0.24.4"]);
-    assert!(out.status.code().is_some(), "{v:#}");
-    check(&record, &project, QWEN_VARS);
+    let config = |_: &Path, record: &Path| {
+        let command = format!("python3 $QWEN_PROJECT_DIR/.qwen/hooks/census.py {}", record.display());
+        settings("PreToolUse", "run_shell_command|write_file", command, 10)
+    };
+    audited(".qwen", "settings.json", config, &["--qwen", "0.24.4"], QWEN_VARS);
 }
 
 /// Cline CLI 3.0.65: the hook is the file `.clinerules/hooks/PreToolUse`
 /// itself, its payload's project the first of `workspaceRoots`.
 #[test]
 fn a_cline_hook_sees_one_project_copy_as_cwd_and_workspace_root() {
-    use std::os::unix::fs::PermissionsExt;
-    let d = tempfile::tempdir().unwrap();
-    let record = d.path().join("record.jsonl");
-    let (project, home) = project(d.path(), ".clinerules", &json!({}));
-    std::fs::remove_file(project.join(".clinerules/settings.json")).unwrap();
-    let hook = project.join(".clinerules/hooks/PreToolUse");
-    let body = format!("#!/bin/sh\nexec python3 \"$(dirname \"$0\")/census.py\" {}\n", record.display());
-    std::fs::write(&hook, body).unwrap();
-    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let (out, v) = audit(&project, &home, &["--no-sandbox", "--cline", "3.0.65"]);
-    assert!(out.status.code().is_some(), "{v:#}");
-    check(&record, &project, CLINE_VARS);
+    let hook = |_: &Path, record: &Path| {
+        format!("#!/bin/sh\nexec python3 \"$(dirname \"$0\")/census.py\" {}\n", record.display())
+    };
+    audited(".clinerules", "hooks/PreToolUse", hook, &["--cline", "3.0.65"], CLINE_VARS);
 }
