@@ -841,6 +841,26 @@ fn auggie_reference_csvs_hold_every_arms_expectation() {
     }
 }
 
+/// `failopen history --agent auggie --agent-version 0.16.1..0.36.0 --arms
+/// article --arms auggie` over every Auggie CLI release in the registry
+/// (ten): every version has every arm, and each row is what the arm's
+/// `expect.agents.auggie` says (the 3 ms timeout's race accepted as for the
+/// reference runs). Auggie's hook contract, against the stand-in's
+/// simulation of its vendor's API, is the same on all of them.
+#[test]
+fn the_auggie_history_covers_ten_releases_each_at_its_expectation() {
+    use crate::support::reference;
+    let file = "auggie-history.csv";
+    let rows = reference::rows(file);
+    let versions: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.agent_version.as_str()).collect();
+    assert!(versions.len() >= 10, "{versions:?}");
+    let versions: Vec<&str> = versions.into_iter().collect();
+    let mode = failopen::mode::Mode::Print;
+    let auggie = failopen::agent::auggie::killed_before_its_trace;
+    let checked = reference::check(&[file], Agent::Auggie, &versions, &["article", "auggie"], mode, auggie);
+    assert_eq!(checked.len(), rows.len(), "every row is one of the two sets' arms on a listed version");
+}
+
 /// Issue 47 item 5: the arm sets' cells no reference run held before, on
 /// Continue CLI 1.5.47, Codex CLI 0.171.0, Gemini CLI 0.61.0 and Copilot
 /// CLI 1.0.102 (results/<agent>-grids-<version>.csv, one session an arm,
