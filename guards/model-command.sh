@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # model-command: a command guard that asks a model itself, the recipe for a model-judged guard that
-# seal can wrap. It sends the hook's input to the Messages API at $ANTHROPIC_BASE_URL as a hook
-# evaluation (answer: {"ok": bool, "reason": "..."}), exits 2 with the reason when the model says no,
+# seal can wrap. It sends the hook's input to the Messages API at $FAILOPEN_STANDIN_URL (failopen's
+# stand-in, which every agent's session gets), else $ANTHROPIC_BASE_URL, as a hook evaluation (answer: {"ok": bool, "reason": "..."}), exits 2 with the reason when the model says no,
 # 0 when it says yes, and 1 when it gets no usable answer (an HTTP error, a cut stream, garbage).
 # Bare, that exit 1 fails open; under seal (or an honoured onFailure) it is a refusal.
 payload="$(cat)"
@@ -17,7 +17,7 @@ request = {
     "output_config": {"format": {"type": "json_schema", "schema": {"type": "object",
         "properties": {"ok": {"type": "boolean"}, "reason": {"type": "string"}}, "required": ["ok", "reason"]}}},
 }
-base = os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com").rstrip("/")
+base = (os.environ.get("FAILOPEN_STANDIN_URL") or os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com").rstrip("/")
 req = urllib.request.Request(base + "/v1/messages", data=json.dumps(request).encode(), method="POST", headers={
     "content-type": "application/json", "anthropic-version": "2023-06-01",
     "x-api-key": os.environ.get("ANTHROPIC_API_KEY", "")})

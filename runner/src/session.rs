@@ -37,6 +37,7 @@ use crate::reap;
 use crate::standin::StandIn;
 use crate::surface::Route;
 use args::agent_env;
+pub use args::STANDIN_URL_VAR;
 pub(crate) use dirs::Dirs;
 
 /// Which model the session talks to.
@@ -187,7 +188,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     if let Some(script) = &spec.seed {
         seed(script, &dirs, &spec.id).await?;
     }
-    let mut env = agent_env(spec, &dirs);
+    let mut env = agent_env(spec, &dirs, standin_url.as_deref());
     env.extend(launch.env);
     let program = launch.program.as_ref().unwrap_or(&spec.bin.path);
     let args = match spec.mode {

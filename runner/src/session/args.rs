@@ -6,10 +6,20 @@ use std::path::Path;
 use super::{Dirs, SessionSpec};
 use crate::reap;
 
-/// [`base_env`] and the arm's own variables: what every agent's session
+/// The variable that holds the stand-in's address for this session (its
+/// `/s/<id>` base URL, under which it serves every agent's protocol,
+/// Anthropic's `/v1/messages` among them) in every stand-in session,
+/// whatever the agent: a command guard that asks a model itself
+/// (`guards/model-command.sh`) reads it before `ANTHROPIC_BASE_URL`, which
+/// only the Claude Code and Agent SDK drivers set. Absent in a live session.
+pub const STANDIN_URL_VAR: &str = "FAILOPEN_STANDIN_URL";
+
+/// [`base_env`], the stand-in's address ([`STANDIN_URL_VAR`], when the
+/// session has one) and the arm's own variables: what every agent's session
 /// starts from, before the agent's own (its model's address and key).
-pub(crate) fn agent_env(spec: &SessionSpec<'_>, dirs: &Dirs) -> Vec<(String, String)> {
-    base_env(dirs, &spec.id).into_iter().chain(spec.env.iter().cloned()).collect()
+pub(crate) fn agent_env(spec: &SessionSpec<'_>, dirs: &Dirs, standin_url: Option<&str>) -> Vec<(String, String)> {
+    let standin = standin_url.map(|url| (STANDIN_URL_VAR.to_string(), url.to_string()));
+    base_env(dirs, &spec.id).into_iter().chain(standin).chain(spec.env.iter().cloned()).collect()
 }
 
 /// What every session's agent gets, whatever the agent: PATH, the isolated

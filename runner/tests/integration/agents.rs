@@ -112,3 +112,31 @@ fn each_agent_reads_its_own_json_decision_and_seal_makes_every_shape_refuse() {
     shapes_hold(Agent::Gemini, failopen::agent::gemini::PINNED_VERSION);
     // The older release of each: results::shapes_reference_csv_gives_every_arms_expectation_on_the_older_releases.
 }
+
+/// A command guard that asks a model itself (guards/model-command.sh) reaches
+/// the stand-in on every agent that runs command hooks, not only on the ones
+/// whose driver sets ANTHROPIC_BASE_URL: every stand-in session gets
+/// FAILOPEN_STANDIN_URL, which the guard reads first, and Codex CLI, Gemini
+/// CLI and Copilot CLI pass it to their hooks. The stand-in counts the
+/// guard's calls (the row's `hook-model-calls` flag), and the verdicts follow
+/// the model's answer: an allow writes (Copilot would refuse a guard that
+/// cannot reach its model, which exits 1), a deny refuses (Codex and Gemini
+/// would let a guard that cannot reach its model through).
+#[test]
+fn a_command_guard_that_asks_a_model_reaches_the_stand_in_on_every_agent() {
+    for agent in [Agent::Codex, Agent::Gemini, Agent::Copilot] {
+        let args = ["--agent", agent.as_str(), "--arms", "model"];
+        let only = ["--only", "model-cmd-allow/bare", "--only", "model-cmd-deny/bare", "-j", "2"];
+        let (rows, _dir) = run_battery(&[&args[..], &only[..]].concat());
+        assert_eq!(rows.len(), 2, "{agent}: {rows:?}");
+        for r in &rows {
+            assert!(
+                r.flags.split(';').any(|f| f.starts_with("hook-model-calls:")),
+                "{agent}: no call reached the stand-in: {r:?}"
+            );
+            let arm = failopen::arms::load("model").unwrap().into_iter().find(|a| a.name == r.arm).unwrap();
+            let expect = arm.expected_on(agent).unwrap_or_else(|| panic!("{}: no {agent} expectation", r.arm));
+            assert_eq!(r.verdict, expect.verdict, "{} on {agent}: {r:?}\nexpected from {}", r.arm, expect.source);
+        }
+    }
+}
