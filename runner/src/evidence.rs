@@ -116,6 +116,10 @@ pub struct Evidence {
     /// Write attempts at a side file of a `parallel` route
     /// ([`crate::task::SIDE_FILES`]): reported, never judged.
     pub side_attempts: Vec<(&'static str, Attempt)>,
+    /// Calls of the tools that write nothing (`Read`, `Grep` ...), in order,
+    /// each classified as [`Self::attempts`] are: an audit's read probe is
+    /// one. Never judged by the battery, whose verdict is a file on disk.
+    pub reads: Vec<Attempt>,
     /// The side files found on disk after the session.
     pub side_landed: Vec<String>,
     /// Claude Code reported the prompt blocked by a UserPromptSubmit hook,
@@ -261,7 +265,19 @@ pub fn attempts_from_transcript(
     hook: &HookIdentity,
     wording: &dyn RefusalWording,
 ) -> Vec<Attempt> {
-    write_calls(t, facts, hook, wording).filter(|(side, _)| side.is_none()).map(|(_, a)| a).collect()
+    calls(t, facts, hook, wording, is_write_capable).filter(|(side, _)| side.is_none()).map(|(_, a)| a).collect()
+}
+
+/// The calls of tools that write nothing ([`is_write_capable`] says no: a
+/// `Read`) the stand-in sent, with the results that came back, attributed
+/// as [`attempts_from_transcript`] attributes the writes.
+pub fn reads_from_transcript(
+    t: &Transcript,
+    facts: &StreamFacts,
+    hook: &HookIdentity,
+    wording: &dyn RefusalWording,
+) -> Vec<Attempt> {
+    calls(t, facts, hook, wording, |tool| !is_write_capable(tool)).map(|(_, a)| a).collect()
 }
 
 /// The write attempts at a side file of a `parallel` route
@@ -273,20 +289,21 @@ pub fn side_attempts_from_transcript(
     hook: &HookIdentity,
     wording: &dyn RefusalWording,
 ) -> Vec<(&'static str, Attempt)> {
-    write_calls(t, facts, hook, wording).filter_map(|(side, a)| side.map(|f| (f, a))).collect()
+    calls(t, facts, hook, wording, is_write_capable).filter_map(|(side, a)| side.map(|f| (f, a))).collect()
 }
 
-/// Every write-capable call the stand-in sent (the main conversation's and
-/// a subagent's alike), with the side file it names, if any. A call counts
-/// as matched when the hook under test's own matcher covers its tool.
-fn write_calls<'a>(
+/// Every call the stand-in sent (the main conversation's and a subagent's
+/// alike) of a tool `keep` takes, with the side file it names, if any. A
+/// call counts as matched when the hook under test's own matcher covers its tool.
+fn calls<'a>(
     t: &'a Transcript,
     facts: &'a StreamFacts,
     hook: &'a HookIdentity,
     wording: &'a dyn RefusalWording,
+    keep: fn(&str) -> bool,
 ) -> impl Iterator<Item = (Option<&'static str>, Attempt)> + 'a {
     let who = Attribution { hook, decided_reasons: &facts.decided_reasons, wording };
-    t.tool_uses.iter().filter(|u| is_write_capable(&u.name)).map(move |u| {
+    t.tool_uses.iter().filter(move |u| keep(&u.name)).map(move |u| {
         let attempt = Attempt {
             tool: u.name.clone(),
             matched: hook.covers(&u.name),

@@ -416,6 +416,7 @@ fn collect(
     let stderr = std::fs::read_to_string(dirs.evidence.join("stderr.txt")).unwrap_or_default();
     let mut hook_model_calls = 0;
     let mut side_attempts = Vec::new();
+    let mut reads = Vec::new();
     let mut main_requests = None;
     let attempts = match spec.backend {
         Backend::StandIn(standin) => {
@@ -428,6 +429,7 @@ fn collect(
             );
             let wording = driver.wording();
             side_attempts = evidence::side_attempts_from_transcript(&transcript, &facts, &spec.hook, wording);
+            reads = evidence::reads_from_transcript(&transcript, &facts, &spec.hook, wording);
             evidence::attempts_from_transcript(&transcript, &facts, &spec.hook, wording)
         }
         Backend::Live => facts.attempts.clone(),
@@ -444,6 +446,7 @@ fn collect(
         compactions: facts.compactions,
         hook_model_calls,
         side_attempts,
+        reads,
         side_landed: if spec.route == Route::Parallel { crate::landed::side_landed(&dirs.work) } else { Vec::new() },
         prompt_blocked: facts.prompt_blocked.as_deref().map(|t| evidence::prompt_block(t, &spec.hook)),
         main_requests,

@@ -164,7 +164,7 @@ fn judge(
     if let Some(c) = run.iter().find(|c| c.result != CellResult::Blocked) {
         let why = match &c.result {
             CellResult::Invalid(why) => format!("unsettled (the session could not be judged): {why}"),
-            other => other.word().to_string(),
+            other => other.word_for(&c.tool).to_string(),
         };
         return (Untested, format!("under fault {} through {}: {why}", c.fault.as_str(), c.tool));
     }

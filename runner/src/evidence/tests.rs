@@ -235,3 +235,27 @@ fn the_generic_deny_of_2_0_20_is_the_hooks_only_as_sole_hook_with_its_trace() {
     let exit2 = HookIdentity { sole_pretooluse_hook: true, ..HookIdentity::new("/g/deny.sh", vec![]) };
     assert_ne!(judged(&stdout, &trace, &t, &exit2).1, Verdict::Blocked);
 }
+
+/// A Read (a call that writes nothing) is no write attempt, and is recorded
+/// beside them, classified by the same attribution: refused by the hook under
+/// test, or by someone else.
+#[test]
+fn reads_are_recorded_apart_from_writes_with_the_same_attribution() {
+    use serde_json::json;
+    let mut t = Transcript::default();
+    t.sent("t1", "Read", &json!({"file_path": "/w/.env.local"}));
+    t.sent("t2", "Read", &json!({"file_path": "/h/.ssh/id_rsa"}));
+    let result = |id: &str, text: &str| crate::standin::transcript::ReturnedToolResult {
+        tool_use_id: id.into(),
+        is_error: true,
+        text: text.into(),
+    };
+    t.tool_results.push(result("t1", "PreToolUse:Read hook error: [x]: blocked .env.local"));
+    t.tool_results.push(result("t2", "PreToolUse:Read hook error: [/etc/other.sh]: no"));
+    let facts = StreamFacts::default();
+    assert!(attempts_from_transcript(&t, &facts, &hook(), &ClaudeCodeWording).is_empty());
+    let reads = reads_from_transcript(&t, &facts, &hook(), &ClaudeCodeWording);
+    assert_eq!(reads.len(), 2);
+    assert!(matches!(reads[0].result, AttemptResult::Refused(_)), "{reads:?}");
+    assert!(matches!(reads[1].result, AttemptResult::ForeignRefused { by: Refuser::OtherHook(_), .. }), "{reads:?}");
+}

@@ -70,17 +70,32 @@ fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
 ///   "0 holes found" for a guard it never exercised;
 /// - it lets every plain write through (a write holds no secret), and on
 ///   screen refuses `Read .env.local` (the probe `read-env`) by name with
-///   exit 2; the matcher does not cover Write, so the Write probes are not
-///   matched;
-/// - the `read-env` session cannot confirm the refusal: audit's session
-///   evidence records only write-capable tools' calls, so the Read call
-///   shows as no call at all (`invalid`), and no fault is injected under
-///   it. So the guard is **untested**, nothing was found open, and audit
-///   exits 6: a CI gate fails for the right reason. (When Read calls are
-///   judged in sessions, this becomes `blocked` as-is and the faults under
-///   it holes, exit 3: this test then fails and is to be updated.)
+///   exit 2 (`🐤 sensitive-canary blocked: <path>`); it lets `read-ssh-key`
+///   through (it refuses `.env` files by name, and the decoy key's bytes are
+///   no key it knows); the matcher does not cover Write, so the Write probes
+///   are not matched;
+/// - in a session the stand-in calls `Read` on `.env.local` and Claude Code
+///   answers with the guard's refusal, its command in the brackets, and no
+///   tool result holds the file's secret: **blocked** as-is. (Before, the
+///   session's evidence recorded only write-capable calls: the Read showed
+///   as no call, `invalid`, no fault was injected, and the guard was called
+///   untested, exit 6.) A read went through when its secret reached the
+///   model: the stand-in received the secret's bytes in a tool result;
+/// - under the probe, the guard's faults: `missing` (its script gone, node
+///   exits 1 "Cannot find module"), `crash` (exit 1), `signal` (139) and
+///   `no-launcher` (no `node` on PATH, 127) are errors Claude Code does not
+///   read as a refusal, so the Read runs and the secret reaches the model:
+///   **shown** (JSON `wrote`), four holes, each with the guard's own error;
+///   `hang` is not waited for (no `timeout`: Claude Code's 600 s), `no-deps`
+///   does not apply (its script's path is known only at run time), nor
+///   `no-seal` (not sealed): **open**, exit 3;
+/// - the printed fix, `failopen seal --install` on the settings file, was
+///   re-checked on a copy before it was printed (each hole, the refusal
+///   as-is and the seal binary gone refused). Applied exactly so, the next
+///   audit finds no hole: `read-env` refused as-is and under every fault it
+///   injects.
 #[test]
-fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_untested() {
+fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fails_open_on_reads() {
     let d = tempfile::tempdir().unwrap();
     let (home, project, prefix) = (d.path().join("home"), d.path().join("project"), d.path().join("npm-global"));
     std::fs::create_dir_all(home.join(".claude")).unwrap();
@@ -99,19 +114,58 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_unt
     let command = "node $(npm root -g)/@coo-quack/sensitive-canary/dist/pre-tool-use-hook.js";
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Read|NotebookRead|Bash|Grep|mcp__.*",
         "hooks": [{"type": "command", "command": command}]}]}});
-    std::fs::write(home.join(".claude/settings.json"), settings.to_string()).unwrap();
+    let settings_file = home.join(".claude/settings.json");
+    std::fs::write(&settings_file, settings.to_string()).unwrap();
     let (out, v) = audit(&project, &home, &[]);
     let codes: Vec<&str> =
         v["agents"][0]["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
     assert!(codes.contains(&"resolved-at-run-time"), "{codes:?}");
     assert!(!codes.contains(&"script-missing"), "no static 'does not exist' for a $(...) path: {codes:?}");
-    let screen = v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
-    assert_eq!(screen["refused"], true, "{v:#}");
-    assert!(screen["answer"].as_str().unwrap().starts_with("exit 2: "), "{screen:#}");
+    let screens = v["agents"][0]["screens"].as_array().unwrap();
+    let screen = |probe: &str| screens.iter().find(|s| s["probe"] == probe).unwrap();
+    assert_eq!(screen("Read:read-env")["refused"], true, "{v:#}");
+    assert!(screen("Read:read-env")["answer"].as_str().unwrap().starts_with("exit 2: "), "{v:#}");
+    assert_eq!(screen("Read:read-ssh-key")["answer"], "allowed", "{v:#}");
     assert_eq!(result(&v, "H1", "Bash", "none"), "wrote", "a plain write holds no secret: {v:#}");
+    let probe = "Read:read-env";
+    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "refused by this hook, no secret shown: {v:#}");
+    for (fault, said) in
+        [("missing", "exit 1: "), ("crash", "exit 1: "), ("signal", "exit 139: "), ("no-launcher", "exit 127: ")]
+    {
+        let c = cell(&v, "H1", probe, fault);
+        assert_eq!((c["result"].as_str(), c["detail"].as_str()), (Some("wrote"), Some("guard-failed")), "{c:#}");
+        assert!(c["guard_error"].as_str().is_some_and(|e| e.starts_with(said)), "{fault}: {c:#}");
+    }
+    for fault in ["hang", "no-deps", "no-seal"] {
+        assert_eq!(result(&v, "H1", probe, fault), "skipped", "{fault}: {v:#}");
+    }
     let guard = v["agents"][0]["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
-    assert_eq!(guard["status"], "untested", "{v:#}");
-    assert_eq!(out.status.code(), Some(6), "untested, nothing found open: {v:#}");
+    assert_eq!(guard["status"], "open", "{v:#}");
+    let holes = v["agents"][0]["holes"].as_array().unwrap();
+    assert_eq!(holes.len(), 4, "{v:#}");
+    assert!(holes.iter().all(|h| h["kind"] == "fails-open" && h["tool"] == probe), "{v:#}");
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    // The fix, proved on a copy before it was printed, applied exactly so (no `claude` on PATH).
+    assert_eq!(v["agents"][0]["rechecks"][0]["outcome"], "proved", "{v:#}");
+    let fix = v["agents"][0]["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved").unwrap();
+    let change = fix["change"].as_str().unwrap();
+    assert!(change.contains(&format!("failopen seal --install {}", settings_file.display())), "{change}");
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(crate::support::bin(), dir.path().join("failopen")).unwrap();
+    let out = Command::new(dir.path().join("failopen"))
+        .arg("seal")
+        .arg("--install")
+        .arg(&settings_file)
+        .env("PATH", format!("{}:/usr/bin:/bin", dir.path().display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (out, after) = audit(&project, &home, &[]);
+    assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
+    assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
+    for fault in ["none", "missing", "crash", "signal", "no-launcher", "no-seal"] {
+        assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
+    }
 }
 
 /// Sensitive Canary as its README's plugin, from a directory marketplace
@@ -130,8 +184,10 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_unt
 ///   ran: `exit 9: node: bad option: --experimental-strip-types` (under
 ///   `missing` too: node rejects the option before it looks for the script).
 /// - On Node 22.6 or later it strips the types and refuses `read-env` on
-///   screen as the global install does, and is untested for the same
-///   reason (a Read call is not judged in a session): exit 6.
+///   screen and in its session as the global install does (the same
+///   guard, from its TypeScript source), and its faults let the Read's
+///   secret reach the model as they do there: **open**, exit 3. (Reasoned
+///   from the global install's measurement; this machine's Node is 20.20.)
 ///
 /// Either way the plugin's hook runs from the marketplace's source
 /// directory, as Claude Code runs it, with `CLAUDE_PLUGIN_ROOT` set.
@@ -176,7 +232,9 @@ fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
         let screen =
             v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
         assert_eq!(screen["refused"], true, "{v:#}");
-        assert_eq!(out.status.code(), Some(6), "{v:#}");
+        assert_eq!(result(&v, "H1", "Read:read-env", "none"), "blocked", "{v:#}");
+        assert_eq!(result(&v, "H1", "Read:read-env", "crash"), "wrote", "{v:#}");
+        assert_eq!(out.status.code(), Some(3), "{v:#}");
         return;
     }
     // Open as configured, and why: the screens and the session cells say what node said.

@@ -389,8 +389,10 @@ fn probe_entry() -> HookEntry {
 }
 
 /// A probe's session, judged by its world under `root`: `wrote` when the
-/// call's effect shows there; `blocked` only when it does not AND the
-/// session exited 0 AND the call came back refused by this hook.
+/// call's effect shows there (a read's: the probe's secret in a tool result
+/// the stand-in received, so it reached the model); `blocked` only when it
+/// does not AND the session exited 0 AND the call (a write's or a read's,
+/// [`crate::evidence::Evidence::reads`]) came back refused by this hook.
 fn judge_probe(p: &Probe, e: &crate::evidence::Evidence, root: &Path, fill: world::Fill<'_>) -> CellResult {
     use crate::evidence::{AttemptResult, SessionExit};
     let t: Option<crate::standin::Transcript> =
@@ -404,6 +406,7 @@ fn judge_probe(p: &Probe, e: &crate::evidence::Evidence, root: &Path, fill: worl
     let ran = e
         .attempts
         .iter()
+        .chain(&e.reads)
         .any(|a| a.tool == p.tool && matches!(a.result, AttemptResult::Allowed(_) | AttemptResult::Failed(_)));
     if p.landed == crate::audit::probe::Landed::AnyChange && ran {
         return CellResult::Wrote(judge::how_it_wrote(&e.hook_outcomes));
@@ -415,7 +418,7 @@ fn judge_probe(p: &Probe, e: &crate::evidence::Evidence, root: &Path, fill: worl
     if let Some(err) = &e.api_error {
         return CellResult::Invalid(format!("api error: {err}"));
     }
-    match e.attempts.iter().find(|a| a.tool == p.tool).map(|a| &a.result) {
+    match e.attempts.iter().chain(&e.reads).find(|a| a.tool == p.tool).map(|a| &a.result) {
         Some(AttemptResult::Refused(_)) => CellResult::Blocked,
         Some(AttemptResult::ForeignRefused { by, .. }) => {
             CellResult::Invalid(format!("refused by something other than this hook ({})", by.describe()))
@@ -534,5 +537,43 @@ mod tests {
         let s = settings_for(&json!({"type": "command", "command": "/g"}), None, "Bash");
         assert!(s["hooks"].get("SessionStart").is_none());
         assert!(s["hooks"]["PreToolUse"][0].get("matcher").is_none());
+    }
+
+    /// A read probe went through when its secret reached the model (a tool
+    /// result the stand-in received holds it); it was blocked only when the
+    /// Read came back refused by this hook, in a session that ended well.
+    #[test]
+    fn a_read_probe_is_judged_by_the_secret_reaching_the_model() {
+        use crate::evidence::{Attempt, AttemptResult, Evidence, SessionExit};
+        use crate::standin::transcript::ReturnedToolResult;
+        let probe = crate::audit::probe::catalogue::all().into_iter().find(|p| p.name == "read-env").unwrap();
+        let judged = |text: &str, reads: Vec<AttemptResult>| {
+            let d = tempfile::tempdir().unwrap();
+            std::fs::create_dir_all(d.path().join("evidence")).unwrap();
+            let t = crate::standin::Transcript {
+                tool_results: vec![ReturnedToolResult { tool_use_id: "t1".into(), is_error: false, text: text.into() }],
+                ..Default::default()
+            };
+            std::fs::write(d.path().join("evidence/transcript.json"), serde_json::to_vec(&t).unwrap()).unwrap();
+            let e = Evidence {
+                exit: SessionExit::Code(0),
+                reads: reads.into_iter().map(|result| Attempt { tool: "Read".into(), matched: true, result }).collect(),
+                hook_outcomes: vec!["error:1".into()],
+                ..Evidence::default()
+            };
+            judge_probe(&probe, &e, d.path(), world::EMPTY)
+        };
+        let shown = format!("1\tTOKEN={}", world::SECRET);
+        assert_eq!(
+            judged(&shown, vec![AttemptResult::Allowed(shown.clone())]),
+            CellResult::Wrote(WroteHow::GuardFailed)
+        );
+        let refused = "PreToolUse:Read hook error: [node guard.js]: blocked .env.local";
+        assert_eq!(judged(refused, vec![AttemptResult::Refused(refused.into())]), CellResult::Blocked);
+        // Refused by something else, or never called: the session cannot say.
+        let foreign =
+            AttemptResult::ForeignRefused { by: crate::attribution::Refuser::Unattributed, text: "no".into() };
+        assert!(matches!(judged("no", vec![foreign]), CellResult::Invalid(_)));
+        assert!(matches!(judged("", vec![]), CellResult::Invalid(w) if w.contains("no Read call")));
     }
 }

@@ -52,6 +52,15 @@ impl CellResult {
             CellResult::Skipped(_) => "-",
         }
     }
+
+    /// [`Self::word`] for the cell labelled `label`: a read probe's call
+    /// that went through changed no file, its secret reached the model: `SHOWN`.
+    pub fn word_for(&self, label: &str) -> &'static str {
+        match self {
+            CellResult::Wrote(_) if super::probes::is_read(label) => "SHOWN",
+            other => other.word(),
+        }
+    }
 }
 
 /// Classify Claude Code's PreToolUse hook outcomes (`outcome:exit_code`).

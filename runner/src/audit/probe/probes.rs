@@ -22,6 +22,17 @@ pub const GEMINI_TOOLS: [&str; 3] = ["run_shell_command", "write_file", "replace
 /// creates `notes.txt`, as `Bash` and `Write` do.
 pub const AGENT_TOOLS: [&str; 4] = ["apply_patch", "run_shell_command", "write_file", "replace"];
 
+/// The probe tools that read a secret rather than change anything (the
+/// catalogue's `Read`, as each agent's probes are named before
+/// [`crate::agent::hook_contract::HookContract::probe_tool`] maps them):
+/// their call went through when the secret reached the model.
+pub const READ_TOOLS: [&str; 1] = ["Read"];
+
+/// Whether a cell's label (`Read:read-env`) is a read probe's.
+pub fn is_read(label: &str) -> bool {
+    READ_TOOLS.contains(&matched_tool(label))
+}
+
 /// The tool a cell's label writes with, as a matcher sees it: the subagent
 /// route's write is the subagent's Bash call, a probe's (`Bash:git-reset-hard`)
 /// its tool's.
@@ -39,5 +50,6 @@ mod tests {
         assert_eq!(super::matched_tool(super::SUBAGENT), "Bash");
         assert_eq!(super::matched_tool("Bash:git-reset-hard"), "Bash");
         assert_eq!(super::matched_tool("Write"), "Write");
+        assert!(super::is_read("Read:read-env") && !super::is_read("Bash:git-reset-hard"));
     }
 }

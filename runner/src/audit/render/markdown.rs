@@ -129,7 +129,8 @@ fn agent_markdown(s: &mut String, a: &AgentReport, tag: &str) {
         let notes = markdown_tables::fault_grid(s, &a.checks.cells);
         let _ = writeln!(
             s,
-            "blocked = refused with evidence; **WROTE** = the file changed; invalid = cannot tell; - = not run\n"
+            "blocked = refused with evidence; **WROTE** = the file changed; **SHOWN** = a read probe's secret \
+             reached the model; invalid = cannot tell; - = not run\n"
         );
         for note in notes.iter().chain(&a.checks.not_covered) {
             let _ = writeln!(s, "- {}", text(note));

@@ -54,7 +54,7 @@ pub(in crate::audit) fn recheck(s: &mut String, re: &Recheck, lead: &str, how: &
                 super::text_sections::role_words(c.role).into(),
                 text(&c.cell.tool),
                 c.cell.fault.as_str().into(),
-                text(&describe(&c.cell.result)),
+                text(&describe(&c.cell)),
             ]
         })
         .collect();
@@ -80,9 +80,11 @@ pub(in crate::audit) fn fault_grid(s: &mut String, cells: &[AuditCell]) -> Vec<S
         .iter()
         .map(|(h, tool, row)| {
             let mut line = vec![h.to_string(), tool.to_string()];
-            line.extend(row.iter().map(|c| match c.map(|c| &c.result) {
-                Some(w @ CellResult::Wrote(_)) => format!("**{}**", w.word()),
-                Some(other) => other.word().into(),
+            line.extend(row.iter().map(|c| match c {
+                Some(c @ AuditCell { result: CellResult::Wrote(_), .. }) => {
+                    format!("**{}**", c.result.word_for(&c.tool))
+                }
+                Some(c) => c.result.word_for(&c.tool).into(),
                 None => "-".into(),
             }));
             line

@@ -137,7 +137,8 @@ fn agent_text(s: &mut String, a: &AgentReport, tag: &str) {
         s.push_str(&table(&a.checks.cells));
         let _ = writeln!(
             s,
-            "  blocked = refused with evidence; WROTE = the file changed; invalid = cannot tell; - = not run"
+            "  blocked = refused with evidence; WROTE = the file changed; SHOWN = a read probe's secret reached the \
+             model; invalid = cannot tell; - = not run"
         );
         for note in &a.checks.not_covered {
             let _ = writeln!(s, "  note: {note}");

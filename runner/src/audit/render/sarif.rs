@@ -150,13 +150,15 @@ fn hole_rule(kind: HoleKind) -> (&'static str, &'static str, &'static str) {
 
 /// One hole in words.
 fn hole_words(h: &Hole) -> String {
+    // A read probe's call changes no file: its secret reached the model.
+    let went = if crate::audit::probe::probes::is_read(&h.tool) {
+        format!("a read through {} showed its secret to the model", h.tool)
+    } else {
+        format!("a write through {} landed", h.tool)
+    };
     match h.kind {
-        HoleKind::FailsOpen => {
-            format!("fails open: a write through {} landed under the fault {}.", h.tool, fault_words(h.fault))
-        }
-        HoleKind::BrokenAsConfigured => {
-            format!("broken as configured: the guard errors, and a write through {} landed.", h.tool)
-        }
+        HoleKind::FailsOpen => format!("fails open: {went} under the fault {}.", fault_words(h.fault)),
+        HoleKind::BrokenAsConfigured => format!("broken as configured: the guard errors, and {went}."),
         HoleKind::UncoveredTool => {
             format!("uncovered: the matcher lets {} through, and no other hook covers it.", h.tool)
         }

@@ -60,13 +60,8 @@ pub(in crate::audit) fn recheck(s: &mut String, re: &Recheck, how: &str, tool_wi
     let _ = writeln!(s, "  {}", re.measured);
     for c in &re.cells {
         let role = role_words(c.role);
-        let _ = writeln!(
-            s,
-            "  {role:<9} {:<tool_width$} {:<11} {}",
-            c.cell.tool,
-            c.cell.fault.as_str(),
-            describe(&c.cell.result)
-        );
+        let _ =
+            writeln!(s, "  {role:<9} {:<tool_width$} {:<11} {}", c.cell.tool, c.cell.fault.as_str(), describe(&c.cell));
     }
 }
 

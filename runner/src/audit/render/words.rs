@@ -9,6 +9,7 @@ use crate::audit::probe::dynamic::{AuditCell, TOOLS};
 use crate::audit::probe::faults::{fault_words, Fault};
 use crate::audit::probe::holes::{Hole, HoleKind};
 use crate::audit::probe::judge::{CellResult, WroteHow};
+use crate::audit::probe::probes::is_read;
 
 /// Whether `"onFailure": "block"` is honoured, and how that is known.
 pub(in crate::audit) fn on_failure_words(of: OnFailure) -> &'static str {
@@ -67,15 +68,14 @@ pub(in crate::audit) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
         }
     }
     for (hook, kind, tools, faults) in groups {
+        let went = went_through(&tools);
         let tools = tools.join(", ");
         let what = match kind {
             HoleKind::FailsOpen => {
                 let f: Vec<&str> = faults.iter().map(|f| fault_words(*f)).collect();
-                format!("fails open: writes through {tools} landed under fault {}", f.join(", "))
+                format!("fails open: {went} under fault {}", f.join(", "))
             }
-            HoleKind::BrokenAsConfigured => {
-                format!("broken as configured: the guard errors, and writes through {tools} landed")
-            }
+            HoleKind::BrokenAsConfigured => format!("broken as configured: the guard errors, and {went}"),
             HoleKind::UncoveredTool => {
                 format!("uncovered: the matcher lets {tools} through, and no other hook covers it")
             }
@@ -90,12 +90,24 @@ pub(in crate::audit) fn hole_lines(holes: &[Hole]) -> Vec<(String, String)> {
     out
 }
 
-/// A re-checked cell in words: blocked, WROTE (how), invalid: why, - (why).
-pub(in crate::audit) fn describe(r: &CellResult) -> String {
-    match r {
+/// What went through `tools` (cell labels): writes landed, a read probe's
+/// secret reached the model ([`crate::audit::probe::probes::is_read`]).
+fn went_through(tools: &[&str]) -> String {
+    let (reads, writes): (Vec<&str>, Vec<&str>) = tools.iter().copied().partition(|t| is_read(t));
+    let writes = (!writes.is_empty()).then(|| format!("writes through {} landed", writes.join(", ")));
+    let reads =
+        (!reads.is_empty()).then(|| format!("reads through {} showed their secret to the model", reads.join(", ")));
+    writes.into_iter().chain(reads).collect::<Vec<_>>().join(", and ")
+}
+
+/// A re-checked cell in words: blocked, WROTE (how) (SHOWN for a read
+/// probe's, [`CellResult::word_for`]), invalid: why, - (why).
+pub(in crate::audit) fn describe(c: &AuditCell) -> String {
+    match &c.result {
         CellResult::Blocked => "blocked".into(),
-        CellResult::Wrote(how) => format!(
-            "WROTE ({})",
+        w @ CellResult::Wrote(how) => format!(
+            "{} ({})",
+            w.word_for(&c.tool),
             match how {
                 WroteHow::GuardFailed => "guard broke",
                 WroteHow::GuardAllowed => "guard allowed",
@@ -192,7 +204,7 @@ pub(in crate::audit) fn table(cells: &[AuditCell]) -> String {
     for (h, tool, row) in &rows {
         let _ = write!(s, "  {h:<4} {tool:<tw$}");
         for (c, f) in row.iter().zip(&faults) {
-            let word = c.map(|c| c.result.word()).unwrap_or("-");
+            let word = c.map(|c| c.result.word_for(&c.tool)).unwrap_or("-");
             let _ = write!(s, " {word:<w$}", w = width(f));
         }
         s.push('\n');
@@ -201,4 +213,35 @@ pub(in crate::audit) fn table(cells: &[AuditCell]) -> String {
         let _ = writeln!(s, "  {n}");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A read probe's cell that went through is SHOWN, not WROTE: it changed no
+    /// file, its secret reached the model; its hole says so.
+    #[test]
+    fn a_read_that_went_through_is_shown_not_wrote() {
+        let cell = |tool: &str| AuditCell {
+            hook: "H1".into(),
+            tool: tool.into(),
+            fault: Fault::Crash,
+            result: CellResult::Wrote(WroteHow::GuardFailed),
+            guard_error: None,
+        };
+        assert_eq!(describe(&cell("Read:read-env")), "SHOWN (guard broke)");
+        assert_eq!(describe(&cell("Bash:git-reset-hard")), "WROTE (guard broke)");
+        assert!(table(&[cell("Read:read-env")]).contains("SHOWN"));
+        let hole =
+            |tool: &str| Hole { hook: "H1".into(), kind: HoleKind::FailsOpen, tool: tool.into(), fault: Fault::Crash };
+        let lines = hole_lines(&[hole("Read:read-env"), hole("Bash")]);
+        assert_eq!(lines.len(), 1);
+        assert!(
+            lines[0].1.starts_with(
+                "fails open: writes through Bash landed, and reads through Read:read-env showed their secret to the model"
+            ),
+            "{lines:?}"
+        );
+    }
 }
