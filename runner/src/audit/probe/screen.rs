@@ -51,7 +51,9 @@ pub fn payload(contract: &dyn HookContract, tool: &str, probe: &Probe, root: &Pa
 /// from `cwd`, as the leader of its own process group (killed when it ends
 /// or times out), and read what it decided as `contract`'s agent reads it. The group is in `groups` while
 /// it runs, and its processes carry this process's tag, so that a hard stop
-/// (a second signal) kills them as it kills a session's.
+/// (a second signal) kills them as it kills a session's. `backing`: in the
+/// sandbox, the hidden trees (HOME, `/tmp`) backed by directories there, so
+/// that what the guard writes in them can be read after ([`super::state`]).
 pub async fn run(
     contract: &dyn HookContract,
     command: &str,
@@ -60,10 +62,11 @@ pub async fn run(
     cwd: &Path,
     timeout: Duration,
     groups: &crate::pool::GroupRegistry,
+    backing: Option<&Path>,
 ) -> (bool, String) {
     // The allowlisted environment and `env` only; in the sandbox, the screen's root its one writable tree.
     let writable = cwd.parent().unwrap_or(cwd);
-    let (mut cmd, _contained) = match crate::sandbox::shell_command(command, env, cwd, writable) {
+    let (mut cmd, _contained) = match crate::sandbox::shell_command(command, env, cwd, writable, backing) {
         Ok(c) => c,
         Err(e) => return (false, format!("cannot start: {e}")),
     };
