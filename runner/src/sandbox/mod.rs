@@ -426,7 +426,7 @@ mod tests {
             ..Contain::default()
         };
         let script = "echo kept > /tmp/failopen-sandbox-test/log; \
-                      echo x > /tmp/failopen-sandbox-test/state/s.json 2>&1 || echo refused";
+                      { echo x > /tmp/failopen-sandbox-test/state/s.json; } 2>&1 || echo refused";
         let w = wrap(Path::new("/bin/sh"), &["-c".into(), script.into()], &c).unwrap();
         let out =
             std::process::Command::new(&w.program).args(&w.args).env_clear().envs(allowed_env()).output().unwrap();

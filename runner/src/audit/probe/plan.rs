@@ -171,6 +171,11 @@ pub fn fault_plan<'p>(
     plan
 }
 
+/// Sessions of a plain write: (hook index, tool, fault).
+pub type WritePlan = Vec<(usize, &'static str, Fault)>;
+/// Sessions of a probe's call: (hook index, probe, fault).
+pub type ProbePlan<'p> = Vec<(usize, &'p Probe, Fault)>;
+
 /// The state faults ([`Fault::STATE`]) of each hook that learned state
 /// (`states`): through `fault_tools` where it refused a plain write as
 /// configured, else under the first probe a session confirmed it refuses
@@ -183,7 +188,7 @@ pub fn state_plan<'p>(
     confirmed: &[AuditCell],
     baseline: &[AuditCell],
     fault_tools: &[&'static str],
-) -> (Vec<(usize, &'static str, Fault)>, Vec<(usize, &'p Probe, Fault)>) {
+) -> (WritePlan, ProbePlan<'p>) {
     let (mut plain, mut probed) = (Vec::new(), Vec::new());
     for (i, e) in hooks.iter().enumerate() {
         if e.managed || !states.iter().any(|s| s.hook == e.id) {

@@ -305,7 +305,7 @@ mod tests {
         std::fs::write(root.join("hidden-0/tmp/x"), "x").unwrap();
         let after = Snapshot::take(root, &skip);
         let found: Vec<String> = from_world("H1", root, &before, &after, false).iter().map(StateFile::shown).collect();
-        assert_eq!(found, ["./.guard/budget.json", "./tracked.txt", "~/.rate"]);
+        assert_eq!(found, ["~/.rate", "./.guard/budget.json", "./tracked.txt"]);
         // With the user's HOME, the screen's own home/ is not the guard's.
         let found: Vec<String> = from_world("H1", root, &before, &after, true).iter().map(StateFile::shown).collect();
         assert_eq!(found, ["./.guard/budget.json", "./tracked.txt"]);
