@@ -111,6 +111,38 @@ pub struct SessionSpec<'a> {
     pub trust: Trust,
     /// Where the arm's hook lives ([`SessionAsk::source`]).
     pub source: crate::surface::HookSource,
+    /// What the hooks find changed before the agent starts, outside the
+    /// agent's own files (a guard's state made corrupt or read-only: audit's
+    /// state faults). With it, the sandbox's hidden trees (HOME, `/tmp`) are
+    /// backed by a directory of the temp root, so that a path in them can be
+    /// prepared; a path outside the temp root needs the sandbox.
+    pub planted: Option<Planted>,
+}
+
+/// Where a [`Planted`] path lies, as the session's hooks see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlantAt {
+    /// Relative to `work/` (the project's copy).
+    Work(PathBuf),
+    /// Relative to the session's own HOME (`home/`).
+    Home(PathBuf),
+    /// An absolute path, in a hidden tree (the user's HOME, `/tmp`): only in the sandbox.
+    Abs(PathBuf),
+}
+
+/// Changes to what a session's hooks find, made before the agent starts
+/// ([`SessionSpec::planted`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Planted {
+    /// Files written (parents made), in this order.
+    pub files: Vec<(PlantAt, Vec<u8>)>,
+    /// Paths bound read-only (after the files; a directory is made where none is).
+    pub read_only: Vec<PlantAt>,
+}
+
+impl Planted {
+    /// The backing directory of the hidden trees in a session's temp root.
+    pub const BACKING: &'static str = "hidden";
 }
 
 /// Which directory of a session's temp root a [`SessionFile`] goes under.
@@ -185,6 +217,10 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     for file in &spec.files {
         dirs.place(file)?;
     }
+    let read_only = match &spec.planted {
+        Some(p) => plant(p, root.path(), &dirs)?,
+        None => Vec::new(),
+    };
     if let Some(script) = &spec.seed {
         seed(script, &dirs, &spec.id).await?;
     }
@@ -196,7 +232,7 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Mode::Interactive => interactive::argv(launch.args),
     };
     // In the sandbox when the policy says so; its relays serve until the session ends.
-    let (program, args, contained) = contained::command(spec, root.path(), &dirs.work, program, args)?;
+    let (program, args, contained) = contained::command(spec, root.path(), &dirs.work, program, args, read_only)?;
     let control = contained.as_ref().and_then(|w| w.control.as_ref());
     let mut launched = match spec.mode {
         Mode::Print => {
@@ -208,6 +244,53 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
     };
     launched.flags.extend(launch.flags);
     finish(spec, driver, root, &dirs, launched).await
+}
+
+/// Make `planted`'s changes in the temp root `root`: its files written, and
+/// the (host, inside) pairs to bind read-only returned. A path in a hidden
+/// tree is its mirror under the backing directory ([`crate::sandbox::backed`]);
+/// without the sandbox, such a path (the user's real HOME) is refused, as is
+/// a read-only bind, which nothing but the sandbox can make for root.
+fn plant(planted: &Planted, root: &std::path::Path, dirs: &Dirs) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+    use crate::sandbox::{self, Policy};
+    let sandboxed = sandbox::policy() == Policy::On;
+    let relative = |p: &std::path::Path| p.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+    let place = |at: &PlantAt| -> std::io::Result<(PathBuf, PathBuf)> {
+        let refuse = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, why);
+        match at {
+            PlantAt::Work(rel) | PlantAt::Home(rel) if !relative(rel) => {
+                Err(refuse(format!("planted path {}: must be relative and inside", rel.display())))
+            }
+            PlantAt::Work(rel) => Ok((dirs.work.join(rel), dirs.work.join(rel))),
+            PlantAt::Home(rel) => Ok((dirs.home.join(rel), dirs.home.join(rel))),
+            PlantAt::Abs(p) if p.starts_with(root) => Ok((p.clone(), p.clone())),
+            PlantAt::Abs(p) if sandboxed => sandbox::backed(&root.join(Planted::BACKING), p)
+                .map(|host| (host, p.clone()))
+                .ok_or_else(|| refuse(format!("planted path {}: in no tree the sandbox hides", p.display()))),
+            PlantAt::Abs(p) => {
+                Err(refuse(format!("planted path {}: outside the session without the sandbox", p.display())))
+            }
+        }
+    };
+    for (at, bytes) in &planted.files {
+        let (host, _) = place(at)?;
+        if let Some(parent) = host.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&host, bytes)?;
+    }
+    let mut out = Vec::new();
+    for at in &planted.read_only {
+        if !sandboxed {
+            return Err(std::io::Error::other("a read-only path needs the sandbox (root ignores a mode bit)"));
+        }
+        let (host, inside) = place(at)?;
+        if !host.exists() {
+            std::fs::create_dir_all(&host)?;
+        }
+        out.push((host, inside));
+    }
+    Ok(out)
 }
 
 /// Run `script` in the session's `work/` with its HOME, tagged as the

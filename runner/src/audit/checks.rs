@@ -10,6 +10,7 @@ use super::probe::dynamic::AuditCell;
 use super::probe::holes::Hole;
 use super::probe::recheck::{Recheck, Unchecked};
 use super::probe::screen::HookScreen;
+use super::probe::state::StateFile;
 
 /// The findings, fault cells, holes, advice and re-checks of one
 /// agent's hooks. Serialized flat into its report (the JSON keys are the
@@ -35,6 +36,10 @@ pub struct Checks {
     pub guards: Vec<GuardVerdict>,
     /// Each probe tried against each command hook directly (its stdin contract, no session).
     pub screens: Vec<HookScreen>,
+    /// The files each hook's screens wrote: where it keeps state (absent
+    /// when none did). A hook with state is run under the state faults.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub state: Vec<StateFile>,
 }
 
 impl Checks {

@@ -248,6 +248,7 @@ impl<'a> Section<'a> {
         }
         self.checks.cells = found.cells;
         self.checks.screens = found.screens;
+        self.checks.state = found.state;
         self.checks.holes = found.holes;
         self.checks.rechecks = found.rechecks;
         self.checks.unchecked = found.unchecked;

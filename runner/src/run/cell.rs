@@ -140,6 +140,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         mode: ctx.opts.mode,
         trust: arm.trust,
         source: arm.source,
+        planted: None,
     };
     // Hooks from outside the session may run beside the hook under test:
     // Claude Code's managed settings, Codex's system config layers.

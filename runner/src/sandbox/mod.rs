@@ -143,6 +143,16 @@ pub struct Contain {
     /// Report the program's own exit and the processes it left to failopen
     /// ([`control`]): a session's agent, recorded as it is outside.
     pub control: bool,
+    /// Back the hidden trees ([`hidden_roots`]) with directories under this
+    /// one (inside `writable`: [`backed`] names each path's) instead of a
+    /// tmpfs: still empty at the start, but what is written there is left on
+    /// disk to read (audit learns where a guard keeps its state) and can be
+    /// prepared before (a state file made corrupt).
+    pub backing: Option<PathBuf>,
+    /// Paths made read-only inside, bound last: (the path on the host, the
+    /// path inside). A write there fails with EROFS, root or not (a state
+    /// made unwritable; a mode bit does not stop root).
+    pub read_only: Vec<(PathBuf, PathBuf)>,
 }
 
 /// A command line to run in the sandbox, and the host side of its relays
@@ -172,6 +182,18 @@ pub fn hidden_roots() -> Vec<PathBuf> {
     out
 }
 
+/// Where, on the host, the path `inside` lies when the hidden trees are
+/// backed by `backing` ([`Contain::backing`]): its mirror under `backing`
+/// (`/tmp/x` is `backing/tmp/x`); `None` when `inside` is in no hidden tree.
+pub fn backed(backing: &Path, inside: &Path) -> Option<PathBuf> {
+    let up = inside.components().any(|c| c == std::path::Component::ParentDir);
+    if up || !inside.is_absolute() || !hidden_roots().iter().any(|r| inside.starts_with(r)) {
+        return None;
+    }
+    let rel: PathBuf = inside.components().filter(|c| matches!(c, std::path::Component::Normal(_))).collect();
+    Some(backing.join(rel))
+}
+
 /// `program args` as a command line that runs them contained by `c`. Starts
 /// the host side of each loopback relay (hence async: call it in a runtime).
 pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<Wrapped> {
@@ -188,7 +210,13 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     }
     push(&["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
     for root in hidden_roots() {
-        a.extend([OsString::from("--tmpfs"), s(&root)]);
+        match c.backing.as_deref().and_then(|b| backed(b, &root)) {
+            Some(host) => {
+                std::fs::create_dir_all(&host)?;
+                a.extend([OsString::from("--bind"), s(&host), s(&root)]);
+            }
+            None => a.extend([OsString::from("--tmpfs"), s(&root)]),
+        }
     }
     // Inside the writable root, a named path stays writable (the session's own `work/`).
     let mut binds: Vec<(PathBuf, bool)> =
@@ -212,6 +240,10 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     for (p, rw) in binds.iter().filter(|(p, _)| p.exists()) {
         let flag = if *rw { "--bind" } else { "--ro-bind" };
         a.extend([OsString::from(flag), s(p), s(p)]);
+    }
+    // Last, so that nothing bound after them makes them writable again.
+    for (host, inside) in &c.read_only {
+        a.extend([OsString::from("--ro-bind"), s(host), s(inside)]);
     }
     a.extend([OsString::from("--chdir"), s(&c.cwd)]);
     let mut relays = Vec::new();
@@ -294,12 +326,14 @@ fn cache_root() -> PathBuf {
 /// from `cwd`, with the allowlisted variables and `env` only, and contained
 /// when the policy says so (with no network at all, `writable` its one
 /// writable tree, what `command` and the project in `env` name bound back).
-/// The wrapper's value must live as long as the process.
+/// The wrapper's value must live as long as the process. `backing`: the
+/// hidden trees backed by directories there ([`Contain::backing`]).
 pub fn shell_command(
     command: &str,
     env: &[(String, String)],
     cwd: &Path,
     writable: &Path,
+    backing: Option<&Path>,
 ) -> std::io::Result<(tokio::process::Command, Option<Wrapped>)> {
     let sh = Path::new("/bin/sh");
     let args: Vec<OsString> = vec!["-c".into(), command.into()];
@@ -320,6 +354,7 @@ pub fn shell_command(
                 cwd: cwd.to_path_buf(),
                 writable: writable.to_path_buf(),
                 expose: expose::Namer::here(&vars).named(texts.iter().map(String::as_str)),
+                backing: backing.map(Path::to_path_buf),
                 ..Contain::default()
             };
             let w = wrap(sh, &args, &contain)?;
@@ -366,5 +401,41 @@ mod tests {
         assert!(lines[1].parse::<u32>().unwrap() <= 6, "only the sandbox's processes: {text}");
         assert_eq!(lines[2], "in-root", "nothing written outside the root: {text}");
         assert!(d.path().join("in-root").exists());
+    }
+
+    /// Backed hidden trees keep what is written there on the host, under the
+    /// backing directory; a read-only bind makes a write fail even for root
+    /// (EROFS), while the rest of the tree stays writable.
+    #[test]
+    fn backed_trees_keep_their_writes_and_read_only_binds_refuse_them() {
+        if available().is_err() {
+            eprintln!("no sandbox here: {:?}", available());
+            return;
+        }
+        let d = tempfile::tempdir().unwrap();
+        let backing = d.path().join("hidden");
+        let tmp_state = PathBuf::from("/tmp/failopen-sandbox-test/state");
+        let host_state = backed(&backing, &tmp_state).unwrap();
+        assert_eq!(host_state, backing.join("tmp/failopen-sandbox-test/state"));
+        std::fs::create_dir_all(&host_state).unwrap();
+        let c = Contain {
+            cwd: d.path().into(),
+            writable: d.path().into(),
+            backing: Some(backing.clone()),
+            read_only: vec![(host_state.clone(), tmp_state.clone())],
+            ..Contain::default()
+        };
+        let script = "echo kept > /tmp/failopen-sandbox-test/log; \
+                      { echo x > /tmp/failopen-sandbox-test/state/s.json; } 2>&1 || echo refused";
+        let w = wrap(Path::new("/bin/sh"), &["-c".into(), script.into()], &c).unwrap();
+        let out =
+            std::process::Command::new(&w.program).args(&w.args).env_clear().envs(allowed_env()).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Read-only file system") && text.contains("refused"), "{text}");
+        assert_eq!(std::fs::read_to_string(backing.join("tmp/failopen-sandbox-test/log")).unwrap(), "kept\n");
+        assert!(!host_state.join("s.json").exists());
+        assert!(!Path::new("/tmp/failopen-sandbox-test").exists(), "nothing written to the real /tmp");
+        assert_eq!(backed(&backing, Path::new("/usr/lib")), None);
+        assert_eq!(backed(&backing, Path::new("/tmp/../etc")), None);
     }
 }

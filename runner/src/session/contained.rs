@@ -3,7 +3,9 @@
 //! its temp root is the one writable tree, and its network is its own
 //! loopback with the stand-in (and any loopback server a hook's URL names)
 //! relayed into it. A live session keeps the host's network; an interactive
-//! one keeps its pseudo-terminal.
+//! one keeps its pseudo-terminal. A session that plants state
+//! ([`super::Planted`]) has its hidden trees backed by its temp root and its
+//! read-only paths bound last.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -23,6 +25,7 @@ pub(crate) fn command(
     work: &Path,
     program: &Path,
     args: Vec<OsString>,
+    read_only: Vec<(PathBuf, PathBuf)>,
 ) -> std::io::Result<(PathBuf, Vec<OsString>, Option<Wrapped>)> {
     if sandbox::policy() == Policy::Off {
         return Ok((program.to_path_buf(), args, None));
@@ -77,6 +80,9 @@ pub(crate) fn command(
         network: matches!(spec.backend, Backend::Live),
         terminal: spec.mode == Mode::Interactive,
         control: true,
+        // A session that plants state keeps its hidden trees on disk, where the state was planted.
+        backing: spec.planted.as_ref().map(|_| root.join(super::Planted::BACKING)),
+        read_only,
     };
     let w = sandbox::wrap(program, &args, &contain)?;
     Ok((w.program.clone(), w.args.clone(), Some(w)))

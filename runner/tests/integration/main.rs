@@ -28,6 +28,7 @@ mod audit_repeat;
 #[cfg(target_os = "linux")]
 mod audit_sandbox;
 mod audit_sources;
+mod audit_state;
 mod auggie;
 mod battery;
 mod census;

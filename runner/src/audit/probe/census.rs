@@ -206,6 +206,7 @@ pub async fn run(
         mode: crate::mode::Mode::Print,
         trust: crate::mode::Trust::Accepted,
         source: crate::surface::HookSource::SettingsFlag,
+        planted: None,
         seed: None,
     };
     let outcome = session::run(&spec).await?;

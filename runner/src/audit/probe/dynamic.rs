@@ -13,6 +13,7 @@ use crate::audit::probe::{world, Probe};
 
 use super::faults::{self, Fault, FaultScripts};
 use super::judge::{self, CellResult, WroteHow};
+use super::state::StateFile;
 use crate::attribution::HookIdentity;
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::model::OnFailure;
@@ -70,9 +71,28 @@ pub struct Runner<'a> {
     /// policy's): then a JSON decision in the hook events is not enough to
     /// call a refusal the audited hook's.
     pub other_hooks_may_run: bool,
+    /// The state each hook's screens wrote ([`Self::learned`]): where its
+    /// state faults are planted, in its cells and in its re-check's alike.
+    pub states: std::sync::Mutex<Vec<StateFile>>,
 }
 
 impl Runner<'_> {
+    /// Keep `states` (what the screens learned) for the state faults' sessions.
+    pub fn learned(&self, states: &[StateFile]) {
+        if let Ok(mut s) = self.states.lock() {
+            s.extend(states.iter().cloned());
+        }
+    }
+
+    /// The state `e`'s session under the state fault `fault` starts with, or why none can be planted.
+    fn planted(&self, e: &HookEntry, fault: Fault) -> Result<Option<crate::session::Planted>, String> {
+        if !fault.is_state_fault() {
+            return Ok(None);
+        }
+        let states = self.states.lock().map(|s| s.clone()).unwrap_or_default();
+        super::state::planted(e, &states, fault, self.home).map(Some)
+    }
+
     /// How `e`'s hook is started as its agent would start it
     /// ([`super::hook_start`]): in a session that runs in a copy of its
     /// project, with the user's HOME and its plugin's variables.
@@ -110,7 +130,9 @@ impl Runner<'_> {
     ) -> anyhow::Result<Vec<AuditCell>> {
         let futures = plan.iter().map(|&(i, tool, fault)| async move {
             let e = &entries[i];
-            let (result, guard_error) = match faults::not_injectable(e, fault) {
+            let planted = self.planted(e, fault);
+            let why = faults::not_injectable(e, fault).or_else(|| planted.clone().err());
+            let (result, guard_error) = match why {
                 Some(why) => (CellResult::Skipped(why), None),
                 // A hang mostly waits: it takes a long slot, beside the CPU-bound sessions.
                 None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang | Fault::McpHang)).await {
@@ -126,6 +148,7 @@ impl Runner<'_> {
                                 .flatten()
                                 .map(|p| crate::mcp_guard::mcp_config(Path::new(&self.failopen_exe), p)),
                             probe: None,
+                            planted: planted.ok().flatten(),
                         };
                         let start = self.start(e);
                         self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, start, decider).await?
@@ -146,7 +169,9 @@ impl Runner<'_> {
     ) -> anyhow::Result<Vec<AuditCell>> {
         let futures = plan.iter().map(|&(i, probe, fault)| async move {
             let e = &entries[i];
-            let (result, guard_error) = match faults::not_injectable(e, fault) {
+            let planted = self.planted(e, fault);
+            let why = faults::not_injectable(e, fault).or_else(|| planted.clone().err());
+            let (result, guard_error) = match why {
                 Some(why) => (CellResult::Skipped(why), None),
                 None => match self.pool.slot(matches!(fault, Fault::Hang | Fault::ModelHang | Fault::McpHang)).await {
                     None => (CellResult::Invalid("interrupted".into()), None),
@@ -154,7 +179,11 @@ impl Runner<'_> {
                         let hook =
                             faults::hook_for(e, fault, self.scripts, self.home.is_some(), &self.unreachable_url)?;
                         let tag = format!("{}-{}-{}", e.id, probe.name, fault.as_str());
-                        let decider = Decider { probe: Some(probe.clone()), ..Decider::default() };
+                        let decider = Decider {
+                            probe: Some(probe.clone()),
+                            planted: planted.ok().flatten(),
+                            ..Decider::default()
+                        };
                         let tool = probe.tool.as_str();
                         let start = self.start(e);
                         self.session(&hook, e.matcher.as_deref(), tool, fault, &tag, start, decider).await?
@@ -189,6 +218,7 @@ impl Runner<'_> {
         let Start { mut env, project } = start;
         let mut mcp_config = decider.mcp;
         let probe = decider.probe;
+        let planted = decider.planted;
         if probe.is_some() {
             // git never looks for a repository above the sessions' temp root, even if the seed failed.
             env.push(("GIT_CEILING_DIRECTORIES".into(), self.pool.root().to_string_lossy().into_owned()));
@@ -252,6 +282,7 @@ impl Runner<'_> {
             mode: crate::mode::Mode::Print,
             trust: crate::mode::Trust::Accepted,
             source: crate::surface::HookSource::SettingsFlag,
+            planted,
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();
@@ -329,6 +360,8 @@ struct Decider {
     mcp: Option<Value>,
     /// The session makes this probe's call (in its seeded world) instead of a write.
     probe: Option<Probe>,
+    /// The guard's state as a state fault leaves it ([`super::state::planted`]).
+    planted: Option<crate::session::Planted>,
 }
 
 impl Runner<'_> {

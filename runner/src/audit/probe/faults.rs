@@ -76,6 +76,16 @@ pub enum Fault {
     /// A plugin's module exports no plugin function.
     #[serde(rename = "no-export")]
     PluginNoExport,
+    /// The guard's state (the files its as-is runs wrote, [`super::state`])
+    /// read-only: its directory bound read-only in the sandbox (the file
+    /// itself where the directory is the project's or HOME's root), as a
+    /// read-only mount or a full disk leaves it. The guard is as configured.
+    #[serde(rename = "state-unwritable")]
+    StateUnwritable,
+    /// The guard's state file holds garbage bytes before the session (a
+    /// write cut short by a killed run). The guard is as configured.
+    #[serde(rename = "state-corrupt")]
+    StateCorrupt,
 }
 
 impl Fault {
@@ -102,6 +112,15 @@ impl Fault {
     pub const PLUGIN: [Fault; 5] =
         [Fault::PluginThrow, Fault::Hang, Fault::PluginSyntaxError, Fault::PluginNoExport, Fault::NoDeps];
 
+    /// The faults of a guard that keeps state, run only on a guard whose
+    /// screens wrote some ([`super::state`]), in report order.
+    pub const STATE: [Fault; 2] = [Fault::StateUnwritable, Fault::StateCorrupt];
+
+    /// Whether the fault is one of a guard's state.
+    pub fn is_state_fault(self) -> bool {
+        matches!(self, Fault::StateUnwritable | Fault::StateCorrupt)
+    }
+
     /// Whether the fault is only a plugin's.
     pub fn is_plugin_fault(self) -> bool {
         matches!(self, Fault::PluginThrow | Fault::PluginSyntaxError | Fault::PluginNoExport)
@@ -127,6 +146,8 @@ impl Fault {
             Fault::PluginThrow => "throw",
             Fault::PluginSyntaxError => "syntax-error",
             Fault::PluginNoExport => "no-export",
+            Fault::StateUnwritable => "state-unwritable",
+            Fault::StateCorrupt => "state-corrupt",
         }
     }
 
@@ -233,6 +254,8 @@ pub fn not_injectable(e: &HookEntry, fault: Fault) -> Option<String> {
         }
         (_, f) if f.is_model_fault() => Some("a model fault: injected into prompt and agent hooks only".into()),
         (_, f) if f.is_plugin_fault() => Some("a plugin fault: injected into plugins only".into()),
+        (HookKind::Command { .. }, f) if f.is_state_fault() => None,
+        (_, f) if f.is_state_fault() => Some("a state fault: injected into command hooks only".into()),
         (HookKind::Http { .. }, Fault::Missing) => None,
         (HookKind::Http { .. }, _) => Some("not injected into HTTP hooks (only an unreachable URL is)".into()),
         (HookKind::Other { .. }, _) => Some("hook type not audited".into()),
@@ -303,7 +326,8 @@ pub fn hook_for(
         HookKind::Command { command } => {
             let home = home_dir();
             let cmd = match fault {
-                Fault::None => localize(command, &e.project_dir),
+                // A state fault leaves the guard as configured: its state is what changes.
+                Fault::None | Fault::StateUnwritable | Fault::StateCorrupt => localize(command, &e.project_dir),
                 Fault::NoLauncher => {
                     let name =
                         launcher::launcher(command, &e.project_dir, home.as_deref()).map_err(std::io::Error::other)?;
@@ -408,7 +432,9 @@ fn inject(command: &str, fault: Fault, scripts: &FaultScripts, timeout: f64) -> 
         | Fault::McpMissing
         | Fault::PluginThrow
         | Fault::PluginSyntaxError
-        | Fault::PluginNoExport => {
+        | Fault::PluginNoExport
+        | Fault::StateUnwritable
+        | Fault::StateCorrupt => {
             unreachable!("handled above, or not injectable into a command")
         }
     };
@@ -449,6 +475,8 @@ pub fn fault_words(f: Fault) -> &'static str {
         Fault::PluginThrow => "a throw in its tool.execute.before",
         Fault::PluginSyntaxError => "a syntax error in its module",
         Fault::PluginNoExport => "no plugin function exported",
+        Fault::StateUnwritable => "its state read-only",
+        Fault::StateCorrupt => "its state file corrupt",
     }
 }
 

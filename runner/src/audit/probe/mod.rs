@@ -27,6 +27,7 @@ pub mod probes;
 pub mod recheck;
 pub mod screen;
 pub mod stage;
+pub mod state;
 pub mod world;
 
 use std::path::Path;

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::agent_hooks;
 use super::screen::{self, HookScreen, Screen};
+use super::state::{self, StateFile};
 use super::{world, Probe};
 use crate::agent::hook_contract::UNREAD_REFUSAL;
 use crate::agent::AgentDriver;
@@ -29,10 +30,17 @@ const SCREEN_TIMEOUT_SECS: f64 = 30.0;
 /// Screen `probes` (already in the runner's agent's tools: [`for_agent`])
 /// against each unmanaged command hook, through the stdin contract of the
 /// runner's agent, in a throwaway world per hook (under the pool's temp
-/// root). None when the agent has no contract audit knows.
-pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Probe]) -> anyhow::Result<Vec<HookScreen>> {
+/// root). None when the agent has no contract audit knows. With them, the
+/// files each hook wrote while it answered: its state ([`state`]).
+pub async fn screen_all(
+    runner: &Runner<'_>,
+    hooks: &[HookEntry],
+    probes: &[Probe],
+) -> anyhow::Result<(Vec<HookScreen>, Vec<StateFile>)> {
     let driver = runner.bin.agent.driver();
-    let Some(contract) = driver.hook_contract() else { return Ok(Vec::new()) };
+    let Some(contract) = driver.hook_contract() else { return Ok((Vec::new(), Vec::new())) };
+    let mut states = Vec::new();
+    let sandboxed = crate::sandbox::policy() == crate::sandbox::Policy::On;
     let vars = driver.hook_config().map_or(&[][..], |c| c.project_dir_vars());
     let mut out = Vec::new();
     for e in hooks.iter().filter(|e| !e.managed && matches!(e.kind, HookKind::Command { .. })) {
@@ -50,10 +58,14 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
         env.push(("HOME".to_string(), root.join("home").to_string_lossy().into_owned()));
         env.extend(super::hook_start::screen_env(&work, contract.project_vars()));
         let timeout = Duration::from_secs_f64(faults::effective_timeout(e).clamp(1.0, SCREEN_TIMEOUT_SECS));
-        for p in probes {
+        let skip = state::skip_in_world(&root);
+        let before = state::Snapshot::take(&root, &skip);
+        for (n, p) in probes.iter().enumerate() {
             if runner.pool.interrupt().is_stopped() {
                 break;
             }
+            // Each screen's hidden trees (HOME, /tmp) empty as a tmpfs's, kept on disk to read after.
+            let backing = sandboxed.then(|| root.join(format!("{}{n}", state::BACKING_PREFIX)));
             let screen = if driver.covers(e.matcher.as_deref(), &p.tool) {
                 let (refused, answer) = screen::run(
                     contract,
@@ -63,8 +75,13 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
                     &work,
                     timeout,
                     runner.pool.interrupt().groups(),
+                    backing.as_deref(),
                 )
                 .await;
+                if let Some(b) = &backing {
+                    state::merge(&mut states, state::from_backing(&e.id, b, runner.home));
+                    let _ = std::fs::remove_dir_all(b);
+                }
                 Screen { probe: p.label(), refused, answer }
             } else {
                 Screen {
@@ -75,9 +92,11 @@ pub async fn screen_all(runner: &Runner<'_>, hooks: &[HookEntry], probes: &[Prob
             };
             out.push(HookScreen { hook: e.id.clone(), screen });
         }
+        let after = state::Snapshot::take(&root, &skip);
+        state::merge(&mut states, state::from_world(&e.id, &root, &before, &after, runner.home.is_some()));
         let _ = std::fs::remove_dir_all(&root);
     }
-    Ok(out)
+    Ok((out, states))
 }
 
 /// `probes` as the agent of `driver` makes them: each with the tool of
@@ -150,6 +169,49 @@ pub fn fault_plan<'p>(
         }
     }
     plan
+}
+
+/// Sessions of a plain write: (hook index, tool, fault).
+pub type WritePlan = Vec<(usize, &'static str, Fault)>;
+/// Sessions of a probe's call: (hook index, probe, fault).
+pub type ProbePlan<'p> = Vec<(usize, &'p Probe, Fault)>;
+
+/// The state faults ([`Fault::STATE`]) of each hook that learned state
+/// (`states`): through `fault_tools` where it refused a plain write as
+/// configured, else under the first probe a session confirmed it refuses
+/// (as [`fault_plan`] places the other faults). A hook with no state gets
+/// none.
+pub fn state_plan<'p>(
+    hooks: &[HookEntry],
+    states: &[StateFile],
+    probes: &'p [Probe],
+    confirmed: &[AuditCell],
+    baseline: &[AuditCell],
+    fault_tools: &[&'static str],
+) -> (WritePlan, ProbePlan<'p>) {
+    let (mut plain, mut probed) = (Vec::new(), Vec::new());
+    for (i, e) in hooks.iter().enumerate() {
+        if e.managed || !states.iter().any(|s| s.hook == e.id) {
+            continue;
+        }
+        if write_refused(e, baseline, fault_tools) {
+            for &tool in fault_tools {
+                let refused = baseline.iter().any(|c| c.hook == e.id && c.tool == tool && should_block(&c.result));
+                if refused {
+                    plain.extend(Fault::STATE.iter().map(|f| (i, tool, *f)));
+                }
+            }
+            continue;
+        }
+        let first = probes.iter().find(|p| {
+            let label = p.label();
+            confirmed.iter().any(|c| c.hook == e.id && c.tool == label && c.result == CellResult::Blocked)
+        });
+        if let Some(p) = first {
+            probed.extend(Fault::STATE.iter().map(|f| (i, p, *f)));
+        }
+    }
+    (plain, probed)
 }
 
 /// One `answer-rejected` finding per hook whose screen showed it meaning to

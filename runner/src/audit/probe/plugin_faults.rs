@@ -160,6 +160,7 @@ async fn session(
         mode: crate::mode::Mode::Print,
         trust: crate::mode::Trust::Accepted,
         source: crate::surface::HookSource::SettingsFlag,
+        planted: None,
     };
     let outcome = session::run(&spec).await?;
     if let Some(what) = outcome.evidence.unsupported {

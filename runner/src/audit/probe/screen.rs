@@ -51,7 +51,10 @@ pub fn payload(contract: &dyn HookContract, tool: &str, probe: &Probe, root: &Pa
 /// from `cwd`, as the leader of its own process group (killed when it ends
 /// or times out), and read what it decided as `contract`'s agent reads it. The group is in `groups` while
 /// it runs, and its processes carry this process's tag, so that a hard stop
-/// (a second signal) kills them as it kills a session's.
+/// (a second signal) kills them as it kills a session's. `backing`: in the
+/// sandbox, the hidden trees (HOME, `/tmp`) backed by directories there, so
+/// that what the guard writes in them can be read after ([`super::state`]).
+#[allow(clippy::too_many_arguments)] // how one hook is started, handed on as the plan has it; one caller
 pub async fn run(
     contract: &dyn HookContract,
     command: &str,
@@ -60,10 +63,11 @@ pub async fn run(
     cwd: &Path,
     timeout: Duration,
     groups: &crate::pool::GroupRegistry,
+    backing: Option<&Path>,
 ) -> (bool, String) {
     // The allowlisted environment and `env` only; in the sandbox, the screen's root its one writable tree.
     let writable = cwd.parent().unwrap_or(cwd);
-    let (mut cmd, _contained) = match crate::sandbox::shell_command(command, env, cwd, writable) {
+    let (mut cmd, _contained) = match crate::sandbox::shell_command(command, env, cwd, writable, backing) {
         Ok(c) => c,
         Err(e) => return (false, format!("cannot start: {e}")),
     };
@@ -142,18 +146,18 @@ mod tests {
         let body = payload(&claude, "Bash", &p, d.path());
         let groups = crate::pool::GroupRegistry::default();
         let guard = r#"grep -q 'reset --hard' && { echo 'destructive' >&2; exit 2; }; exit 0"#;
-        let (refused, answer) = run(&claude, guard, &body, &[], d.path(), Duration::from_secs(10), &groups).await;
+        let (refused, answer) = run(&claude, guard, &body, &[], d.path(), Duration::from_secs(10), &groups, None).await;
         assert!(refused, "{answer}");
         assert_eq!(answer, "exit 2: destructive");
         let t = std::time::Instant::now();
         let (refused, answer) =
-            run(&claude, "sleep 30 & sleep 30", &body, &[], d.path(), Duration::from_secs(1), &groups).await;
+            run(&claude, "sleep 30 & sleep 30", &body, &[], d.path(), Duration::from_secs(1), &groups, None).await;
         assert!(!refused && answer.starts_with("timed out"), "{answer}");
         assert!(t.elapsed() < Duration::from_secs(5));
         assert_eq!(groups.count(), 0, "every screen's group left the registry when it ended");
         // While a guard runs, its group is in the registry a hard stop kills.
         let (_, seen) =
-            tokio::join!(run(&claude, "sleep 2", &body, &[], d.path(), Duration::from_secs(5), &groups), async {
+            tokio::join!(run(&claude, "sleep 2", &body, &[], d.path(), Duration::from_secs(5), &groups, None), async {
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 groups.count()
             });

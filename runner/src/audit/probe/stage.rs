@@ -10,6 +10,9 @@
 //!    make them: [`plan::for_agent`]) screened against the hook directly
 //!    through the agent's stdin contract, those it refuses confirmed in
 //!    sessions, and the faults injected under the first one refused there;
+//!    the files the hook wrote while screened are its state ([`super::state`]),
+//!    and a hook with state is run under the state faults too, where its
+//!    other faults ran;
 //! 4. the holes that proves ([`holes`]), and each hook's recipe (seal as
 //!    `seal --install` writes it, onFailure, a wider matcher) applied to a
 //!    copy and re-run: its holes, every call it refused, the seal binary gone
@@ -22,6 +25,7 @@ use super::faults::FaultScripts;
 use super::holes::{self, Hole};
 use super::recheck::{self, Recheck, Unchecked};
 use super::screen::HookScreen;
+use super::state::StateFile;
 use super::{plan, Probe};
 use crate::agent::AgentBin;
 use crate::audit::intake::config::HookEntry;
@@ -75,6 +79,7 @@ impl Lab {
             unreachable_url: self.unreachable_url.clone(),
             failopen_exe: failopen_exe.to_string(),
             other_hooks_may_run,
+            states: Default::default(),
         }
     }
 }
@@ -112,6 +117,8 @@ pub struct Found {
     pub rechecks: Vec<Recheck>,
     /// The holes no re-check covers, with why.
     pub unchecked: Vec<Unchecked>,
+    /// The files each hook's screens wrote: its state.
+    pub state: Vec<StateFile>,
 }
 
 /// Run the stage on `entries` with `runner` (whose agent they belong to),
@@ -129,15 +136,27 @@ pub async fn run(
     let (fault_plan, skipped) = dynamic::fault_plan_for(entries, &baseline, tools.faults);
     let faulted = runner.run_cells(entries, &fault_plan).await?;
     let probes = plan::for_agent(runner.bin.agent.driver(), probes);
-    let screens = plan::screen_all(runner, entries, &probes).await?;
+    let (screens, state) = plan::screen_all(runner, entries, &probes).await?;
+    runner.learned(&state);
     let confirm = plan::confirm_plan(entries, &probes, &screens, &baseline, tools.faults);
     let confirmed = runner.run_probe_cells(entries, &confirm).await?;
     let under = plan::fault_plan(entries, &probes, &confirmed, &baseline, tools.faults);
     let probe_faulted = runner.run_probe_cells(entries, &under).await?;
-    let cells: Vec<AuditCell> =
-        baseline.into_iter().chain(faulted).chain(skipped).chain(confirmed).chain(probe_faulted).collect();
+    // The state faults, on the hooks whose screens wrote state, where the other faults ran.
+    let (plain, probed) = plan::state_plan(entries, &state, &probes, &confirmed, &baseline, tools.faults);
+    let state_faulted = runner.run_cells(entries, &plain).await?;
+    let state_probed = runner.run_probe_cells(entries, &probed).await?;
+    let cells: Vec<AuditCell> = baseline
+        .into_iter()
+        .chain(faulted)
+        .chain(skipped)
+        .chain(state_faulted)
+        .chain(confirmed)
+        .chain(probe_faulted)
+        .chain(state_probed)
+        .collect();
     let holes = holes::holes(entries, &cells);
     let (rechecks, unchecked) =
         recheck::run(runner, entries, &cells, &holes, &probes, on_failure, seal_exe, tools.writes).await?;
-    Ok(Found { cells, probes, screens, holes, rechecks, unchecked })
+    Ok(Found { cells, probes, screens, holes, rechecks, unchecked, state })
 }

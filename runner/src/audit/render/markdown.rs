@@ -120,6 +120,12 @@ fn agent_markdown(s: &mut String, a: &AgentReport, tag: &str) {
             .collect();
         table(s, &["hook", "refused", "let through"], &rows, "");
     }
+    if !a.checks.state.is_empty() {
+        let _ = writeln!(s, "#### State the hooks keep (files their screens wrote)\n");
+        let rows: Vec<Vec<String>> =
+            a.checks.state.iter().map(|f| vec![f.hook.clone(), code(&f.shown()), f.bytes.to_string()]).collect();
+        table(s, &["hook", "file", "bytes"], &rows, "");
+    }
     if a.version.is_some() {
         let _ = writeln!(
             s,
@@ -253,6 +259,7 @@ mod tests {
                         reason: "1 hole: calls through Bash went through".into(),
                     }],
                     screens: vec![],
+                    state: vec![],
                 },
             }],
         }

@@ -129,6 +129,7 @@ fn agent_text(s: &mut String, a: &AgentReport, tag: &str) {
         let _ = writeln!(s, "  {:<8} {hook:<4} {} ({})", f.severity.as_str(), f.message, f.code);
     }
     text_sections::screens(s, &a.checks.screens);
+    text_sections::state(s, &a.checks.state);
     if a.version.is_some() {
         let _ = writeln!(
             s,

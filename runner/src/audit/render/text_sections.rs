@@ -9,6 +9,7 @@ use crate::audit::guard_verdict::GuardVerdict;
 use crate::audit::probe::holes::Hole;
 use crate::audit::probe::recheck::{Recheck, Unchecked};
 use crate::audit::probe::screen::HookScreen;
+use crate::audit::probe::state::StateFile;
 
 /// A line per guard: held, untested or open, and why.
 pub(in crate::audit) fn guards(s: &mut String, guards: &[GuardVerdict]) {
@@ -112,6 +113,18 @@ pub(in crate::audit) fn screens(s: &mut String, screens: &[HookScreen]) {
         if !rest.is_empty() {
             let _ = writeln!(s, "  {hook:<4} let through: {}", rest.join(", "));
         }
+    }
+}
+
+/// Where each hook keeps state: the files its screens wrote.
+pub(in crate::audit) fn state(s: &mut String, state: &[StateFile]) {
+    if state.is_empty() {
+        return;
+    }
+    let _ =
+        writeln!(s, "\nState the hooks keep (files their screens wrote; run under state-unwritable and state-corrupt)");
+    for f in state {
+        let _ = writeln!(s, "  {:<4} {} ({} bytes)", f.hook, f.shown(), f.bytes);
     }
 }
 

@@ -124,7 +124,9 @@ pub(in crate::audit) fn describe(c: &AuditCell) -> String {
 pub(in crate::audit) fn fault_columns(cells: &[AuditCell]) -> Vec<Fault> {
     let mut faults = vec![Fault::None, Fault::Missing, Fault::Crash, Fault::Hang, Fault::Signal];
     // A plugin's faults (`Fault::PLUGIN`, issue 47) after the commands' ones.
-    let others = Fault::INJECTED.iter().chain(Fault::PLUGIN.iter().filter(|f| f.is_plugin_fault()));
+    // A guard's state faults (issue 47) last: only where a hook learned state.
+    let others =
+        Fault::INJECTED.iter().chain(Fault::PLUGIN.iter().filter(|f| f.is_plugin_fault())).chain(Fault::STATE.iter());
     for &f in others.filter(|f| !matches!(f, Fault::Missing | Fault::Crash | Fault::Hang | Fault::Signal)) {
         if cells.iter().any(|c| c.fault == f && !matches!(c.result, CellResult::Skipped(_))) {
             faults.push(f);
