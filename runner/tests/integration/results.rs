@@ -789,7 +789,7 @@ fn continue_reference_csvs_hold_every_arms_expectation() {
 #[test]
 fn seal_shapes_reference_csv_is_blocked_on_every_agent_with_command_hooks() {
     use crate::support::reference;
-    use failopen::agent::{claude_code, cline, codex, copilot, gemini, qwen};
+    use failopen::agent::{claude_code, cline, codex, copilot, droid, gemini, qwen};
     let pinned = [
         (Agent::ClaudeCode, claude_code::PINNED_VERSION),
         (Agent::Codex, codex::PINNED_VERSION),
@@ -797,6 +797,7 @@ fn seal_shapes_reference_csv_is_blocked_on_every_agent_with_command_hooks() {
         (Agent::Copilot, copilot::PINNED_VERSION),
         (Agent::Cline, cline::PINNED_VERSION),
         (Agent::Qwen, qwen::PINNED_VERSION),
+        (Agent::Droid, droid::PINNED_VERSION),
     ];
     let file = "seal-shapes.csv";
     let arms = failopen::arms::load("seal-shapes").unwrap();
