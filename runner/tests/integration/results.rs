@@ -844,8 +844,8 @@ fn auggie_reference_csvs_hold_every_arms_expectation() {
 
 /// Issue 47 item 5: the arm sets' cells no reference run held before, on
 /// Continue CLI 1.5.47, Codex CLI 0.171.0, Gemini CLI 0.61.0, Copilot
-/// CLI 1.0.102 and Droid CLI 0.225.2 (results/<agent>-grids-<version>.csv,
-/// one session an arm,
+/// CLI 1.0.102, Droid CLI 0.225.2 and Cline CLI 3.0.65
+/// (results/<agent>-grids-<version>.csv, one session an arm,
 /// `failopen run --agent A --arms SET --only ARM...`): every arm of each set
 /// named here has a row, and each row is what its arm's expectation for
 /// that agent says (an arm's own or its set's `agent_defaults`), or, for an
@@ -869,7 +869,7 @@ fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
         "surface",
         "trust",
     ];
-    let grids: [(&str, Agent, &str, Vec<&str>); 5] = [
+    let grids: [(&str, Agent, &str, Vec<&str>); 6] = [
         (
             "continue-grids-1.5.47.csv",
             Agent::Continue,
@@ -899,6 +899,12 @@ fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
             Agent::Droid,
             "0.225.2",
             EVERY.iter().filter(|s| **s != "seal-shapes").copied().collect(),
+        ),
+        (
+            "cline-grids-3.0.65.csv",
+            Agent::Cline,
+            "3.0.65",
+            vec!["auggie", "continue", "extended", "full", "model", "shapes", "surface"],
         ),
     ];
     for (file, agent, version, mut sets) in grids {
