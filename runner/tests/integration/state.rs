@@ -53,9 +53,16 @@ fn state_reference_csv_gives_every_arms_expectation() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    for agent in
-        [Agent::ClaudeCode, Agent::Codex, Agent::Gemini, Agent::Copilot, Agent::Qwen, Agent::Cline, Agent::Continue]
-    {
+    for agent in [
+        Agent::ClaudeCode,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Copilot,
+        Agent::Qwen,
+        Agent::Cline,
+        Agent::Continue,
+        Agent::Droid,
+    ] {
         for arm in &arms {
             assert!(
                 rows.iter().any(|r| r.agent() == agent && r.arm == arm.name),
