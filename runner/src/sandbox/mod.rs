@@ -28,6 +28,7 @@
 pub mod control;
 pub mod expose;
 pub mod relay;
+pub mod uv;
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -143,6 +144,8 @@ pub struct Contain {
     /// Report the program's own exit and the processes it left to failopen
     /// ([`control`]): a session's agent, recorded as it is outside.
     pub control: bool,
+    /// Variables set inside, over the caller's ([`uv`]'s own directories).
+    pub env: Vec<(String, String)>,
 }
 
 /// A command line to run in the sandbox, and the host side of its relays
@@ -212,6 +215,9 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     for (p, rw) in binds.iter().filter(|(p, _)| p.exists()) {
         let flag = if *rw { "--bind" } else { "--ro-bind" };
         a.extend([OsString::from(flag), s(p), s(p)]);
+    }
+    for (k, v) in &c.env {
+        a.extend([OsString::from("--setenv"), OsString::from(k), OsString::from(v)]);
     }
     a.extend([OsString::from("--chdir"), s(&c.cwd)]);
     let mut relays = Vec::new();
@@ -316,10 +322,14 @@ pub fn shell_command(
             texts.extend(project.iter().map(|(_, p)| p.to_string_lossy().into_owned()));
             // The working directory is a project copy: what it links to is read where it lies.
             texts.extend(expose::link_targets(cwd));
+            let namer = expose::Namer::here(&vars);
+            let uv = uv::prepare(&texts, &namer.path_var, writable, false).unwrap_or_default();
+            texts.extend(uv.texts);
             let contain = Contain {
                 cwd: cwd.to_path_buf(),
                 writable: writable.to_path_buf(),
-                expose: expose::Namer::here(&vars).named(texts.iter().map(String::as_str)),
+                expose: namer.named(texts.iter().map(String::as_str)),
+                env: uv.env,
                 ..Contain::default()
             };
             let w = wrap(sh, &args, &contain)?;
