@@ -28,6 +28,7 @@
 pub mod control;
 pub mod expose;
 pub mod relay;
+pub mod uv;
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -153,6 +154,8 @@ pub struct Contain {
     /// path inside). A write there fails with EROFS, root or not (a state
     /// made unwritable; a mode bit does not stop root).
     pub read_only: Vec<(PathBuf, PathBuf)>,
+    /// Variables set inside, over the caller's ([`uv`]'s own directories).
+    pub env: Vec<(String, String)>,
 }
 
 /// A command line to run in the sandbox, and the host side of its relays
@@ -240,6 +243,9 @@ pub fn wrap(program: &Path, args: &[OsString], c: &Contain) -> std::io::Result<W
     for (p, rw) in binds.iter().filter(|(p, _)| p.exists()) {
         let flag = if *rw { "--bind" } else { "--ro-bind" };
         a.extend([OsString::from(flag), s(p), s(p)]);
+    }
+    for (k, v) in &c.env {
+        a.extend([OsString::from("--setenv"), OsString::from(k), OsString::from(v)]);
     }
     // Last, so that nothing bound after them makes them writable again.
     for (host, inside) in &c.read_only {
@@ -350,10 +356,14 @@ pub fn shell_command(
             texts.extend(project.iter().map(|(_, p)| p.to_string_lossy().into_owned()));
             // The working directory is a project copy: what it links to is read where it lies.
             texts.extend(expose::link_targets(cwd));
+            let namer = expose::Namer::here(&vars);
+            let uv = uv::prepare(&texts, &namer.path_var, writable, false).unwrap_or_default();
+            texts.extend(uv.texts);
             let contain = Contain {
                 cwd: cwd.to_path_buf(),
                 writable: writable.to_path_buf(),
-                expose: expose::Namer::here(&vars).named(texts.iter().map(String::as_str)),
+                expose: namer.named(texts.iter().map(String::as_str)),
+                env: uv.env,
                 backing: backing.map(Path::to_path_buf),
                 ..Contain::default()
             };

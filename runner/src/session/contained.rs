@@ -50,6 +50,9 @@ pub(crate) fn command(
         texts.extend(sandbox::expose::link_targets(work));
     }
     let namer = Namer::here(&[("CLAUDE_PROJECT_DIR", &project), ("GEMINI_PROJECT_DIR", &project)]);
+    let network = matches!(spec.backend, Backend::Live);
+    let uv = sandbox::uv::prepare(&texts, &namer.path_var, root, network).unwrap_or_default();
+    texts.extend(uv.texts);
     let mut loopback = Vec::new();
     if let Backend::StandIn(standin) = spec.backend {
         loopback.push(standin.addr());
@@ -77,12 +80,13 @@ pub(crate) fn command(
         expose: namer.named(texts.iter().map(String::as_str)),
         own,
         loopback,
-        network: matches!(spec.backend, Backend::Live),
+        network,
         terminal: spec.mode == Mode::Interactive,
         control: true,
         // A session that plants state keeps its hidden trees on disk, where the state was planted.
         backing: spec.planted.as_ref().map(|_| root.join(super::Planted::BACKING)),
         read_only,
+        env: uv.env,
     };
     let w = sandbox::wrap(program, &args, &contain)?;
     Ok((w.program.clone(), w.args.clone(), Some(w)))

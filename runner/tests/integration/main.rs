@@ -23,6 +23,7 @@ mod audit_probes;
 mod audit_public_guards;
 mod audit_public_guards2;
 mod audit_public_guards3;
+mod audit_public_guards4;
 mod audit_qwen_cline_plugins;
 mod audit_repeat;
 #[cfg(target_os = "linux")]

@@ -311,8 +311,12 @@ pub fn left_untried(e: &HookEntry, fault: Fault) -> bool {
 /// directory and `$CLAUDE_PROJECT_DIR`): with `user_home`, `HOME` is set
 /// from the session's environment ([`HOME_VAR`]) before the command runs,
 /// so `~` and `$HOME` anywhere in it reach the user's own files, and a path
-/// is never spliced into the command text. A relative script path is made
-/// absolute against the project. `unreachable_url` is a loopback URL
+/// is never spliced into the command text. A relative script path stays
+/// relative: the agent resolves it against its working directory, which in
+/// an audit session (and a screen) is the session's own copy of the project,
+/// so the script that runs is the copy's (issue 43: it used to be made
+/// absolute against the original project, so a script edited or removed in
+/// the copy was not the one that ran). `unreachable_url` is a loopback URL
 /// nothing listens on.
 pub fn hook_for(
     e: &HookEntry,
@@ -327,13 +331,13 @@ pub fn hook_for(
             let home = home_dir();
             let cmd = match fault {
                 // A state fault leaves the guard as configured: its state is what changes.
-                Fault::None | Fault::StateUnwritable | Fault::StateCorrupt => localize(command, &e.project_dir),
+                Fault::None | Fault::StateUnwritable | Fault::StateCorrupt => command.clone(),
                 Fault::NoLauncher => {
                     let name =
                         launcher::launcher(command, &e.project_dir, home.as_deref()).map_err(std::io::Error::other)?;
                     let path = std::env::var("PATH").unwrap_or_default();
                     let shim = launcher::path_without(&name, &path, &scripts.dir)?;
-                    launcher::command_without(&localize(command, &e.project_dir), &shim)
+                    launcher::command_without(command, &shim)
                 }
                 Fault::NoDeps => {
                     let (word, root) = dependencies::dependency_root(command, &e.project_dir, home.as_deref())
@@ -359,22 +363,6 @@ pub fn hook_for(
 /// and a plugin's variables set from the audit session's environment.
 pub fn with_user_env(command: &str, user_home: bool, plugin: Option<&PluginRun>) -> String {
     format!("{}{command}", super::hook_start::prefix(user_home, plugin))
-}
-
-/// The command as configured, runnable from another directory: a relative
-/// script path is made absolute against the project directory.
-pub fn localize(command: &str, project_dir: &Path) -> String {
-    let parsed = command::parse(command);
-    let relative_script = parsed.guard.script.as_deref().filter(|s| s.contains('/') && !s.starts_with(['/', '$', '~']));
-    let mut out = command.to_string();
-    if let (Some(words), Some(script)) = (command::simple_words(&out), relative_script) {
-        let abs = project_dir.join(script).to_string_lossy().into_owned();
-        let words: Vec<String> = words.into_iter().map(|w| if w == script { abs.clone() } else { w }).collect();
-        if let Ok(joined) = shlex::try_join(words.iter().map(String::as_str)) {
-            out = joined;
-        }
-    }
-    out
 }
 
 /// A module name no Python has, made from the guard's own module.
@@ -594,11 +582,41 @@ mod tests {
         assert!(not_injectable(&e, Fault::SealMissing).is_none());
     }
 
+    /// A relative script runs from the session's copy of the project (the
+    /// agent's working directory), not from the original: the copy's own
+    /// edit is what the hook runs. Before (issue 43) it was made absolute
+    /// against the original project, and this printed "original".
     #[test]
-    fn relative_scripts_become_absolute_and_long_hangs_are_skipped() {
-        assert_eq!(localize(".claude/hooks/g.sh --x", Path::new("/p")), "/p/.claude/hooks/g.sh --x");
+    fn a_relative_script_runs_from_the_sessions_copy_and_long_hangs_are_skipped() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let s = FaultScripts::create(&d.path().join("faults")).unwrap();
+        let (original, copy) = (d.path().join("original"), d.path().join("copy"));
+        for (dir, says) in [(&original, "original"), (&copy, "copy")] {
+            std::fs::create_dir_all(dir.join(".claude/hooks")).unwrap();
+            let g = dir.join(".claude/hooks/g.sh");
+            std::fs::write(&g, format!("#!/bin/sh\necho {says} \"$1\"\n")).unwrap();
+            std::fs::set_permissions(&g, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let mut e = entry(serde_json::json!({"type": "command", "command": ".claude/hooks/g.sh --x"}));
+        e.project_dir = original.clone();
+        let run = |fault: Fault| {
+            let hook = hook_for(&e, fault, &s, false, "").unwrap();
+            let command = hook["command"].as_str().unwrap().to_string();
+            let out =
+                std::process::Command::new("/bin/sh").arg("-c").arg(&command).current_dir(&copy).output().unwrap();
+            (command, String::from_utf8_lossy(&out.stdout).trim().to_string(), out.status.code())
+        };
+        let (command, said, _) = run(Fault::None);
+        assert_eq!(command, ".claude/hooks/g.sh --x", "as configured");
+        assert_eq!(said, "copy --x", "the copy's script ran");
+        // Removed in the copy: the hook finds none there (exit 127), whatever the original holds.
+        std::fs::remove_file(copy.join(".claude/hooks/g.sh")).unwrap();
+        assert_eq!(run(Fault::None).2, Some(127));
         // Nothing of the project path is spliced into the text: a path with `$(...)` stays data.
-        assert_eq!(localize("$CLAUDE_PROJECT_DIR/g.sh", Path::new("/p/$(touch x)")), "$CLAUDE_PROJECT_DIR/g.sh");
+        e.project_dir = d.path().join("p/$(touch x)");
+        let hook = hook_for(&e, Fault::None, &s, false, "").unwrap();
+        assert_eq!(hook["command"], ".claude/hooks/g.sh --x");
         let e = entry(serde_json::json!({"type": "command", "command": "/g.sh"}));
         assert!(not_injectable(&e, Fault::Hang).is_some());
         assert!(not_injectable(&e, Fault::Crash).is_none());
