@@ -136,7 +136,14 @@ fn cell<'a>(v: &'a Value, hook: &str, tool: &str, fault: &str) -> &'a Value {
 ///   `no-launcher`'s job (before issue 43, `missing` replaced the launcher);
 /// - `hang` is skipped: with no timeout, Claude Code waits 600 s, longer than
 ///   audit waits;
-/// - three holes: the guard is `open`, exit 3;
+/// - it keeps state: its screens write a log under HOME,
+///   `~/.local/state/claude-code-guardian/log/guardian.log`. With that log's
+///   directory read-only (`state-unwritable`), it dies on its first log line
+///   (`OSError: [Errno 30] Read-only file system`), exit 1, before it
+///   answers: the push runs, **wrote**, a hole. With the log filled with
+///   garbage (`state-corrupt`) it appends and refuses: `blocked` (a log is
+///   written, never parsed);
+/// - four holes: the guard is `open`, exit 3;
 /// - the printed fix, `failopen seal --install` on the settings file, is
 ///   re-checked on a copy first (each hole, the refusal as-is and the seal
 ///   binary gone refused). Applied exactly so, the next audit finds no hole
@@ -201,7 +208,15 @@ fn claude_code_guardian_run_by_uvx_as_its_readme_says_fails_open_and_its_printed
     assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: 600 s: {v:#}");
     let guard = v["agents"][0]["guards"].as_array().unwrap().iter().find(|g| g["hook"] == "H1").unwrap();
     assert_eq!(guard["status"], "open", "{v:#}");
-    assert_eq!(v["agents"][0]["holes"].as_array().unwrap().len(), 3, "{v:#}");
+    let state = &v["agents"][0]["state"];
+    assert_eq!(state[0]["path"], ".local/state/claude-code-guardian/log/guardian.log", "{v:#}");
+    assert_eq!(state[0]["place"], "home", "{v:#}");
+    let unwritable = cell(&v, "H1", probe, "state-unwritable");
+    let died = unwritable["guard_error"].as_str().unwrap_or_default();
+    assert!(died.starts_with("exit 1") && died.contains("Read-only file system"), "{unwritable:#}");
+    assert_eq!(unwritable["result"], "wrote", "{v:#}");
+    assert_eq!(result(&v, "H1", probe, "state-corrupt"), "blocked", "a log is never parsed: {v:#}");
+    assert_eq!(v["agents"][0]["holes"].as_array().unwrap().len(), 4, "{v:#}");
     assert_eq!(out.status.code(), Some(3), "{v:#}");
 
     // The fix, proved on a copy before it was printed, applied exactly so (no `claude` on PATH).
@@ -221,7 +236,7 @@ fn claude_code_guardian_run_by_uvx_as_its_readme_says_fails_open_and_its_printed
     let (out, after) = audit_with_path(&project, &home, &[], &path);
     assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
     assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
-    for fault in ["none", "crash", "signal", "no-launcher", "no-seal"] {
+    for fault in ["none", "crash", "signal", "no-launcher", "no-seal", "state-unwritable", "state-corrupt"] {
         assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
     }
 }
