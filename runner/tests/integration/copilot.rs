@@ -93,7 +93,10 @@ fn copilot_runs_a_projects_hooks_only_in_a_trusted_folder() {
         let r = row(arm);
         assert_eq!(r.verdict, VerdictKind::Blocked, "{r:?}");
         assert!(r.hook_invocations > 0 && r.file_bytes.is_none(), "the guard ran and nothing landed: {r:?}");
-        assert_eq!(r.flags, "copilot-trust:flag", "1.0.102 lists --trust-folder: {r:?}");
+        // A child of the agent still exiting when the session ends is reaped and flagged (stragglers-killed):
+        // timing, not the trust rule, so it is left out of the comparison.
+        let flags: Vec<&str> = r.flags.split(';').filter(|f| !f.starts_with("stragglers-killed:")).collect();
+        assert_eq!(flags, ["copilot-trust:flag"], "1.0.102 lists --trust-folder: {r:?}");
     }
     for arm in ["deny/bare@github-hooks,trust=answer-no", "deny/bare@project,trust=answer-no", "deny/bare@user"] {
         let r = row(arm);
