@@ -253,32 +253,50 @@ fn cc_safety_net_with_a_project_rulebook_refuses_by_the_projects_rule_and_fails_
 /// finds the plugin still loaded and no hole: the probe is refused as-is and
 /// under every fault that let it through before, and with the seal binary gone.
 fn apply_the_plugin_advice_and_audit_again(v: &Value, home: &Path, project: &Path, probe: &str, args: &[&str]) {
-    let fix = v["agents"][0]["advice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["recheck"]["status"] == "proved")
-        .unwrap_or_else(|| panic!("no proved fix: {v:#}"));
-    let file = v["agents"][0]["hooks"][0]["file"].as_str().unwrap();
-    let change = fix["change"].as_str().unwrap();
-    assert!(change.contains(&format!("failopen seal --install {file}")), "{change}");
+    let file = Path::new(v["agents"][0]["hooks"][0]["file"].as_str().unwrap());
+    let path = std::env::var("PATH").unwrap_or_default();
+    let faults = ["missing", "crash", "signal", "no-launcher", "no-seal"];
+    let after = apply_the_proved_seal_and_audit_again(v, file, project, home, args, &path, probe, &faults);
+    assert_eq!(after["agents"][0]["plugins"][0]["loaded"], true, "{after:#}");
+    crate::audit_sources::assert_census_matches(&after, 1);
+}
+
+/// The fix `v` printed for the hooks in `file`, `failopen seal --install
+/// FILE`, proved on a copy before it was printed, applied exactly so (with
+/// no `claude` on PATH), then audited again with `args` and `path`: no hole,
+/// not exit 3, and `probe` refused as-is and under each of `faults`. The
+/// second report.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_the_proved_seal_and_audit_again(
+    v: &Value,
+    file: &Path,
+    project: &Path,
+    home: &Path,
+    args: &[&str],
+    path: &str,
+    probe: &str,
+    faults: &[&str],
+) -> Value {
+    let fix = v["agents"][0]["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved");
+    let change = fix.unwrap_or_else(|| panic!("no proved fix: {v:#}"))["change"].as_str().unwrap();
+    assert!(change.contains(&format!("failopen seal --install {}", file.display())), "{change}");
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(crate::support::bin(), dir.path().join("failopen")).unwrap();
     let out = std::process::Command::new(dir.path().join("failopen"))
-        .args(["seal", "--install", file])
+        .arg("seal")
+        .arg("--install")
+        .arg(file)
         .env("PATH", format!("{}:/usr/bin:/bin", dir.path().display()))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let (out, after) = audit(project, home, args);
-    assert_ne!(out.status.code(), Some(3), "the advised fix still fails open: {after:#}");
-    assert_eq!(after["agents"][0]["plugins"][0]["loaded"], true, "{after:#}");
-    assert_eq!(after["agents"][0]["holes"].as_array().unwrap().len(), 0, "{after:#}");
-    assert_eq!(result(&after, "H1", probe, "none"), "blocked", "{after:#}");
-    for fault in ["missing", "crash", "signal", "no-launcher", "no-seal"] {
+    let (out, after) = audit_with_path(project, home, args, path);
+    assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
+    assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
+    for fault in ["none"].iter().chain(faults) {
         assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
     }
-    crate::audit_sources::assert_census_matches(&after, 1);
+    after
 }
 
 #[test]

@@ -18,7 +18,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 
 use crate::audit_probes::{audit, audit_with_path, result};
-use crate::audit_public_guards::claude_plugin_install;
+use crate::audit_public_guards::{apply_the_proved_seal_and_audit_again, claude_plugin_install};
 
 /// The pinned package and its registry integrity (`npm view @coo-quack/sensitive-canary@0.8.1 dist.integrity`).
 const SENSITIVE_CANARY: &str = "@coo-quack/sensitive-canary@0.8.1";
@@ -144,25 +144,9 @@ fn sensitive_canary_installed_with_npm_install_g_is_resolved_at_run_time_and_fai
     assert_eq!(out.status.code(), Some(3), "{v:#}");
     // The fix, proved on a copy before it was printed, applied exactly so (no `claude` on PATH).
     assert_eq!(v["agents"][0]["rechecks"][0]["outcome"], "proved", "{v:#}");
-    let fix = v["agents"][0]["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved").unwrap();
-    let change = fix["change"].as_str().unwrap();
-    assert!(change.contains(&format!("failopen seal --install {}", settings_file.display())), "{change}");
-    let dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(crate::support::bin(), dir.path().join("failopen")).unwrap();
-    let out = Command::new(dir.path().join("failopen"))
-        .arg("seal")
-        .arg("--install")
-        .arg(&settings_file)
-        .env("PATH", format!("{}:/usr/bin:/bin", dir.path().display()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let (out, after) = audit(&project, &home, &[]);
-    assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
-    assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
-    for fault in ["none", "missing", "crash", "signal", "no-launcher", "no-seal"] {
-        assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
-    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    let faults = ["missing", "crash", "signal", "no-launcher", "no-seal"];
+    apply_the_proved_seal_and_audit_again(&v, &settings_file, &project, &home, &[], &path, probe, &faults);
 }
 
 /// Sensitive Canary as its README's plugin, from a directory marketplace
@@ -263,24 +247,9 @@ fn sensitive_canary_as_its_plugin_fails_on_node_20_with_why_and_fails_open_on_no
     }
     assert_eq!(result(&v, "H1", probe, "hang"), "skipped", "no timeout: {v:#}");
     assert_eq!(out.status.code(), Some(3), "{v:#}");
-    let fix = v["agents"][0]["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved");
-    let change = fix.unwrap_or_else(|| panic!("no proved fix: {v:#}"))["change"].as_str().unwrap();
-    let file = v["agents"][0]["hooks"][0]["file"].as_str().unwrap();
-    assert!(change.contains(&format!("failopen seal --install {file}")), "{change}");
-    let bin = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(crate::support::bin(), bin.path().join("failopen")).unwrap();
-    let out = Command::new(bin.path().join("failopen"))
-        .args(["seal", "--install", file])
-        .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let (out, after) = audit_with_path(&project, &home, &[], &path);
-    assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
-    assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
-    for fault in ["none", "missing", "crash", "signal", "no-launcher", "no-seal"] {
-        assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
-    }
+    let file = Path::new(v["agents"][0]["hooks"][0]["file"].as_str().unwrap());
+    let faults = ["missing", "crash", "signal", "no-launcher", "no-seal"];
+    apply_the_proved_seal_and_audit_again(&v, file, &project, &home, &[], &path, probe, &faults);
 }
 
 /// A guard plugin (of a directory marketplace) that reads its rules from

@@ -22,7 +22,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::audit_probes::{audit_with_path, result};
-use crate::audit_public_guards::pypi_venv;
+use crate::audit_public_guards::{apply_the_proved_seal_and_audit_again, pypi_venv};
 
 /// uv's Linux x86-64 wheel, by PyPI's sha256 (`.ci/run` downloads it).
 const UV: &str = "uv==0.13.9 --hash=sha256:d7f459fe4fd247d830351c75686d3996ace3c6f3f728eb0e85a30b7ada0cef19";
@@ -146,23 +146,6 @@ fn azet_guard_installed_with_uv_reads_the_projects_policy_from_the_payloads_cwd_
     assert_eq!(out.status.code(), Some(3), "{v:#}");
     // The fix, proved on a copy before it was printed, applied exactly so (no `claude` on PATH).
     assert_eq!(v["agents"][0]["rechecks"][0]["outcome"], "proved", "{v:#}");
-    let fix = v["agents"][0]["advice"].as_array().unwrap().iter().find(|a| a["recheck"]["status"] == "proved").unwrap();
-    let change = fix["change"].as_str().unwrap();
-    assert!(change.contains(&format!("failopen seal --install {}", settings.display())), "{change}");
-    let dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(crate::support::bin(), dir.path().join("failopen")).unwrap();
-    let out = Command::new(dir.path().join("failopen"))
-        .arg("seal")
-        .arg("--install")
-        .arg(&settings)
-        .env("PATH", format!("{}:/usr/bin:/bin", dir.path().display()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let (out, after) = audit_with_path(&project, &home, &[], &path);
-    assert_ne!(out.status.code(), Some(3), "the fix as applied still fails open: {after:#}");
-    assert!(after["agents"][0]["holes"].as_array().unwrap().is_empty(), "{after:#}");
-    for fault in ["none", "missing", "crash", "hang", "signal", "no-seal"] {
-        assert_eq!(result(&after, "H1", probe, fault), "blocked", "{fault}: {after:#}");
-    }
+    let faults = ["missing", "crash", "hang", "signal", "no-seal"];
+    apply_the_proved_seal_and_audit_again(&v, &settings, &project, &home, &[], &path, probe, &faults);
 }
