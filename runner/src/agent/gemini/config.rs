@@ -115,8 +115,10 @@ pub fn hook_entry_keeping(hook: &Value, keep: &[&str]) -> Value {
 
 /// What of an arm's Claude Code settings a Gemini session does not honour,
 /// one phrase each: keys other than `hooks`, events outside [`EVENTS`],
-/// hooks that are not commands, and hook keys that are dropped. Empty when
-/// the Gemini session runs the arm's hook as written.
+/// hooks that are not commands, hook keys that are dropped, a matcher that
+/// is not a string and a timeout that is not a number (neither can be
+/// written as the arm has it). Empty when the Gemini session runs the arm's
+/// hook as written.
 pub fn not_carried(settings: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for key in settings.as_object().into_iter().flat_map(|o| o.keys()).filter(|k| *k != "hooks") {
@@ -128,6 +130,10 @@ pub fn not_carried(settings: &Value) -> Vec<String> {
             out.push(format!("event {event}"));
             continue;
         }
+        // command_groups writes a matcher that is not a string as "" (every tool): not the arm's.
+        if groups.as_array().into_iter().flatten().any(|g| g.get("matcher").is_some_and(|m| !m.is_string())) {
+            out.push(format!("{event} matcher not a string"));
+        }
         let hooks = groups.as_array().into_iter().flatten().filter_map(|g| g.get("hooks")?.as_array()).flatten();
         for hook in hooks {
             match hook.get("type").and_then(Value::as_str) {
@@ -135,6 +141,10 @@ pub fn not_carried(settings: &Value) -> Vec<String> {
                     let keys = hook.as_object().into_iter().flat_map(|o| o.keys());
                     for key in keys.filter(|k| !HOOK_KEYS.contains(&k.as_str()) && *k != "timeout") {
                         out.push(format!("{event} hook key {key}"));
+                    }
+                    // hook_entry_keeping converts a number of seconds to ms and drops anything else.
+                    if hook.get("timeout").is_some_and(|t| !t.is_number()) {
+                        out.push(format!("{event} hook timeout not a number"));
                     }
                 }
                 other => out.push(format!("{event} hook of type {}", other.unwrap_or("(none)"))),
@@ -222,6 +232,11 @@ mod tests {
         assert_eq!(got, ["PreToolUse hook of type prompt", "event Stop", "setting permissions"]);
         assert_eq!(hooks(&settings), json!({"BeforeTool": [{"matcher": "*", "hooks": []}]}));
         assert!(not_carried(&json!({"hooks": {"PreToolUse": []}})).is_empty());
+        let number_matcher =
+            json!({"hooks": {"PostToolUse": [{"matcher": 42, "hooks": [{"type": "command", "command": "x"}]}]}});
+        assert_eq!(not_carried(&number_matcher), ["PostToolUse matcher not a string"]);
+        let text_timeout = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}});
+        assert_eq!(not_carried(&text_timeout), ["PreToolUse hook timeout not a number"]);
     }
 
     #[test]

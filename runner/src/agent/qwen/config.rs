@@ -87,6 +87,10 @@ pub fn not_carried(settings: &Value) -> Vec<String> {
             out.push(format!("event {event}"));
             continue;
         }
+        // Gemini's command_groups writes a matcher that is not a string as "" (every tool): not the arm's.
+        if groups.as_array().into_iter().flatten().any(|g| g.get("matcher").is_some_and(|m| !m.is_string())) {
+            out.push(format!("{event} matcher not a string"));
+        }
         let hooks = groups.as_array().into_iter().flatten().filter_map(|g| g.get("hooks")?.as_array()).flatten();
         for hook in hooks {
             match hook.get("type").and_then(Value::as_str) {
