@@ -146,6 +146,14 @@ fn write_refused(e: &HookEntry, baseline: &[AuditCell], fault_tools: &[&str]) ->
     })
 }
 
+/// The first of `probes` a session confirmed `e` refuses (`blocked` as configured).
+fn first_confirmed<'p>(e: &HookEntry, probes: &'p [Probe], confirmed: &[AuditCell]) -> Option<&'p Probe> {
+    probes.iter().find(|p| {
+        let label = p.label();
+        confirmed.iter().any(|c| c.hook == e.id && c.tool == label && c.result == CellResult::Blocked)
+    })
+}
+
 /// For each hook that refused no plain write through `fault_tools` but
 /// refused a probe in a session: every fault, under the first such probe.
 pub fn fault_plan<'p>(
@@ -160,10 +168,7 @@ pub fn fault_plan<'p>(
         if write_refused(e, baseline, fault_tools) {
             continue;
         }
-        let first = probes.iter().find(|p| {
-            let label = p.label();
-            confirmed.iter().any(|c| c.hook == e.id && c.tool == label && c.result == CellResult::Blocked)
-        });
+        let first = first_confirmed(e, probes, confirmed);
         if let Some(p) = first {
             plan.extend(Fault::INJECTED.iter().map(|f| (i, p, *f)));
         }
@@ -203,10 +208,7 @@ pub fn state_plan<'p>(
             }
             continue;
         }
-        let first = probes.iter().find(|p| {
-            let label = p.label();
-            confirmed.iter().any(|c| c.hook == e.id && c.tool == label && c.result == CellResult::Blocked)
-        });
+        let first = first_confirmed(e, probes, confirmed);
         if let Some(p) = first {
             probed.extend(Fault::STATE.iter().map(|f| (i, p, *f)));
         }
