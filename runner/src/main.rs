@@ -3,5 +3,7 @@
 mod cli;
 
 fn main() {
-    std::process::exit(cli::main().code());
+    let code = cli::main().code();
+    failopen::sandbox::settle();
+    std::process::exit(code);
 }

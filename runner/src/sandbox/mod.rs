@@ -54,9 +54,24 @@ static POLICY: OnceLock<Policy> = OnceLock::new();
 /// it less or not at all.
 pub fn choose(policy: Policy) {
     if POLICY.set(policy).is_ok() && policy == Policy::On {
-        std::thread::spawn(|| {
+        let asking = std::thread::spawn(|| {
             let _ = npm_global_prefix();
         });
+        *WARM_UP.lock().unwrap_or_else(|e| e.into_inner()) = Some(asking);
+    }
+}
+
+/// The thread [`choose`] started to ask npm for its prefix, until [`settle`] joins it.
+static WARM_UP: std::sync::Mutex<Option<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(None);
+
+/// Wait for the question [`choose`] put to npm, if it is still out: the process
+/// must not exit while npm runs with its throwaway cache in TMPDIR, or both
+/// outlive it (a run with no session to start ends in a fraction of a second,
+/// before npm has answered). The binary calls this once, before it exits.
+pub fn settle() {
+    let asking = WARM_UP.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(asking) = asking {
+        let _ = asking.join();
     }
 }
 

@@ -261,3 +261,41 @@ exec '{}' "$@"
     let r = by_arm("signal/bare");
     assert_eq!((r.1.as_str(), r.4.as_str()), ("wrote", "error:139"), "{r:?}");
 }
+
+/// A run with no session to start ends before npm has answered the question
+/// the sandbox puts to it at once (`npm prefix -g`, with a throwaway cache in
+/// TMPDIR), and still leaves neither the npm nor its directory behind: the
+/// binary waits for the answer before it exits. Here npm is a script on the
+/// PATH that takes two seconds (the real one took long enough, once, under
+/// CI's load); the run's only row is `unsupported` on Codex, with no session.
+#[test]
+fn a_run_that_ends_at_once_waits_for_the_npm_it_asked() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = d.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let npm = bin.join("npm");
+    std::fs::write(&npm, "#!/bin/sh\nmkdir -p \"$npm_config_cache/_logs\"\nsleep 2\necho /nonexistent-prefix\n")
+        .unwrap();
+    std::fs::set_permissions(&npm, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin.clone()).chain(std::env::split_paths(&std::env::var("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let tmp = d.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let rows = d.path().join("rows.csv");
+    let _lock = support::lock::sessions();
+    let out = failopen()
+        .env("PATH", &path)
+        .env("TMPDIR", &tmp)
+        .env_remove("FAILOPEN_SANDBOX")
+        .args(["run", "--agent", "codex", "--arms", "surface", "--only", "*@PermissionRequest", "--out"])
+        .arg(&rows)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = support::read_csv(&rows);
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.session_secs == 0.0), "no session ran: {rows:?}");
+    support::assert_no_leftovers(&tmp);
+}
