@@ -313,7 +313,47 @@ async fn seed(script: &str, dirs: &Dirs, id: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-impl SessionSpec<'_> {
+impl<'a> SessionSpec<'a> {
+    /// A print-mode session against the stand-in, its root kept for the
+    /// caller to read: the agent's settings as `settings` alone (the
+    /// settings flag), the trust granted, the article's route, no project,
+    /// file, seed or plant. Audit's sessions start from this and set what
+    /// differs (`SessionSpec { project, ..SessionSpec::kept_stand_in(...) }`).
+    pub fn kept_stand_in(
+        id: String,
+        bin: &'a AgentBin,
+        standin: &'a StandIn,
+        pool: &'a Pool,
+        settings: Value,
+        hook: HookIdentity,
+        wall_timeout: Duration,
+    ) -> SessionSpec<'a> {
+        SessionSpec {
+            id,
+            bin,
+            settings,
+            hook,
+            env: Vec::new(),
+            mcp_config: None,
+            backend: Backend::StandIn(standin),
+            wall_timeout,
+            extra_args: Vec::new(),
+            pool,
+            keep: true,
+            project: None,
+            files: Vec::new(),
+            seed: None,
+            route: Route::Article,
+            setting_sources: None,
+            permission_mode: None,
+            skills: false,
+            mode: Mode::Print,
+            trust: Trust::Accepted,
+            source: crate::surface::HookSource::SettingsFlag,
+            planted: None,
+        }
+    }
+
     /// What this session asks of its agent, as the driver sees it.
     pub fn ask(&self) -> SessionAsk<'_> {
         SessionAsk {

@@ -21,9 +21,8 @@ use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::audit::model::{Finding, Severity};
 use crate::install::AgentBin;
 use crate::pool::Pool;
-use crate::session::{self, Backend, SessionDir, SessionFile, SessionSpec};
+use crate::session::{self, SessionDir, SessionFile, SessionSpec};
 use crate::standin::StandIn;
-use crate::surface::Route;
 
 /// The tool the census session calls.
 pub const CENSUS_TOOL: &str = "Bash";
@@ -185,29 +184,20 @@ pub async fn run(
         extra_args.extend(["--plugin-dir".to_string(), dir.to_string_lossy().into_owned()]);
     }
     let spec = SessionSpec {
-        id,
-        bin: claude,
-        settings: json!({}),
-        hook: HookIdentity::new("failopen-census: no hook of its own", vec![]),
-        env: vec![],
-        mcp_config: None,
-        backend: Backend::StandIn(standin),
-        wall_timeout: Duration::from_secs_f64(longest * 2.0 + 60.0),
         extra_args,
-        pool,
-        keep: true,
         // In a copy of the project, as its hooks run there (their rule files beside them).
         project: Some(project.to_path_buf()),
         files,
-        route: Route::Article,
         setting_sources: Some("user,project,local"),
-        permission_mode: None,
-        skills: false,
-        mode: crate::mode::Mode::Print,
-        trust: crate::mode::Trust::Accepted,
-        source: crate::surface::HookSource::SettingsFlag,
-        planted: None,
-        seed: None,
+        ..SessionSpec::kept_stand_in(
+            id,
+            claude,
+            standin,
+            pool,
+            json!({}),
+            HookIdentity::new("failopen-census: no hook of its own", vec![]),
+            Duration::from_secs_f64(longest * 2.0 + 60.0),
+        )
     };
     let outcome = session::run(&spec).await?;
     let Some(root) = outcome.kept_root else {

@@ -20,7 +20,7 @@ use crate::audit::model::OnFailure;
 use crate::hook_type::HookType;
 use crate::install::AgentBin;
 use crate::pool::Pool;
-use crate::session::{self, Backend, SessionSpec};
+use crate::session::{self, SessionSpec};
 use crate::standin::hook_model::HookPolicy;
 use crate::standin::route::RoutePlan;
 use crate::standin::StandIn;
@@ -253,20 +253,9 @@ impl Runner<'_> {
         let agent = self.bin.agent;
         let hook = &super::agent_hooks::for_agent(agent, hook);
         let spec = SessionSpec {
-            id: id.clone(),
-            bin: self.bin,
-            // A probe's session seeds no file for an edit: its world is its seed's.
-            settings: settings_for(hook, matcher, if probe.is_some() { "Bash" } else { tool }),
-            hook: self.identity(hook, matcher),
             env,
             mcp_config,
-            backend: Backend::StandIn(self.standin),
-            wall_timeout: Duration::from_secs_f64(timeout + 60.0),
-            extra_args: vec![],
-            pool: self.pool,
-            keep: true,
             project: project.clone(),
-            files: Vec::new(),
             // A probe acts in a world built before the agent starts, the same for every agent.
             seed: probe.as_ref().map(|_| world::seed_script()),
             route: match tool {
@@ -276,13 +265,17 @@ impl Runner<'_> {
                 MCP => Route::Mcp,
                 _ => crate::surface::Route::Article,
             },
-            setting_sources: None,
-            permission_mode: None,
-            skills: false,
-            mode: crate::mode::Mode::Print,
-            trust: crate::mode::Trust::Accepted,
-            source: crate::surface::HookSource::SettingsFlag,
             planted,
+            ..SessionSpec::kept_stand_in(
+                id.clone(),
+                self.bin,
+                self.standin,
+                self.pool,
+                // A probe's session seeds no file for an edit: its world is its seed's.
+                settings_for(hook, matcher, if probe.is_some() { "Bash" } else { tool }),
+                self.identity(hook, matcher),
+                Duration::from_secs_f64(timeout + 60.0),
+            )
         };
         let outcome = session::run(&spec).await?;
         let root: Option<PathBuf> = outcome.kept_root.clone();

@@ -29,7 +29,7 @@ use crate::agent::plugin_audit::{PluginAudit, PluginCall, PluginFault};
 use crate::attribution::HookIdentity;
 use crate::audit::intake::config::{HookEntry, HookKind};
 use crate::evidence::{Evidence, SessionExit};
-use crate::session::{self, Backend, SessionSpec};
+use crate::session::{self, SessionSpec};
 use crate::task::NOTES_FILE;
 
 /// What the plugin sessions of one agent's entries found.
@@ -136,32 +136,17 @@ async fn session(
         return Ok((CellResult::Invalid("interrupted".into()), None));
     };
     let timeout = audit.session_timeout_secs();
-    let spec = SessionSpec {
-        id: runner.pool.next_id(&format!("audit-{}-{}", e.id, fault.as_str())),
-        bin: runner.bin,
-        settings: audit.settings(name, text, agent_fault),
-        // Judged by the driver's evidence of the plugin's throw ([`PluginAudit::calls`]), not by words.
-        hook: HookIdentity::new(name, Vec::new()),
-        env: Vec::new(),
-        mcp_config: None,
-        backend: Backend::StandIn(runner.standin),
-        wall_timeout: Duration::from_secs_f64(timeout),
-        extra_args: vec![],
-        pool: runner.pool,
-        keep: true,
-        // The plugin's copy is the one file of the project these sessions hold (`settings`), as measured.
-        project: None,
-        files: Vec::new(),
-        seed: None,
-        route: crate::surface::Route::Article,
-        setting_sources: None,
-        permission_mode: None,
-        skills: false,
-        mode: crate::mode::Mode::Print,
-        trust: crate::mode::Trust::Accepted,
-        source: crate::surface::HookSource::SettingsFlag,
-        planted: None,
-    };
+    // Judged by the driver's evidence of the plugin's throw ([`PluginAudit::calls`]), not by words. The
+    // plugin's copy is the one file of the project these sessions hold (`settings`), as measured.
+    let spec = SessionSpec::kept_stand_in(
+        runner.pool.next_id(&format!("audit-{}-{}", e.id, fault.as_str())),
+        runner.bin,
+        runner.standin,
+        runner.pool,
+        audit.settings(name, text, agent_fault),
+        HookIdentity::new(name, Vec::new()),
+        Duration::from_secs_f64(timeout),
+    );
     let outcome = session::run(&spec).await?;
     if let Some(what) = outcome.evidence.unsupported {
         return Ok((CellResult::Invalid(format!("unsupported: {what}")), None));
