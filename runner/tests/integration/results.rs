@@ -789,7 +789,7 @@ fn continue_reference_csvs_hold_every_arms_expectation() {
 #[test]
 fn seal_shapes_reference_csv_is_blocked_on_every_agent_with_command_hooks() {
     use crate::support::reference;
-    use failopen::agent::{claude_code, cline, codex, copilot, droid, gemini, qwen};
+    use failopen::agent::{auggie, claude_code, cline, codex, copilot, droid, gemini, qwen};
     let pinned = [
         (Agent::ClaudeCode, claude_code::PINNED_VERSION),
         (Agent::Codex, codex::PINNED_VERSION),
@@ -798,6 +798,7 @@ fn seal_shapes_reference_csv_is_blocked_on_every_agent_with_command_hooks() {
         (Agent::Cline, cline::PINNED_VERSION),
         (Agent::Qwen, qwen::PINNED_VERSION),
         (Agent::Droid, droid::PINNED_VERSION),
+        (Agent::Auggie, auggie::PINNED_VERSION),
     ];
     let file = "seal-shapes.csv";
     let arms = failopen::arms::load("seal-shapes").unwrap();
@@ -864,7 +865,7 @@ fn the_auggie_history_covers_ten_releases_each_at_its_expectation() {
 
 /// Issue 47 item 5: the arm sets' cells no reference run held before, on
 /// Continue CLI 1.5.47, Codex CLI 0.171.0, Gemini CLI 0.61.0, Copilot
-/// CLI 1.0.102, Droid CLI 0.225.2 and Cline CLI 3.0.65
+/// CLI 1.0.102, Droid CLI 0.225.2, Cline CLI 3.0.65 and Auggie CLI 0.36.0
 /// (results/<agent>-grids-<version>.csv, one session an arm,
 /// `failopen run --agent A --arms SET --only ARM...`): every arm of each set
 /// named here has a row, and each row is what its arm's expectation for
@@ -889,7 +890,7 @@ fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
         "surface",
         "trust",
     ];
-    let grids: [(&str, Agent, &str, Vec<&str>); 6] = [
+    let grids: [(&str, Agent, &str, Vec<&str>); 7] = [
         (
             "continue-grids-1.5.47.csv",
             Agent::Continue,
@@ -925,6 +926,12 @@ fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
             Agent::Cline,
             "3.0.65",
             vec!["auggie", "continue", "extended", "full", "model", "shapes", "surface"],
+        ),
+        (
+            "auggie-grids-0.36.0.csv",
+            Agent::Auggie,
+            "0.36.0",
+            vec!["cline", "continue", "extended", "full", "model", "shapes", "surface", "trust"],
         ),
     ];
     for (file, agent, version, mut sets) in grids {

@@ -62,6 +62,7 @@ fn state_reference_csv_gives_every_arms_expectation() {
         Agent::Cline,
         Agent::Continue,
         Agent::Droid,
+        Agent::Auggie,
     ] {
         for arm in &arms {
             assert!(
