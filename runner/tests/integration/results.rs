@@ -237,12 +237,16 @@ fn shapes_reference_csv_gives_every_arms_expectation_on_the_older_releases() {
 }
 
 /// The committed results carry no machine paths: rows quote the run's temp
-/// root as `$RUN`, the failopen binary as `failopen` and the home as `~`.
+/// root as `$RUN`, the failopen binary as `failopen` and the home as `~`. A
+/// path under `~` is the session's own HOME, whatever it holds (Qwen Code
+/// quotes the tool output it keeps in `~/.qwen/tmp/<project>/tool-results/`).
 #[test]
 fn committed_results_carry_no_machine_paths() {
+    let under_home = regex::Regex::new(r"~/[^\s,]*").unwrap();
     for entry in std::fs::read_dir(results_dir()).unwrap().flatten() {
         let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
         for (n, line) in text.lines().enumerate() {
+            let line = under_home.replace_all(line, "~");
             for machine in ["/tmp/", "/root/", "/home/", "/Users/", "target/release/", "failopen-run-"] {
                 assert!(!line.contains(machine), "{}:{}: {machine:?} in {line}", entry.path().display(), n + 1);
             }
