@@ -868,7 +868,7 @@ fn the_auggie_history_covers_ten_releases_each_at_its_expectation() {
 
 /// Issue 47 item 5: the arm sets' cells no reference run held before, on
 /// Continue CLI 1.5.47, Codex CLI 0.171.0, Gemini CLI 0.61.0, Copilot
-/// CLI 1.0.102, Droid CLI 0.225.2 and Cline CLI 3.0.65
+/// CLI 1.0.102, Droid CLI 0.225.2, Qwen Code 0.24.4 and Cline CLI 3.0.65
 /// (results/<agent>-grids-<version>.csv, one session an arm,
 /// `failopen run --agent A --arms SET --only ARM...`): every arm of each set
 /// named here has a row, and each row is what its arm's expectation for
@@ -893,7 +893,7 @@ fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
         "surface",
         "trust",
     ];
-    let grids: [(&str, Agent, &str, Vec<&str>); 6] = [
+    let grids: [(&str, Agent, &str, Vec<&str>); 7] = [
         (
             "continue-grids-1.5.47.csv",
             Agent::Continue,
@@ -922,6 +922,12 @@ fn grid_reference_csvs_hold_every_arms_expectation_or_lack() {
             "droid-grids-0.225.2.csv",
             Agent::Droid,
             "0.225.2",
+            EVERY.iter().filter(|s| **s != "seal-shapes").copied().collect(),
+        ),
+        (
+            "qwen-grids-0.24.4.csv",
+            Agent::Qwen,
+            "0.24.4",
             EVERY.iter().filter(|s| **s != "seal-shapes").copied().collect(),
         ),
         (
