@@ -150,7 +150,8 @@ mod tests {
         assert!(c.read(Some(1), deny, b"").0, "a JSON deny is read on exit 1 too");
         assert!(c.read(Some(0), b"", deny).0, "stderr is read when stdout is blank");
         assert!(!c.read(Some(0), b"ok", deny).0, "stdout first");
-        assert!(c.read(Some(0), "\u{feff}".as_bytes().iter().chain(deny).copied().collect::<Vec<u8>>().as_slice(), b"").0);
+        let bom = ["\u{feff}".as_bytes(), deny].concat();
+        assert!(c.read(Some(0), &bom, b"").0, "JavaScript's trim strips a BOM");
         let ask = br#"{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"ask me"}}"#;
         assert!(c.read(Some(0), ask, b"").0, "ask: no one to ask headless");
         assert!(c.read(Some(0), br#"{"continue":false,"stopReason":"halt"}"#, b"").0);
