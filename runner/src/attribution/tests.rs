@@ -277,7 +277,8 @@ fn an_exit_2_reason_another_hook_may_give_is_nobodys() {
     let reads_a_file = command("cat reason.txt >&2; exit 2");
     let http = serde_json::json!({"type": "http", "url": "http://127.0.0.1:1/deny"});
     let with_env = serde_json::json!({"type": "command", "command": "cat >/dev/null; exit 0", "env": {"A": "1"}});
-    for other in [same_text, echoed, same_script, through_bash, expanded, escaped, reads_a_file, http, with_env, Value::Null]
+    for other in
+        [same_text, echoed, same_script, through_bash, expanded, escaped, reads_a_file, http, with_env, Value::Null]
     {
         let h = deny_beside(Some(std::slice::from_ref(&other)));
         assert!(h.exit_reasons.is_empty(), "{other}");

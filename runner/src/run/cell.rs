@@ -239,3 +239,33 @@ pub fn hook_identity(guard: &Guard, target: &HookTarget) -> HookIdentity {
     };
     HookIdentity::new(target.label(), reasons)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The settings of `deny/bare+...`: the guard's entry first, then the arm's sibling.
+    fn arm_settings(sibling: &str) -> serde_json::Value {
+        json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/g/deny.sh", "timeout": 5}]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": sibling, "timeout": 5}]}]}})
+    }
+
+    #[test]
+    fn the_guards_exit_2_reason_is_kept_beside_a_sibling_that_cannot_say_it_and_only_then() {
+        let deny = crate::guards::find("deny").expect("the deny guard");
+        let kept = |sibling: &str| {
+            let others = other_hooks(settings::hook_entries(&arm_settings(sibling)), "/g/deny.sh");
+            crate::attribution::unshared_reasons(exit_reasons(deny), others.as_deref())
+        };
+        assert_eq!(kept("cat >/dev/null; exit 0"), ["this session may not write files (failopen deny guard)"]);
+        // A second copy of the deny guard is the other entry: it may say the same.
+        assert!(kept("/g/deny.sh").is_empty());
+        assert!(kept("/elsewhere/deny.sh").is_empty());
+        // The hook under test is not among the entries read: failopen cannot tell the others apart.
+        let others = other_hooks(settings::hook_entries(&arm_settings("cat >/dev/null; exit 0")), "/g/other.sh");
+        assert!(others.is_none());
+        assert!(crate::attribution::unshared_reasons(exit_reasons(deny), others.as_deref()).is_empty());
+    }
+}
