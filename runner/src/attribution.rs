@@ -19,6 +19,29 @@
 //! - anything else that refused the call is someone else: a permission rule
 //!   (`Permission to use Bash with command ... has been denied.`), another
 //!   hook (its own command in the bracket), or a managed policy.
+//!
+//! Agents that word every hook's refusal alike and name no hook (Codex CLI,
+//! Gemini CLI, Droid CLI and others: [`RefusalWording::uniform_refusal`])
+//! leave only the reason to go by. Such a refusal is the hook under test's
+//! when its reason is
+//!
+//! - one of its JSON decisions' reasons ([`HookIdentity::reasons`]), or
+//! - one of its exit-2 reasons, the line its script writes to stderr before
+//!   `exit 2` ([`exit_reasons_in_script`]), kept in
+//!   [`HookIdentity::exit_reasons`] only when no other hook of the session
+//!   can give that same text ([`unshared_reasons`]): every other hook is one
+//!   failopen wrote, and each is a command whose whole output is in its own
+//!   text (only `cat`, `printf`, `echo`, `exit`, `true`, `false`, `sleep`;
+//!   no file named, no `$`, glob, backslash escape or `%` format) that does
+//!   not spell the reason out. A hook that runs a script (another deny
+//!   guard, say), an HTTP or prompt hook, a hook from managed settings or a
+//!   system layer, or one in a file failopen does not read, could give any
+//!   text: the reason stays unattributed; or
+//! - any reason at all, when the hook under test is the session's sole
+//!   PreToolUse hook.
+//!
+//! A refusal without a reason (Droid's `Tool execution blocked by hook`, or
+//! a blank one) is never attributed this way.
 
 use serde_json::Value;
 
@@ -46,12 +69,25 @@ pub struct HookIdentity {
     /// (`${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh`) by 2.1.240 and with the
     /// plugin's directory put in (`/.../hooks/deny.sh`) by 2.1.328.
     pub aliases: Vec<String>,
+    /// The reasons of this hook's exit-2 refusals (what its script writes to
+    /// stderr before `exit 2`: [`exit_reasons_in_script`]) that no other hook
+    /// of the session can give ([`unshared_reasons`]). Read only from an
+    /// agent's refusal that names no hook ([`RefusalWording::uniform_refusal`]);
+    /// empty when failopen cannot tell every other hook apart.
+    pub exit_reasons: Vec<String>,
 }
 
 impl HookIdentity {
     /// A hook known by its label and the reasons its JSON decisions carry.
     pub fn new(label: impl Into<String>, reasons: Vec<String>) -> HookIdentity {
-        HookIdentity { label: label.into(), reasons, sole_pretooluse_hook: false, matcher: None, aliases: Vec::new() }
+        HookIdentity {
+            label: label.into(),
+            reasons,
+            sole_pretooluse_hook: false,
+            matcher: None,
+            aliases: Vec::new(),
+            exit_reasons: Vec::new(),
+        }
     }
 
     /// Whether `text` is Claude Code's generic JSON deny ([`GENERIC_HOOK_DENY`])
@@ -208,16 +244,19 @@ pub fn is_generic_hook_deny(text: &str) -> bool {
 /// Codex CLI words every PreToolUse hook's refusal alike, `Command blocked
 /// by PreToolUse hook: <reason>. Command: <command>`, naming no hook and
 /// reporting no hook events: such a refusal is the hook under test's when
-/// its reason is one the hook gives, or when the hook under test is the only
-/// PreToolUse hook Codex loads (failopen wrote the session's `CODEX_HOME`,
-/// the project holds no `.codex/`, and no system layer in `/etc/codex`
-/// has hooks: see `agent::codex::config::system_layers_with_hooks`).
+/// its reason is one of its JSON reasons, or one of its exit-2 reasons that
+/// no other hook of the session can give ([`HookIdentity::exit_reasons`]),
+/// or when the hook under test is the only PreToolUse hook Codex loads
+/// (failopen wrote the session's `CODEX_HOME`, the project holds no
+/// `.codex/`, and no system layer in `/etc/codex` has hooks: see
+/// `agent::codex::config::system_layers_with_hooks`).
 pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String], wording: &dyn RefusalWording) -> Refuser {
     // Gemini CLI words a BeforeTool hook's refusal alike for every hook
     // too (`Tool execution blocked: <reason>`): the same rule.
     if let Some(reason) = wording.uniform_refusal(text) {
         return match reason {
             Some(reason) if hook.reasons.iter().any(|r| is_reason(reason, r)) => Refuser::HookUnderTest,
+            Some(reason) if hook.exit_reasons.iter().any(|r| is_reason(reason, r)) => Refuser::HookUnderTest,
             Some(_) if hook.sole_pretooluse_hook => Refuser::HookUnderTest,
             _ => Refuser::Unattributed,
         };
@@ -321,6 +360,112 @@ pub fn reasons_in_script(body: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The reasons of a guard script's exit-2 refusals: the text of each line
+/// `printf '<reason>\n' >&2` that the line `exit 2` follows. Read
+/// conservatively: a reason with a quote, a backslash or a `%` in it (which
+/// `printf` would rewrite) is left out, as is one written any other way.
+pub fn exit_reasons_in_script(body: &str) -> Vec<String> {
+    let lines: Vec<&str> = body.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    lines
+        .windows(2)
+        .filter(|pair| pair[1] == "exit 2")
+        .filter_map(|pair| pair[0].strip_prefix("printf '")?.strip_suffix("\\n' >&2"))
+        .filter(|reason| !reason.trim().is_empty() && !reason.contains(['\'', '\\', '%']))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The programs a hook command may run for failopen to know everything it
+/// can print: none reads a file or prints more than its arguments (`cat`
+/// its standard input, which is the hook's payload).
+const SELF_CONTAINED_PROGRAMS: [&str; 8] = ["cat", "printf", "echo", "exit", "true", "false", "sleep", ":"];
+
+/// The simple commands of a shell command line, split at `;`, `&`, `|`,
+/// newlines, parentheses and braces outside quotes (`>&2` and `>&1` are
+/// redirections, not splits); `None` when a quote is left open.
+fn simple_commands(command: &str) -> Option<Vec<String>> {
+    let command = command.replace(">&2", "> ").replace(">&1", "> ");
+    let mut out = vec![String::new()];
+    let mut quote: Option<char> = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ';' | '&' | '|' | '\n' | '(' | ')' | '{' | '}') => {
+                out.push(String::new());
+                continue;
+            }
+            (None, _) => {}
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    quote.is_none().then_some(out)
+}
+
+/// Whether everything a hook command can print is in its own text: it
+/// expands nothing (no `$`, backquote, glob, `~`, `<`), writes no escape
+/// but `\n` and no `printf` format, and each of its simple commands runs one
+/// of [`SELF_CONTAINED_PROGRAMS`] (`cat` with no file, only redirections).
+fn is_self_contained(command: &str) -> bool {
+    if command.contains(['$', '`', '*', '?', '[', '~', '<', '%']) {
+        return false;
+    }
+    if command.match_indices('\\').any(|(i, _)| !command[i + 1..].starts_with('n')) {
+        return false;
+    }
+    let Some(commands) = simple_commands(command) else { return false };
+    commands.iter().all(|c| {
+        let mut words = c.split_whitespace();
+        match words.next() {
+            None => true,
+            Some("cat") => words.all(|w| w.starts_with('>') || w.starts_with("1>") || w.starts_with("2>")),
+            Some(program) => SELF_CONTAINED_PROGRAMS.contains(&program),
+        }
+    })
+}
+
+/// `text` without quotes, `\n` read as a space, and every run of
+/// whitespace made one space: what a self-contained command's output can
+/// be compared in.
+fn flattened(text: &str) -> String {
+    let text = text.replace(['\'', '"'], "").replace("\\n", " ");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Keys of a hook entry that change what it runs or how (arguments, its
+/// environment, its shell or directory, or another agent's per-platform
+/// command): an entry with any of them may give any text.
+const RUN_KEYS: [&str; 9] = ["args", "env", "shell", "cwd", "bash", "powershell", "windows", "linux", "osx"];
+
+/// Whether another hook of the session, its entry in the settings, may
+/// give `reason`: any hook but a self-contained command ([`is_self_contained`])
+/// may; such a command may when its text spells the reason out.
+pub fn may_give(entry: &Value, reason: &str) -> bool {
+    let command = match (entry.get("type").and_then(Value::as_str), entry.get("command").and_then(Value::as_str)) {
+        (Some("command"), Some(command)) => command,
+        _ => return true,
+    };
+    // Keys some agent reads to run something else than `command`, or to run it differently.
+    if RUN_KEYS.iter().any(|k| entry.get(*k).is_some()) {
+        return true;
+    }
+    let reason = flattened(reason);
+    !is_self_contained(command) || reason.is_empty() || flattened(command).contains(&reason)
+}
+
+/// Of the hook under test's exit-2 reasons `own`, those that none of
+/// `others` may give ([`may_give`]): `others` are the entries of every other
+/// hook the session loads, all of them written by failopen; `None` when
+/// the session may load a hook failopen did not write (managed settings, a
+/// system layer, a file it does not read), and then no reason is kept.
+pub fn unshared_reasons(own: Vec<String>, others: Option<&[Value]>) -> Vec<String> {
+    let Some(others) = others else { return Vec::new() };
+    own.into_iter().filter(|r| !others.iter().any(|o| may_give(o, r))).collect()
 }
 
 #[cfg(test)]

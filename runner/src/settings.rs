@@ -116,6 +116,29 @@ pub fn pretooluse_hook_count(settings: &Value) -> usize {
     }
 }
 
+/// Every hook entry a settings object registers, under any event and in
+/// any matcher group, in order; a malformed part (an event that is not an
+/// array, a group without a `hooks` array) stands as one `null` entry, so
+/// that it is never taken for "no hook".
+pub fn hook_entries(settings: &Value) -> Vec<Value> {
+    let Some(hooks) = settings.get("hooks") else { return Vec::new() };
+    let Some(events) = hooks.as_object() else { return vec![Value::Null] };
+    let mut out = Vec::new();
+    for groups in events.values() {
+        let Some(groups) = groups.as_array() else {
+            out.push(Value::Null);
+            continue;
+        };
+        for group in groups {
+            match group.get("hooks").and_then(Value::as_array) {
+                Some(entries) => out.extend(entries.iter().cloned()),
+                None => out.push(Value::Null),
+            }
+        }
+    }
+    out
+}
+
 /// Whole seconds are written as integers, as people write them.
 fn timeout_value(secs: f64) -> Value {
     if secs.fract() == 0.0 && secs < u32::MAX as f64 {
@@ -128,6 +151,19 @@ fn timeout_value(secs: f64) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hook_entries_are_every_event_and_group_with_malformed_parts_as_null() {
+        assert!(hook_entries(&json!({})).is_empty());
+        let s = json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "a"}, {"command": "b"}]}, {"matcher": "x"}],
+            "PostToolUse": [{"hooks": [{"command": "c"}]}],
+            "Stop": "oops"}});
+        let entries = hook_entries(&s);
+        assert_eq!(entries.len(), 5);
+        assert_eq!(entries.iter().filter(|e| e.is_null()).count(), 2);
+        assert_eq!(hook_entries(&json!({"hooks": []})), vec![Value::Null]);
+    }
 
     #[test]
     fn pretooluse_hooks_are_counted_over_groups() {

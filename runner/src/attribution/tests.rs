@@ -3,6 +3,7 @@
 use super::*;
 use crate::agent::claude_code::wording::ClaudeCodeWording;
 use crate::agent::codex::driver::CodexWording;
+use crate::agent::droid::wording::DroidWording;
 use crate::agent::gemini::driver::GeminiWording;
 
 /// [`super::refuser`] in Claude Code's words, the agent of most of these tests.
@@ -213,4 +214,92 @@ fn reasons_are_read_out_of_guard_scripts() {
         r#"printf '%s\n' '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"a (b)"}}'"#;
     assert_eq!(reasons_in_script(body), ["a (b)"]);
     assert!(reasons_in_script("exit 2").is_empty());
+}
+
+/// The deny guard's exit-2 reason, as failopen's guards/deny.sh writes it.
+const DENY_REASON: &str = "this session may not write files (failopen deny guard)";
+
+/// The deny guard beside `others`, as the session's settings give them, its exit-2 reasons kept as `run` keeps them.
+fn deny_beside(others: Option<&[Value]>) -> HookIdentity {
+    let body = include_str!("../../guards/deny.sh");
+    let mut h = HookIdentity::new("/g/deny.sh", reasons_in_script(body));
+    h.exit_reasons = unshared_reasons(exit_reasons_in_script(body), others);
+    h
+}
+
+fn command(c: &str) -> Value {
+    serde_json::json!({"type": "command", "command": c, "timeout": 5})
+}
+
+#[test]
+fn the_exit_2_reason_is_read_from_the_deny_guards_script() {
+    assert_eq!(exit_reasons_in_script(include_str!("../../guards/deny.sh")), vec![DENY_REASON.to_string()]);
+    assert!(reasons_in_script(include_str!("../../guards/deny.sh")).is_empty(), "no JSON reason");
+    // A blank reason (printf escapes) and stdout only are no reasons.
+    assert!(exit_reasons_in_script(include_str!("../../guards/deny-blank-reason.sh")).is_empty());
+    assert!(exit_reasons_in_script(include_str!("../../guards/stdout-deny.sh")).is_empty());
+    assert!(exit_reasons_in_script("printf 'no (exit 1)\\n' >&2\nexit 1\n").is_empty(), "not an exit 2");
+}
+
+#[test]
+fn an_exit_2_reason_is_ours_beside_a_crashing_or_allowing_hook_on_agents_that_name_no_hook() {
+    let crash = command("cat >/dev/null; printf 'sibling hook failed before deciding\\n' >&2; exit 1");
+    let allow = command("cat >/dev/null; exit 0");
+    let refusing = command("cat >/dev/null; printf 'sibling hook refuses writes\\n' >&2; exit 2");
+    let unknown_key = serde_json::json!({"type": "command", "command": "cat >/dev/null; exit 0", "onFaliure": "block"});
+    for others in [vec![crash], vec![allow], vec![refusing], vec![unknown_key]] {
+        let h = deny_beside(Some(&others));
+        assert_eq!(h.exit_reasons, vec![DENY_REASON.to_string()], "{others:?}");
+        let codex = format!("Command blocked by PreToolUse hook: {DENY_REASON}. Command: printf");
+        let gemini = format!("Tool execution blocked: {DENY_REASON}");
+        let droid = format!("Error: {DENY_REASON}\n");
+        assert_eq!(super::refuser(&codex, &h, &[], &CodexWording), Refuser::HookUnderTest);
+        assert_eq!(super::refuser(&gemini, &h, &[], &GeminiWording), Refuser::HookUnderTest);
+        assert_eq!(super::refuser(&droid, &h, &[], &DroidWording), Refuser::HookUnderTest);
+        // Another reason, or the guard's joined with another hook's, is not its alone.
+        let joined = format!("Tool execution blocked: {DENY_REASON}\nsibling hook refuses writes");
+        assert_eq!(super::refuser(&joined, &h, &[], &GeminiWording), Refuser::Unattributed);
+        let other = "Error: sibling hook refuses writes";
+        assert_eq!(super::refuser(other, &h, &[], &DroidWording), Refuser::Unattributed);
+    }
+}
+
+#[test]
+fn an_exit_2_reason_another_hook_may_give_is_nobodys() {
+    let codex = format!("Command blocked by PreToolUse hook: {DENY_REASON}. Command: printf");
+    let same_text = command(&format!("printf '{DENY_REASON}\\n' >&2; exit 2"));
+    // Spelled out in pieces, still the same output.
+    let echoed = command("echo 'this session may not'   write files '(failopen deny guard)' >&2; exit 2");
+    let same_script = command("/elsewhere/deny.sh");
+    let through_bash = command("bash -c 'exit 0'");
+    let expanded = command("printf \"$REASON\" >&2; exit 2");
+    let escaped = command("printf '\\164his session may not write files (failopen deny guard)' >&2; exit 2");
+    let reads_a_file = command("cat reason.txt >&2; exit 2");
+    let http = serde_json::json!({"type": "http", "url": "http://127.0.0.1:1/deny"});
+    let with_env = serde_json::json!({"type": "command", "command": "cat >/dev/null; exit 0", "env": {"A": "1"}});
+    for other in
+        [same_text, echoed, same_script, through_bash, expanded, escaped, reads_a_file, http, with_env, Value::Null]
+    {
+        let h = deny_beside(Some(std::slice::from_ref(&other)));
+        assert!(h.exit_reasons.is_empty(), "{other}");
+        assert_eq!(super::refuser(&codex, &h, &[], &CodexWording), Refuser::Unattributed, "{other}");
+    }
+}
+
+#[test]
+fn an_exit_2_reason_is_nobodys_when_a_hook_failopen_did_not_write_may_run() {
+    let h = deny_beside(None);
+    assert!(h.exit_reasons.is_empty());
+    let droid = format!("Error: {DENY_REASON}\n");
+    assert_eq!(super::refuser(&droid, &h, &[], &DroidWording), Refuser::Unattributed);
+}
+
+#[test]
+fn an_exit_2_reason_does_not_change_claude_codes_bracket_rule() {
+    let h = deny_beside(Some(&[command("cat >/dev/null; exit 0")]));
+    // Claude Code names the hook: another command in the bracket is that hook's, whatever the reason.
+    let other = format!("PreToolUse:Bash hook error: [/elsewhere/deny.sh]: {DENY_REASON}");
+    assert_eq!(refuser(&other, &h, &[]), Refuser::OtherHook("/elsewhere/deny.sh".into()));
+    let ours = format!("PreToolUse:Bash hook error: [/g/deny.sh]: {DENY_REASON}");
+    assert_eq!(refuser(&ours, &h, &[]), Refuser::HookUnderTest);
 }

@@ -115,6 +115,14 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         .filter_map(|f| serde_json::from_slice::<serde_json::Value>(&f.contents).ok())
         .map(|v| settings::pretooluse_hook_count(&v))
         .sum();
+    // Every hook entry failopen wrote for the session, the hook under test's among them.
+    let written_hooks: Vec<serde_json::Value> = std::iter::once(settings::hook_entries(&placed.settings))
+        .chain(placed.files.iter().map(|f| match serde_json::from_slice::<serde_json::Value>(&f.contents) {
+            Ok(v) => settings::hook_entries(&v),
+            Err(_) => vec![serde_json::Value::Null],
+        }))
+        .flatten()
+        .collect();
     let mut spec = SessionSpec {
         id,
         bin: &cell.bin,
@@ -157,6 +165,14 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         && arm.event == HookEvent::PreToolUse
         && no_route_files
         && settings::pretooluse_hook_count(&spec.settings) + placed_hooks == 1;
+    // The guard's exit-2 reasons count where its refusal names no hook, unless another hook may give them.
+    let others_written = ctx.opts.managed.is_empty()
+        && outside_hooks.is_empty()
+        && driver.hook_alone_at(arm.source)
+        && arm.event == HookEvent::PreToolUse
+        && no_route_files;
+    let others = others_written.then(|| other_hooks(written_hooks, &spec.hook.label)).flatten();
+    spec.hook.exit_reasons = crate::attribution::unshared_reasons(exit_reasons(arm.guard), others.as_deref());
     if let Some(standin) = &ctx.standin {
         if arm.route != Route::Article || arm.source == HookSource::Subagent {
             standin.set_route(&spec.id, route::plan(arm));
@@ -175,6 +191,23 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         row.flags = if row.flags.is_empty() { flag } else { format!("{};{flag}", row.flags) };
     }
     Ok(Some(row))
+}
+
+/// The reasons the guard's script gives with its exit 2 (none for any other guard).
+fn exit_reasons(guard: &Guard) -> Vec<String> {
+    match guard.kind {
+        GuardKind::Script { body, .. } => crate::attribution::exit_reasons_in_script(body),
+        _ => Vec::new(),
+    }
+}
+
+/// The hook entries of `written` but the hook under test's own (the first
+/// whose command is `label`); `None` when it is not among them, as then
+/// failopen does not see every file the session loads hooks from.
+fn other_hooks(mut written: Vec<serde_json::Value>, label: &str) -> Option<Vec<serde_json::Value>> {
+    let own = written.iter().position(|e| e.get("command").and_then(serde_json::Value::as_str) == Some(label))?;
+    written.remove(own);
+    Some(written)
 }
 
 /// The permission mode a session runs in: `default` for a PermissionRequest
@@ -205,4 +238,34 @@ pub fn hook_identity(guard: &Guard, target: &HookTarget) -> HookIdentity {
         GuardKind::MissingScript | GuardKind::MissingThroughInterpreter { .. } => Vec::new(),
     };
     HookIdentity::new(target.label(), reasons)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The settings of `deny/bare+...`: the guard's entry first, then the arm's sibling.
+    fn arm_settings(sibling: &str) -> serde_json::Value {
+        json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "/g/deny.sh", "timeout": 5}]},
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": sibling, "timeout": 5}]}]}})
+    }
+
+    #[test]
+    fn the_guards_exit_2_reason_is_kept_beside_a_sibling_that_cannot_say_it_and_only_then() {
+        let deny = crate::guards::find("deny").expect("the deny guard");
+        let kept = |sibling: &str| {
+            let others = other_hooks(settings::hook_entries(&arm_settings(sibling)), "/g/deny.sh");
+            crate::attribution::unshared_reasons(exit_reasons(deny), others.as_deref())
+        };
+        assert_eq!(kept("cat >/dev/null; exit 0"), ["this session may not write files (failopen deny guard)"]);
+        // A second copy of the deny guard is the other entry: it may say the same.
+        assert!(kept("/g/deny.sh").is_empty());
+        assert!(kept("/elsewhere/deny.sh").is_empty());
+        // The hook under test is not among the entries read: failopen cannot tell the others apart.
+        let others = other_hooks(settings::hook_entries(&arm_settings("cat >/dev/null; exit 0")), "/g/other.sh");
+        assert!(others.is_none());
+        assert!(crate::attribution::unshared_reasons(exit_reasons(deny), others.as_deref()).is_empty());
+    }
 }

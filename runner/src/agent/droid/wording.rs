@@ -24,9 +24,12 @@ const COMMAND_FAILED: &str = "Command failed (exit code";
 pub struct DroidWording;
 
 impl DroidWording {
-    /// The text after `Error: `, unless it is a command's own failure.
+    /// The text after `Error: `, trimmed, unless it is a command's own
+    /// failure. The prefix is stripped before the text is trimmed: a blank
+    /// reason (`Error: \u{b}\u{a0}\n`) leaves `Error:` with nothing after
+    /// it, which is still a refusal (without a reason).
     fn refusal(text: &str) -> Option<&str> {
-        let rest = text.trim().strip_prefix(ERROR_PREFIX)?.trim();
+        let rest = text.trim_start().strip_prefix(ERROR_PREFIX)?.trim();
         (!rest.starts_with(COMMAND_FAILED)).then_some(rest)
     }
 }
@@ -62,5 +65,16 @@ mod tests {
         assert_eq!(w.uniform_refusal(failed), None);
         assert!(!w.names_hook_refusal(failed));
         assert!(!w.names_hook_refusal("Command completed successfully"));
+    }
+
+    #[test]
+    fn a_blank_reason_is_a_refusal_without_a_reason() {
+        let w = DroidWording;
+        // The guard's exit 2 with a vertical tab and a no-break space on stderr (deny-blank-reason).
+        let blank = "Error: \u{b}\u{a0}\n";
+        assert_eq!(w.uniform_refusal(blank), Some(None));
+        assert!(w.names_hook_refusal(blank));
+        assert_eq!(w.uniform_refusal("Error: "), Some(None));
+        assert_eq!(w.uniform_refusal("Error:"), None, "no `Error: ` at all");
     }
 }
