@@ -28,10 +28,10 @@ const CONTROLLED_STOP: &str = "ControlledStopError";
 /// control", when it gave none).
 pub fn hook_stop_reason(log: &str) -> Option<String> {
     log.lines()
+        .rev()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|e| e["msg"] == CAUGHT && e["errorName"] == CONTROLLED_STOP)
+        .find(|e| e["msg"] == CAUGHT && e["errorName"] == CONTROLLED_STOP)
         .map(|e| e["errorMessage"].as_str().unwrap_or("Run stopped by runtime control").to_string())
-        .last()
 }
 
 #[cfg(test)]
