@@ -342,8 +342,10 @@ fn confirmed(result: AttemptResult, facts: &StreamFacts, u: &crate::standin::tra
 
 /// The refusal of a run the agent aborted at its hook, for the call `u`:
 /// only the last call the stand-in sent, with no result, and only when the
-/// guard's own trace shows it ran for that very call (the abort's words name
-/// no hook). Whose refusal it was is then [`classify`]'s to say.
+/// guard's own trace shows it ran for that very call, or the agent's own log
+/// says a hook's stop ended the run ([`StreamFacts::hook_stop_reason`]: a
+/// wrapper that refused a guard that never started leaves no trace). The
+/// abort's words name no hook: whose refusal it was is then [`classify`]'s to say.
 fn aborted_at<'a>(
     t: &Transcript,
     facts: &'a StreamFacts,
@@ -352,7 +354,7 @@ fn aborted_at<'a>(
     let text = facts.run_aborted_at_hook.as_deref()?;
     let last = t.tool_uses.last().is_some_and(|l| l.id == u.id);
     let traced = facts.traced.iter().any(|c| c.is_for(&u.id, &u.name, &u.input));
-    (last && traced).then_some((true, text))
+    (last && (traced || facts.hook_stop_reason.is_some())).then_some((true, text))
 }
 
 /// Tools that can write a file (matched or not by the battery's matcher).
@@ -412,6 +414,12 @@ pub struct StreamFacts {
     /// pending call ran, with this refusal text (Cline CLI's `cancel`): no
     /// result of that call ever reached the model.
     pub run_aborted_at_hook: Option<String>,
+    /// The reason the agent's own log gives for that abort when a hook's stop
+    /// control ended the run (Cline CLI's `ControlledStopError`, whose
+    /// message is the hook's `cancel` `errorMessage`), read from the
+    /// session's HOME after the run ([`crate::agent::driver::AgentDriver::read_home`]).
+    /// It ties the abort to the pending call when the guard left no trace.
+    pub hook_stop_reason: Option<String>,
     /// What the agent told its caller in the stream beside the verdict, as
     /// row flags (the Agent SDK's `hook_callback_failed` warning); never judged.
     pub notices: Vec<String>,

@@ -238,7 +238,13 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Mode::Print => {
             let mut cmd = tokio::process::Command::new(program);
             cmd.args(args);
-            launch_headless(spec, &dirs, cmd, env, control, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
+            let home = dirs.home.clone();
+            launch_headless(spec, &dirs, cmd, env, control, |stdout| {
+                let mut facts = driver.parse_stream(stdout, &spec.hook);
+                driver.read_home(&home, &mut facts);
+                facts
+            })
+            .await?
         }
         Mode::Interactive => interactive::launch(spec, &dirs, &program, &args, env, control).await?,
     };

@@ -393,6 +393,9 @@ pub trait AgentDriver: Sync {
     ) -> std::io::Result<SessionLaunch>;
     /// The facts in what a print-mode session wrote on stdout.
     fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts;
+    /// Add to `facts` what the agent wrote of the session in its own files
+    /// under the session's `home` (its log), read after the run; nothing by default.
+    fn read_home(&self, _home: &Path, _facts: &mut StreamFacts) {}
 }
 
 /// Every regular file of the npm package `package` and of its per-platform

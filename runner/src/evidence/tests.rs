@@ -259,3 +259,27 @@ fn reads_are_recorded_apart_from_writes_with_the_same_attribution() {
     assert!(matches!(reads[0].result, AttemptResult::Refused(_)), "{reads:?}");
     assert!(matches!(reads[1].result, AttemptResult::ForeignRefused { by: Refuser::OtherHook(_), .. }), "{reads:?}");
 }
+
+#[test]
+fn an_abort_at_the_hook_is_the_pending_calls_refusal_by_trace_or_by_the_agents_log_of_a_hooks_stop() {
+    use crate::agent::cline::driver::ClineWording;
+    use serde_json::json;
+    let mut t = Transcript::default();
+    let input = json!({"commands": ["printf 'ready\\n' > notes.txt"]});
+    t.sent("call_1", "run_commands", &input);
+    let mut h = hook();
+    h.sole_pretooluse_hook = true;
+    h.matcher = Some(".*".into());
+    let aborted = StreamFacts {
+        run_aborted_at_hook: Some(crate::agent::cline::wording::aborted("aborted by another client")),
+        ..StreamFacts::default()
+    };
+    // No trace (seal refused a guard that never started) and nothing else: no one is known to have refused.
+    assert_eq!(attempts_from_transcript(&t, &aborted, &h, &ClineWording)[0].result, AttemptResult::NoResult);
+    // Cline's log says a hook's stop ended the run (its cancel): the pending call's refusal, the sole hook's.
+    let stopped = StreamFacts { hook_stop_reason: Some("guard g could not decide".into()), ..aborted.clone() };
+    assert!(matches!(attempts_from_transcript(&t, &stopped, &h, &ClineWording)[0].result, AttemptResult::Refused(_)));
+    // Only the last call sent, still pending, is the one the hook stopped.
+    t.sent("call_2", "run_commands", &input);
+    assert_eq!(attempts_from_transcript(&t, &stopped, &h, &ClineWording)[0].result, AttemptResult::NoResult);
+}

@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 
-use super::{config, stream, wording};
+use super::{config, log, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::not_yet_run::NotYetRun;
@@ -31,7 +31,8 @@ const NOT_YET_RUN: NotYetRun = NotYetRun {
 /// Cline's words for a refused call ([`wording`]): the run aborted at its
 /// PreToolUse hook. The words name no hook: the refusal is the hook under
 /// test's only as the session's sole PreToolUse hook, and only when its
-/// trace shows it ran for the call (`crate::evidence`).
+/// trace shows it ran for the call, or Cline's log says a hook's stop ended
+/// the run (`crate::evidence`).
 #[derive(Debug)]
 pub struct ClineWording;
 
@@ -124,5 +125,15 @@ impl AgentDriver for Cline {
 
     fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
         stream::parse(stdout)
+    }
+
+    /// A run the stream shows aborted at the hook is tied to the pending
+    /// call when Cline's log says a hook's stop ended it ([`log`]), even
+    /// when the guard left no trace (seal refused a guard that never started).
+    fn read_home(&self, home: &std::path::Path, facts: &mut StreamFacts) {
+        if facts.run_aborted_at_hook.is_some() {
+            facts.hook_stop_reason =
+                std::fs::read_to_string(log::path(home)).ok().and_then(|l| log::hook_stop_reason(&l));
+        }
     }
 }

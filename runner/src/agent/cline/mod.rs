@@ -1,6 +1,6 @@
 //! Cline CLI (npm `cline`) as an agent under test: its driver ([`driver`]:
 //! its session), its provider file, hook file and environment ([`config`]),
-//! its `--json` output ([`stream`]) and its words for a hook's refusal
+//! its `--json` output ([`stream`]), its own log ([`log`]) and its words for a hook's refusal
 //! ([`wording`]). It speaks the OpenAI Chat Completions API to the stand-in
 //! (an `openai-compatible` provider), with tools of its own (`run_commands`,
 //! `editor`). Its hook is an executable file named `PreToolUse` whose stdout
@@ -11,6 +11,7 @@ pub mod config;
 pub mod driver;
 pub mod hook_config;
 pub mod hook_contract;
+pub mod log;
 pub mod stream;
 pub mod wording;
 

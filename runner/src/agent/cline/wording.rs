@@ -3,8 +3,9 @@
 //! ends with `run_aborted`, `aborted by another client`), and no result of
 //! the call ever goes back to the model. The session's stream is read into a
 //! refusal of the call pending then ([`super::stream`]), worded here, and
-//! only when the guard's own trace shows it ran for that very call
-//! (`crate::evidence`).
+//! only when the guard's own trace shows it ran for that very call, or
+//! Cline's own log says a hook's stop ended the run ([`super::log`],
+//! `crate::evidence`).
 
 /// How failopen words the refusal Cline's stream shows: the run aborted at
 /// a PreToolUse hook, with Cline's own message after the colon.

@@ -78,7 +78,10 @@ pub fn not_carried(settings: &Value) -> Vec<String> {
             continue;
         }
         for group in groups.as_array().into_iter().flatten() {
-            if group.get("matcher").and_then(Value::as_str).is_some_and(|m| m != battery) {
+            // Any matcher but the battery's string, a non-string one too (Claude
+            // Code skips a settings file whose matcher is the number 42): the
+            // entry written has none, so it would run for every tool.
+            if group.get("matcher").is_some_and(|m| m.as_str() != Some(battery.as_str())) {
                 out.push("matcher".to_string());
             }
             for hook in group.get("hooks").and_then(Value::as_array).into_iter().flatten() {
@@ -169,6 +172,10 @@ mod tests {
         assert_eq!(not_carried(&settings), ["hook key onFailure"]);
         let other = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "x"}]}]}, "permissions": {}});
         assert_eq!(not_carried(&other), ["setting permissions", "matcher", "hook of type prompt"]);
+        // A matcher that is not a string (surface.json's sibling-matcher-not-string) is not carried either.
+        let number =
+            json!({"hooks": {"PreToolUse": [{"matcher": 42, "hooks": [{"type": "command", "command": "x"}]}]}});
+        assert_eq!(not_carried(&number), ["matcher"]);
         assert!(!has_http_hook(&h));
     }
 
