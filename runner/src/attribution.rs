@@ -45,6 +45,7 @@
 
 use serde_json::Value;
 
+use crate::agent::driver::Matching;
 use crate::agent::wording::RefusalWording;
 
 /// What failopen knows about the hook under test, to recognise its refusals.
@@ -64,6 +65,10 @@ pub struct HookIdentity {
     /// ([`crate::task::matcher`]): a write attempt counts as matched when
     /// this covers its tool ([`crate::matcher::covers`]).
     pub matcher: Option<String>,
+    /// How the agent that runs the hook reads `matcher` (Claude Code's rule
+    /// unless the session's driver says otherwise: Qwen Code's aliases,
+    /// Gemini's regexes, a Copilot entry that has none and runs for every tool).
+    pub matching: Matching,
     /// Other spellings of `label` that Claude Code may write between the
     /// brackets: a plugin's command is written as given
     /// (`${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh`) by 2.1.240 and with the
@@ -85,6 +90,7 @@ impl HookIdentity {
             reasons,
             sole_pretooluse_hook: false,
             matcher: None,
+            matching: Matching::CLAUDE_CODE,
             aliases: Vec::new(),
             exit_reasons: Vec::new(),
         }
@@ -97,10 +103,11 @@ impl HookIdentity {
         self.sole_pretooluse_hook && !self.reasons.is_empty() && is_generic_hook_deny(text)
     }
 
-    /// Whether this hook's matcher covers `tool` (the battery's matcher when none was set).
+    /// Whether this hook's matcher covers `tool`, read as the agent reads it
+    /// (the battery's matcher, by Claude Code's rule, when none was set).
     pub fn covers(&self, tool: &str) -> bool {
         match &self.matcher {
-            Some(m) => crate::matcher::covers(Some(m), tool),
+            Some(m) => self.matching.covers(Some(m), tool),
             None => crate::matcher::covers(Some(&crate::task::matcher()), tool),
         }
     }

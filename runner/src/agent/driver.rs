@@ -153,6 +153,13 @@ pub enum Matching {
     EveryTool,
 }
 
+impl Default for Matching {
+    /// Claude Code's rule with no aliases.
+    fn default() -> Matching {
+        Matching::CLAUDE_CODE
+    }
+}
+
 impl Matching {
     /// Claude Code's rule with no aliases.
     pub const CLAUDE_CODE: Matching = Matching::ClaudeCode { aliases: &[] };

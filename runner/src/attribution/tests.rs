@@ -303,3 +303,20 @@ fn an_exit_2_reason_does_not_change_claude_codes_bracket_rule() {
     let ours = format!("PreToolUse:Bash hook error: [/g/deny.sh]: {DENY_REASON}");
     assert_eq!(refuser(&ours, &h, &[]), Refuser::HookUnderTest);
 }
+
+/// A hook's matcher is read as the agent that runs it reads it: Gemini CLI
+/// tests it as an unanchored regex, so `write` covers write_file there, and a
+/// Copilot entry (no matcher of its own) runs for every tool; by Claude
+/// Code's rule (exact names) neither does.
+#[test]
+fn a_hooks_matcher_covers_a_tool_as_its_agent_reads_it() {
+    use crate::agent::Agent;
+    let mut h = HookIdentity::new("/g/deny.sh", vec![]);
+    h.matcher = Some("bash|write".into());
+    assert!(!h.covers("write_file") && !h.covers("task"), "Claude Code's rule: exact names");
+    h.matching = Agent::Gemini.driver().hook_vocabulary().matching;
+    assert!(h.covers("write_file"), "Gemini's regex finds write in write_file");
+    assert!(!h.covers("run_shell_command"));
+    h.matching = Agent::Copilot.driver().hook_vocabulary().matching;
+    assert!(h.covers("task"), "a Copilot entry has no matcher: every tool");
+}

@@ -158,6 +158,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     if spec.hook.matcher.is_none() {
         spec.hook.matcher = Some(driver.full_matcher());
     }
+    spec.hook.matching = driver.hook_vocabulary().matching;
     let outside_hooks: Vec<String> = driver.system_hook_layers().iter().map(|p| p.display().to_string()).collect();
     spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()
         && outside_hooks.is_empty()

@@ -380,6 +380,7 @@ impl Runner<'_> {
         id.sole_pretooluse_hook = !self.other_hooks_may_run;
         // A write counts as matched when this hook's own matcher covers it (none: every tool).
         id.matcher = Some(matcher.unwrap_or("*").to_string());
+        id.matching = self.bin.agent.driver().hook_vocabulary().matching;
         id
     }
 }
