@@ -238,7 +238,12 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Mode::Print => {
             let mut cmd = tokio::process::Command::new(program);
             cmd.args(args);
-            launch_headless(spec, &dirs, cmd, env, control, |stdout| driver.parse_stream(stdout, &spec.hook)).await?
+            let parse = |stdout: &str| {
+                let mut facts = driver.parse_stream(stdout, &spec.hook);
+                driver.read_own_log(&dirs.tmp, &spec.hook, &mut facts);
+                facts
+            };
+            launch_headless(spec, &dirs, cmd, env, control, parse).await?
         }
         Mode::Interactive => interactive::launch(spec, &dirs, &program, &args, env, control).await?,
     };

@@ -393,6 +393,11 @@ pub trait AgentDriver: Sync {
     ) -> std::io::Result<SessionLaunch>;
     /// The facts in what a print-mode session wrote on stdout.
     fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts;
+    /// What the agent's own log, written under the session's TMPDIR `tmp`,
+    /// adds to `facts` once the session has ended: Auggie's
+    /// `augment-log.txt` names each hook it starts, which its stream does
+    /// not. Nothing by default.
+    fn read_own_log(&self, _tmp: &Path, _hook: &HookIdentity, _facts: &mut StreamFacts) {}
 }
 
 /// Every regular file of the npm package `package` and of its per-platform
