@@ -417,7 +417,7 @@ pub struct StreamFacts {
     /// The reason the agent's own log gives for that abort when a hook's stop
     /// control ended the run (Cline CLI's `ControlledStopError`, whose
     /// message is the hook's `cancel` `errorMessage`), read from the
-    /// session's HOME after the run ([`crate::agent::driver::AgentDriver::read_home`]).
+    /// session's HOME after the run ([`crate::agent::driver::AgentDriver::read_own_log`]).
     /// It ties the abort to the pending call when the guard left no trace.
     pub hook_stop_reason: Option<String>,
     /// What the agent told its caller in the stream beside the verdict, as

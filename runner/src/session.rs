@@ -238,13 +238,13 @@ pub async fn run(spec: &SessionSpec<'_>) -> std::io::Result<SessionOutcome> {
         Mode::Print => {
             let mut cmd = tokio::process::Command::new(program);
             cmd.args(args);
-            let home = dirs.home.clone();
-            launch_headless(spec, &dirs, cmd, env, control, |stdout| {
+            let parse = |stdout: &str| {
                 let mut facts = driver.parse_stream(stdout, &spec.hook);
-                driver.read_home(&home, &mut facts);
+                let own = crate::agent::driver::OwnFiles { home: &dirs.home, tmp: &dirs.tmp };
+                driver.read_own_log(&own, &spec.hook, &mut facts);
                 facts
-            })
-            .await?
+            };
+            launch_headless(spec, &dirs, cmd, env, control, parse).await?
         }
         Mode::Interactive => interactive::launch(spec, &dirs, &program, &args, env, control).await?,
     };

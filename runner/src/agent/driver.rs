@@ -196,6 +196,15 @@ pub enum Registry {
 /// The API key a stand-in session presents (the stand-in takes any).
 pub const STAND_IN_API_KEY: &str = "failopen-stand-in-key";
 
+/// Where an agent's own files of a session are ([`AgentDriver::read_own_log`]).
+#[derive(Debug, Clone, Copy)]
+pub struct OwnFiles<'a> {
+    /// The session's HOME.
+    pub home: &'a Path,
+    /// The session's TMPDIR.
+    pub tmp: &'a Path,
+}
+
 /// One agent CLI: who it is, how its hooks are spelt, how a session of it
 /// is set up and read, how it words a refusal, and what a binary of it lacks.
 pub trait AgentDriver: Sync {
@@ -400,9 +409,12 @@ pub trait AgentDriver: Sync {
     ) -> std::io::Result<SessionLaunch>;
     /// The facts in what a print-mode session wrote on stdout.
     fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts;
-    /// Add to `facts` what the agent wrote of the session in its own files
-    /// under the session's `home` (its log), read after the run; nothing by default.
-    fn read_home(&self, _home: &Path, _facts: &mut StreamFacts) {}
+    /// What the agent wrote of the session in its own files (its log,
+    /// under the session's HOME or TMPDIR), read once the session has ended,
+    /// added to `facts`: Cline's log says a hook's stop ended the run,
+    /// Auggie's names each hook it starts, which their streams do not.
+    /// Nothing by default.
+    fn read_own_log(&self, _files: &OwnFiles<'_>, _hook: &HookIdentity, _facts: &mut StreamFacts) {}
 }
 
 /// Every regular file of the npm package `package` and of its per-platform

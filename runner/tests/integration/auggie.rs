@@ -6,7 +6,12 @@
 //! refuses both calls (`deny/bare`), Claude Code's `"timeout": 3` read as
 //! 3 ms lets the write through (`deny/bare+timeout-3ms`), and a tenant
 //! without the hooks flag never starts the guard
-//! (`deny/bare@augment-unflagged`). A release whose client expects another
+//! (`deny/bare@augment-unflagged`), while a guard Auggie tried and that
+//! never ran is `wrote`, read off Auggie's own words about the hook, not
+//! `hook-not-run`: a script it cannot exec (`no-exec/bare`, EACCES on its
+//! stdout) and one whose `#!/usr/bin/env` interpreter is missing
+//! (`env-interpreter/bare`, exit 127 tied to the hook only by its log). A
+//! release whose client expects another
 //! shape of `get-models` or `chat-stream` than the stand-in sends fails
 //! here: its sessions write nothing and end `invalid`. The rest of the
 //! grid is in results/auggie-0.36.0.csv, checked in results.rs.
@@ -16,8 +21,13 @@ use failopen::agent::Agent;
 use crate::support::battery::run_contract;
 
 /// The arms this test runs, by set: each ends in seconds (no hang).
-const CONTRACT: [(&str, &str); 3] =
-    [("article", "deny/bare"), ("auggie", "deny/bare+timeout-3ms"), ("auggie", "deny/bare@augment-unflagged")];
+const CONTRACT: [(&str, &str); 5] = [
+    ("article", "deny/bare"),
+    ("auggie", "deny/bare+timeout-3ms"),
+    ("auggie", "deny/bare@augment-unflagged"),
+    ("extended", "no-exec/bare"),
+    ("surface", "env-interpreter/bare"),
+];
 
 #[test]
 fn auggie_pinned_keeps_its_contract() {
@@ -39,10 +49,12 @@ fn auggie_pinned_keeps_its_contract() {
 /// What the stand-in's simulation takes from the pinned client's bundle
 /// (docs/auggie.md), each as the bundle spells it: the endpoints, the reply
 /// fields its converters check, a tool call's node, the hooks flag's test,
-/// the refusal's wording and the millisecond timeout. A release that drops
+/// the refusal's wording, the millisecond timeout, and the words on stdout
+/// and in its log that name a hook it tried (`agent::auggie::log`,
+/// `agent::auggie::wording::failed_to_run`). A release that drops
 /// one is a release the simulation was not read off: this fails, before
 /// any session does.
-const READ_OFF_THE_BUNDLE: [&str; 12] = [
+const READ_OFF_THE_BUNDLE: [&str; 17] = [
     r#""get-models""#,
     r#""chat-stream""#,
     r#""BackGetModelsResult","default_model""#,
@@ -55,6 +67,11 @@ const READ_OFF_THE_BUNDLE: [&str; 12] = [
     "hook returned blocking error",
     "Hook execution timed out after ${e}ms",
     "Tool execution blocked by hook: ",
+    "Failed with non-blocking status code ${",
+    "' failed: ${",
+    "Executing hook: ${",
+    "Hook execution failed for command '${",
+    "Hook execution completed: exitCode=${",
 ];
 
 #[test]

@@ -6,9 +6,11 @@
 
 use std::ffi::OsString;
 
-use super::{config, wording};
+use super::{config, log, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{
+    AgentDriver, HookVocabulary, Identity, Matching, OwnFiles, SessionAsk, SessionLaunch, SessionPlace,
+};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
@@ -18,6 +20,14 @@ use crate::task::PROMPT;
 
 /// Auggie CLI.
 pub struct Auggie;
+
+/// Auggie's log, in the TMPDIR it is given (the session's own `tmp/`).
+const LOG_FILE: &str = "augment-log.txt";
+
+/// The spellings of the hook under test's command.
+fn commands(hook: &HookIdentity) -> Vec<&str> {
+    std::iter::once(hook.label.as_str()).chain(hook.aliases.iter().map(String::as_str)).collect()
+}
 
 /// What Auggie sessions do not run yet, in Auggie's words.
 const NOT_YET_RUN: NotYetRun = NotYetRun {
@@ -112,11 +122,32 @@ impl AgentDriver for Auggie {
         })
     }
 
-    /// `auggie --print` prints each call and result as text for a person,
-    /// with nothing of hooks: the calls and their results are the
-    /// stand-in's transcript, and a hook's run is the guard's trace.
-    fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
-        StreamFacts::of_plain_text(stdout)
+    /// `auggie --print` prints each call and result as text for a person:
+    /// the calls and their results are the stand-in's transcript, and a
+    /// hook's run is the guard's trace. Of hooks it prints only what a
+    /// refusal or a failure told its user; a hook under test that Auggie
+    /// tried and could not run (a spawn error, its timeout: exit code -1,
+    /// [`wording::failed_to_run`]) is an `error:-1` outcome, so a write
+    /// that landed after it is `wrote`, not `hook-not-run`. It is no
+    /// refusal: nothing here can make a session `blocked`.
+    fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts {
+        let mut facts = StreamFacts::of_plain_text(stdout);
+        let tried = wording::failed_to_run(stdout, &commands(hook));
+        facts.hook_outcomes.extend(std::iter::repeat_n("error:-1".to_string(), tried));
+        facts
+    }
+
+    /// Auggie's log (`augment-log.txt` in its TMPDIR) names each hook it
+    /// starts, and the failures its stdout words without the command (an
+    /// `env` or `bash` that exits 127 before the guard runs): when the log
+    /// says it started the hook under test, its failures there
+    /// ([`log::failures`]) are the session's hook outcomes. Outcomes are no
+    /// refusal: they only tell a write that landed from a hook never run.
+    fn read_own_log(&self, files: &OwnFiles<'_>, hook: &HookIdentity, facts: &mut StreamFacts) {
+        let Ok(text) = std::fs::read_to_string(files.tmp.join(LOG_FILE)) else { return };
+        if let Some(failures) = log::failures(&text, &commands(hook)) {
+            facts.hook_outcomes = failures;
+        }
     }
 }
 
@@ -133,5 +164,33 @@ mod tests {
         }
         assert!(!d.covers(Some("*"), "save-file"), "new RegExp('*') throws: the hook is skipped");
         assert!(!d.covers(Some("Bash|Write"), "launch-process"));
+    }
+
+    #[test]
+    fn a_hook_under_test_auggie_could_not_spawn_is_a_failed_outcome_and_no_refusal() {
+        let cmd = "GUARD=/tmp/r/guards/cell-0/deny.sh /tmp/r/guards/cell-0/plain.sh";
+        let stdout = format!("Failed with non-blocking status code -1: Hook '{cmd}' failed: spawn GUARD=/tmp/r/guards/cell-0/deny.sh ENOENT\n\nDone.\n");
+        let f = Auggie.parse_stream(&stdout, &HookIdentity::new(cmd, vec![]));
+        assert_eq!(f.hook_outcomes, ["error:-1"]);
+        assert!(f.attempts.is_empty() && f.decided_reasons.is_empty() && f.run_aborted_at_hook.is_none());
+        let other = Auggie.parse_stream(&stdout, &HookIdentity::new("/tmp/r/guards/cell-0/deny.sh", vec![]));
+        assert!(other.hook_outcomes.is_empty(), "another hook's failure is not this hook's");
+    }
+
+    #[test]
+    fn the_log_in_the_sessions_tmp_gives_the_failure_its_stdout_does_not_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cmd = "/tmp/r/guards/cell-0/env-interpreter.sh";
+        let hook = HookIdentity::new(cmd, vec![]);
+        let stdout = "Failed with non-blocking status code 127: /usr/bin/env: 'failopen-no-such-interpreter': No such file or directory\n";
+        let mut f = Auggie.parse_stream(stdout, &hook);
+        assert!(f.hook_outcomes.is_empty(), "the stdout names no hook");
+        Auggie.read_own_log(&OwnFiles { home: tmp.path(), tmp: tmp.path() }, &hook, &mut f);
+        assert!(f.hook_outcomes.is_empty(), "no log: nothing added");
+        let log = format!("t [info] 'HookExecutor': Executing 1 hooks in parallel\nt [info] 'HookExecutor': Executing hook: {cmd}\nt [info] 'HookExecutor': Hook execution completed: exitCode=127, shouldContinue=true, time=40ms\n");
+        std::fs::write(tmp.path().join(LOG_FILE), log).unwrap();
+        Auggie.read_own_log(&OwnFiles { home: tmp.path(), tmp: tmp.path() }, &hook, &mut f);
+        assert_eq!(f.hook_outcomes, ["error:127"]);
+        assert!(f.attempts.is_empty() && f.run_aborted_at_hook.is_none(), "no refusal");
     }
 }

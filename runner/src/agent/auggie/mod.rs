@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod driver;
+pub mod log;
 pub mod wording;
 
 /// The version failopen runs when no version is named: the newest release
@@ -23,10 +24,14 @@ pub const OLDER_VERSION: &str = "0.25.2";
 /// `"timeout": 3` read as milliseconds).
 pub const THREE_MS_ARM: &str = "deny/bare+timeout-3ms";
 
-/// Whether `row` is [`THREE_MS_ARM`]'s other outcome of the same race: the
-/// guard killed before it appended its trace line, so the write that landed
-/// shows no sign of it (`invalid hook-not-run`, launch-process allowed, the
-/// file written). arms/auggie.json's reasoning accepts it for that arm alone.
+/// Whether `row` is [`THREE_MS_ARM`]'s other outcome of the same race, as
+/// rows measured before failopen read Auggie's own words about the hooks it
+/// tried hold it: the guard killed before it appended its trace line, so the
+/// write that landed showed no sign of it (`invalid hook-not-run`,
+/// launch-process allowed, the file written). Auggie's stdout names the hook
+/// it timed out (`Hook '<command>' failed: Hook execution timed out after
+/// 3ms`), so a session now reads `wrote` either way; arms/auggie.json's
+/// reasoning still accepts the old row for that arm alone.
 pub fn killed_before_its_trace(row: &crate::record::Row) -> bool {
     row.arm == THREE_MS_ARM
         && row.verdict == crate::verdict::VerdictKind::Invalid

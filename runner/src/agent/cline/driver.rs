@@ -10,7 +10,9 @@ use std::os::unix::fs::PermissionsExt;
 
 use super::{config, log, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{
+    AgentDriver, HookVocabulary, Identity, Matching, OwnFiles, SessionAsk, SessionLaunch, SessionPlace,
+};
 use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
@@ -130,10 +132,10 @@ impl AgentDriver for Cline {
     /// A run the stream shows aborted at the hook is tied to the pending
     /// call when Cline's log says a hook's stop ended it ([`log`]), even
     /// when the guard left no trace (seal refused a guard that never started).
-    fn read_home(&self, home: &std::path::Path, facts: &mut StreamFacts) {
+    fn read_own_log(&self, files: &OwnFiles<'_>, _hook: &HookIdentity, facts: &mut StreamFacts) {
         if facts.run_aborted_at_hook.is_some() {
             facts.hook_stop_reason =
-                std::fs::read_to_string(log::path(home)).ok().and_then(|l| log::hook_stop_reason(&l));
+                std::fs::read_to_string(log::path(files.home)).ok().and_then(|l| log::hook_stop_reason(&l));
         }
     }
 }
