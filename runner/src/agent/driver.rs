@@ -144,6 +144,15 @@ pub enum Matching {
     },
     /// An unanchored regex (Gemini CLI); none, `""` and `*` match every tool.
     UnanchoredRegex,
+    /// Qwen Code's `matchesHookPattern` (0.24.4, `hooks/hookPlanner`): none,
+    /// `""`, `*` and `.*` match every tool; the matcher, or any entry of a
+    /// `|` list (one that opens with neither `^` nor `(`), equal to the tool's
+    /// name or one of its `aliases` matches; else the list (or the matcher)
+    /// is an unanchored regex tested on the tool's own name.
+    AliasesThenRegex {
+        /// `(tool, other names it is matched by exactly)`.
+        aliases: &'static [(&'static str, &'static [&'static str])],
+    },
     /// An unanchored regex with no wildcard spelling (Auggie CLI's
     /// `new RegExp(matcher).test(tool)`): none and `""` match every tool,
     /// and `*`, which is no regex, matches none (the hook is skipped).
@@ -175,6 +184,30 @@ impl Matching {
                 let m = matcher.unwrap_or("");
                 m.is_empty() || m == "*" || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool))
             }
+            Matching::AliasesThenRegex { aliases } => {
+                let m = matcher.unwrap_or("").trim();
+                if m.is_empty() || m == "*" || m == ".*" {
+                    return true;
+                }
+                let others = aliases.iter().find(|(t, _)| *t == tool).map_or(&[][..], |(_, names)| *names);
+                let exact = |entry: &str| entry == tool || others.contains(&entry);
+                if exact(m) {
+                    return true;
+                }
+                let mut expression = m.to_string();
+                if m.contains('|') && !m.starts_with('^') && !m.starts_with('(') {
+                    let entries: Vec<&str> =
+                        list_entries(m).into_iter().map(str::trim).filter(|e| !e.is_empty()).collect();
+                    if entries.iter().any(|e| *e == "*" || *e == ".*" || exact(e)) {
+                        return true;
+                    }
+                    if entries.is_empty() {
+                        return false;
+                    }
+                    expression = entries.join("|");
+                }
+                regex::Regex::new(&expression).is_ok_and(|re| re.is_match(tool))
+            }
             Matching::StrictRegex => {
                 let m = matcher.unwrap_or("");
                 m.is_empty() || regex::Regex::new(m).is_ok_and(|re| re.is_match(tool))
@@ -182,6 +215,33 @@ impl Matching {
             Matching::EveryTool => true,
         }
     }
+}
+
+/// A matcher's `|` entries as Qwen Code splits them (`splitListEntries`):
+/// not inside a `[...]` class or a `(...)` group, nor after a `\\`.
+fn list_entries(pattern: &str) -> Vec<&str> {
+    let (mut entries, mut start) = (Vec::new(), 0);
+    let (mut escaped, mut in_class, mut depth) = (false, false, 0usize);
+    for (i, c) in pattern.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if in_class {
+            in_class = c != ']';
+        } else if c == '[' {
+            in_class = true;
+        } else if c == '(' {
+            depth += 1;
+        } else if c == ')' {
+            depth = depth.saturating_sub(1);
+        } else if c == '|' && depth == 0 {
+            entries.push(&pattern[start..i]);
+            start = i + 1;
+        }
+    }
+    entries.push(&pattern[start..]);
+    entries
 }
 
 /// A package registry failopen installs from, by version, into its cache.
@@ -469,6 +529,23 @@ mod tests {
         assert!(!codex.covers(Some("Write"), "Bash"));
         assert!(!Matching::CLAUDE_CODE.covers(Some("Write"), "apply_patch"));
         assert!(Matching::CLAUDE_CODE.covers(None, "Bash"));
+    }
+
+    /// Qwen Code 0.24.4's `matchesHookPattern`, read from its bundle: Claude
+    /// Code's names are exact aliases of its tools, in a `|` list too; anything
+    /// else is an unanchored regex on the tool's own name, case-sensitive.
+    #[test]
+    fn qwen_matches_its_tools_aliases_exactly_then_a_regex_on_the_name() {
+        let qwen = crate::agent::Agent::Qwen.driver();
+        assert!(qwen.covers(Some("Bash|Write"), "run_shell_command") && qwen.covers(Some("Bash|Write"), "write_file"));
+        assert!(qwen.covers(Some("Write"), "write_file") && !qwen.covers(Some("Write"), "edit"));
+        assert!(!qwen.covers(Some("bash|write"), "run_shell_command"), "no alias, and no 'bash' in the name");
+        assert!(qwen.covers(Some("bash|write"), "write_file"), "the regex finds write in write_file");
+        assert!(!qwen.covers(Some("Bash"), "read_file"));
+        assert!(qwen.covers(Some("^run_"), "run_shell_command") && !qwen.covers(Some("^Bash$|x"), "run_shell_command"));
+        assert!(qwen.covers(None, "read_file") && qwen.covers(Some(".*"), "x") && qwen.covers(Some(" * "), "x"));
+        assert!(qwen.covers(Some("(write|edit)_file|zzz"), "write_file"), "a group is one entry");
+        assert!(!qwen.covers(Some("[|"), "write_file"), "no regex: nothing");
     }
 
     #[test]

@@ -37,14 +37,24 @@ const IDENTITY: Identity = Identity {
 };
 
 /// How its hooks are spelt: Claude Code's event, Qwen's (Gemini CLI's) tool
-/// names, a matcher tested as an unanchored regex, 60 s by default.
+/// names, a matcher read by Qwen's own rule (its tools' exact aliases, Claude
+/// Code's names among them, then an unanchored regex), 60 s by default.
 const VOCABULARY: HookVocabulary = HookVocabulary {
     event: config::EVENT,
     write_tools: &config::WRITE_TOOLS,
     full_matcher: config::WRITE_MATCHER,
-    matching: Matching::UnanchoredRegex,
+    matching: Matching::AliasesThenRegex { aliases: &MATCHER_ALIASES },
     default_timeout_secs: config::DEFAULT_TIMEOUT_SECS,
 };
+
+/// The names Qwen Code 0.24.4 matches its write tools by, besides their own
+/// (`TOOL_NAME_ALIASES` and the alias sets of its hook planner).
+const MATCHER_ALIASES: [(&str, &[&str]); 4] = [
+    ("run_shell_command", &["Shell", "ShellTool", "Bash"]),
+    ("write_file", &["WriteFile", "WriteFileTool", "Write"]),
+    ("edit", &["Edit", "EditTool", "replace"]),
+    ("notebook_edit", &["NotebookEdit", "NotebookEditTool"]),
+];
 
 impl AgentDriver for Qwen {
     fn identity(&self) -> &'static Identity {
