@@ -154,6 +154,15 @@ pub fn load(path: &Path, project_dir: PathBuf) -> Result<SettingsFile, ConfigErr
     Ok(SettingsFile { path: path.to_path_buf(), project_dir, value, managed: false, plugin: None })
 }
 
+/// The first hook entry of a settings value read as a user's `s.json` in
+/// `project_dir`: the later stages' unit tests build their entries with it.
+#[cfg(test)]
+pub fn first_entry(project_dir: &Path, value: Value) -> HookEntry {
+    let f =
+        SettingsFile { path: "s.json".into(), project_dir: project_dir.into(), value, managed: false, plugin: None };
+    entries(&[f]).remove(0)
+}
+
 /// The PreToolUse hook entries of several files, numbered `H1`, `H2`, ...
 pub fn entries(files: &[SettingsFile]) -> Vec<HookEntry> {
     let mut out = Vec::new();

@@ -473,14 +473,8 @@ mod tests {
     use super::*;
 
     fn entry(raw: Value) -> HookEntry {
-        let f = crate::audit::intake::config::SettingsFile {
-            path: "s.json".into(),
-            project_dir: "/proj".into(),
-            value: serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [raw]}]}}),
-            managed: false,
-            plugin: None,
-        };
-        crate::audit::intake::config::entries(&[f]).remove(0)
+        let value = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [raw]}]}});
+        crate::audit::intake::config::first_entry(Path::new("/proj"), value)
     }
 
     #[test]

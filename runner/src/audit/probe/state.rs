@@ -275,14 +275,8 @@ mod tests {
     }
 
     fn entry(project: &Path) -> HookEntry {
-        let f = crate::audit::intake::config::SettingsFile {
-            path: "s.json".into(),
-            project_dir: project.into(),
-            value: serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/g"}]}]}}),
-            managed: false,
-            plugin: None,
-        };
-        crate::audit::intake::config::entries(&[f]).remove(0)
+        let value = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/g"}]}]}});
+        crate::audit::intake::config::first_entry(project, value)
     }
 
     #[test]
