@@ -155,10 +155,14 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     // The battery's matcher is Claude Code's; a write counts as matched on
     // another agent when its own full matcher covers the tool.
     let driver = cell.bin.agent.driver();
-    if spec.hook.matcher.is_none() {
-        spec.hook.matcher = Some(driver.full_matcher());
+    // The battery's matcher stands for the agent's write tools: its full
+    // matcher, a list of their names read by Claude Code's rule (a Copilot
+    // entry runs for every tool, but its `task` call is a route's step, not a
+    // write). An arm's own matcher is read as the agent reads it.
+    match spec.hook.matcher {
+        None => spec.hook.matcher = Some(driver.full_matcher()),
+        Some(_) => spec.hook.matching = driver.hook_vocabulary().matching,
     }
-    spec.hook.matching = driver.hook_vocabulary().matching;
     let outside_hooks: Vec<String> = driver.system_hook_layers().iter().map(|p| p.display().to_string()).collect();
     spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()
         && outside_hooks.is_empty()
