@@ -164,19 +164,17 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
         Some(_) => spec.hook.matching = driver.hook_vocabulary().matching,
     }
     let outside_hooks: Vec<String> = driver.system_hook_layers().iter().map(|p| p.display().to_string()).collect();
-    spec.hook.sole_pretooluse_hook = ctx.opts.managed.is_empty()
-        && outside_hooks.is_empty()
-        && driver.hook_alone_at(arm.source)
-        && arm.event == HookEvent::PreToolUse
-        && no_route_files
-        && settings::pretooluse_hook_count(&spec.settings) + placed_hooks == 1;
-    // The guard's exit-2 reasons count where its refusal names no hook, unless another hook may give them.
-    let others_written = ctx.opts.managed.is_empty()
+    // Every hook the session loads is one failopen wrote: no managed settings, no system layer, no
+    // other place the agent reads beside the arm's, no route's files.
+    let every_hook_written = ctx.opts.managed.is_empty()
         && outside_hooks.is_empty()
         && driver.hook_alone_at(arm.source)
         && arm.event == HookEvent::PreToolUse
         && no_route_files;
-    let others = others_written.then(|| other_hooks(written_hooks, &spec.hook.label)).flatten();
+    spec.hook.sole_pretooluse_hook =
+        every_hook_written && settings::pretooluse_hook_count(&spec.settings) + placed_hooks == 1;
+    // The guard's exit-2 reasons count where its refusal names no hook, unless another hook may give them.
+    let others = every_hook_written.then(|| other_hooks(written_hooks, &spec.hook.label)).flatten();
     spec.hook.exit_reasons = crate::attribution::unshared_reasons(exit_reasons(arm.guard), others.as_deref());
     if let Some(standin) = &ctx.standin {
         if arm.route != Route::Article || arm.source == HookSource::Subagent {
