@@ -40,13 +40,17 @@
 //! - any reason at all, when the hook under test is the session's sole
 //!   PreToolUse hook.
 //!
-//! A refusal without a reason (Droid's `Tool execution blocked by hook`, or
-//! a blank one) is never attributed this way.
+//! A refusal without a reason is the hook under test's only when it is the
+//! session's sole PreToolUse hook, the agent's words say a hook refused
+//! (Droid's `Tool execution blocked by hook`, Auggie's `Tool execution
+//! blocked by hook: <tool>`: [`RefusalWording::is_reasonless_hook_refusal`]),
+//! and the guard's own trace shows it ran for that very call
+//! ([`crate::evidence::classify`]); a blank reason never is.
 
 use serde_json::Value;
 
 use crate::agent::driver::Matching;
-use crate::agent::wording::RefusalWording;
+use crate::agent::wording::{HookEnding, RefusalWording};
 
 /// What failopen knows about the hook under test, to recognise its refusals.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -76,7 +80,9 @@ pub struct HookIdentity {
     pub aliases: Vec<String>,
     /// The reasons of this hook's exit-2 refusals (what its script writes to
     /// stderr before `exit 2`: [`exit_reasons_in_script`]) that no other hook
-    /// of the session can give ([`unshared_reasons`]). Read only from an
+    /// of the session can give ([`unshared_reasons`]), and the agent's own
+    /// words for an ending no other hook of the session can have
+    /// ([`unshared_endings`]: Copilot CLI's `hook exited with code 2`). Read only from an
     /// agent's refusal that names no hook ([`RefusalWording::uniform_refusal`]);
     /// empty when failopen cannot tell every other hook apart.
     pub exit_reasons: Vec<String>,
@@ -265,6 +271,7 @@ pub fn refuser(text: &str, hook: &HookIdentity, decided_reasons: &[String], word
             Some(reason) if hook.reasons.iter().any(|r| is_reason(reason, r)) => Refuser::HookUnderTest,
             Some(reason) if hook.exit_reasons.iter().any(|r| is_reason(reason, r)) => Refuser::HookUnderTest,
             Some(_) if hook.sole_pretooluse_hook => Refuser::HookUnderTest,
+            None if hook.sole_pretooluse_hook && wording.is_reasonless_hook_refusal(text) => Refuser::HookUnderTest,
             _ => Refuser::Unattributed,
         };
     }
@@ -419,7 +426,17 @@ fn simple_commands(command: &str) -> Option<Vec<String>> {
 /// but `\n` and no `printf` format, and each of its simple commands runs one
 /// of [`SELF_CONTAINED_PROGRAMS`] (`cat` with no file, only redirections).
 fn is_self_contained(command: &str) -> bool {
-    if command.contains(['$', '`', '*', '?', '[', '~', '<', '%']) {
+    !command.contains('%') && ends_as_written(command)
+}
+
+/// Whether a hook command's exit status and output are fixed by its own
+/// text: as [`is_self_contained`], but a `printf` format of `%s` and `%%`
+/// alone (which cannot fail) is allowed.
+fn ends_as_written(command: &str) -> bool {
+    if command.contains(['$', '`', '*', '?', '[', '~', '<']) {
+        return false;
+    }
+    if command.match_indices('%').any(|(i, _)| !matches!(command.as_bytes().get(i + 1), Some(b's' | b'%'))) {
         return false;
     }
     if command.match_indices('\\').any(|(i, _)| !command[i + 1..].starts_with('n')) {
@@ -473,6 +490,50 @@ pub fn may_give(entry: &Value, reason: &str) -> bool {
 pub fn unshared_reasons(own: Vec<String>, others: Option<&[Value]>) -> Vec<String> {
     let Some(others) = others else { return Vec::new() };
     own.into_iter().filter(|r| !others.iter().any(|o| may_give(o, r))).collect()
+}
+
+/// Whether another hook of the session, its entry in the settings, may end
+/// `ending`, or give the agent's `words` for it as its own answer: any hook
+/// but a command whose exit status and output its own text fix
+/// ([`ends_as_written`]) may. Such a command exits 2 only through an
+/// `exit 2` of its own; fails only through another `exit <n>`, a `false`,
+/// or a `sleep` that may outlive its timeout (`cat` with no file, `printf`
+/// and `echo` exit 0); and gives the words only when its text spells them out.
+pub fn may_end(entry: &Value, ending: HookEnding, words: &str) -> bool {
+    let command = match (entry.get("type").and_then(Value::as_str), entry.get("command").and_then(Value::as_str)) {
+        (Some("command"), Some(command)) => command,
+        _ => return true,
+    };
+    if RUN_KEYS.iter().any(|k| entry.get(*k).is_some()) || !ends_as_written(command) {
+        return true;
+    }
+    let Some(commands) = simple_commands(command) else { return true };
+    let ends_so = commands.iter().any(|c| {
+        let words: Vec<&str> = c.split_whitespace().collect();
+        match (ending, words.as_slice()) {
+            (HookEnding::Exit2, ["exit", code, ..]) => code.trim_matches(['\'', '"']) == "2",
+            (HookEnding::Failed, ["exit", code, ..]) => !matches!(code.trim_matches(['\'', '"']), "0" | "2"),
+            (HookEnding::Failed, ["false", ..] | ["sleep", ..]) => true,
+            _ => false,
+        }
+    });
+    ends_so || flattened(command).contains(&flattened(words))
+}
+
+/// The agent's own words for the hook under test's endings
+/// ([`RefusalWording::ending_reason`]: Copilot CLI's `hook exited with code
+/// 2`, `hook errored`) that none of `others` may end with ([`may_end`]):
+/// such words, which name no hook, can then only be the hook under test's,
+/// as an exit-2 reason no other hook can give ([`unshared_reasons`]).
+/// `others` as for [`unshared_reasons`]: `None` keeps nothing.
+pub fn unshared_endings(wording: &dyn RefusalWording, others: Option<&[Value]>) -> Vec<String> {
+    let Some(others) = others else { return Vec::new() };
+    [HookEnding::Exit2, HookEnding::Failed]
+        .into_iter()
+        .filter_map(|ending| wording.ending_reason(ending).map(|words| (ending, words)))
+        .filter(|(ending, words)| !others.iter().any(|o| may_end(o, *ending, words)))
+        .map(|(_, words)| words.to_string())
+        .collect()
 }
 
 #[cfg(test)]

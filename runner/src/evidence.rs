@@ -246,7 +246,10 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
         // sole PreToolUse hook deciding in JSON (the refuser's condition),
         // it counts only where the call is known not to have run (the
         // stream says so, or the guard's trace shows it ran for that call).
-        Refuser::HookUnderTest if attribution::is_generic_hook_deny(text) && !not_executed => {
+        Refuser::HookUnderTest
+            if (attribution::is_generic_hook_deny(text) || who.wording.is_reasonless_hook_refusal(text))
+                && !not_executed =>
+        {
             AttemptResult::ForeignRefused { by: Refuser::Unattributed, text: text.to_string() }
         }
         Refuser::HookUnderTest => AttemptResult::Refused(text.to_string()),
@@ -315,7 +318,7 @@ fn calls<'a>(
                 .map(|(is_error, text)| {
                     // Claude Code's word that the call never ran, or the guard's own trace.
                     let refused_before = facts.not_executed.contains(&u.id)
-                        || trace::guard_refused(&facts.traced, &u.id, &u.name, &u.input, text, hook);
+                        || trace::guard_refused(&facts.traced, &u.id, &u.name, &u.input, text, hook, wording);
                     let result = classify(is_error || wording.is_unflagged_refusal(text), text, refused_before, who);
                     confirmed(result, facts, u)
                 })
@@ -425,7 +428,30 @@ pub struct StreamFacts {
     pub notices: Vec<String>,
 }
 
+/// The row flag of a session whose agent said it ignored the hooks file
+/// holding the hook under test ([`StreamFacts::ignored_hook_file`]).
+pub const HOOK_FILE_IGNORED: &str = "hook-file-ignored";
+
 impl StreamFacts {
+    /// The agent said it ignored the hooks file at `path`, whole (Codex
+    /// CLI's `failed to parse hooks config <path>`, Droid's `Invalid hooks
+    /// file, ignoring`). When that file holds the hook under test (a command
+    /// of the file is its label), none of the outcomes can be a run of it:
+    /// an agent that reports no hook runs has its tool runs stand in as
+    /// outcomes, and those are dropped, so a write that landed with no trace
+    /// of the guard reads `hook-not-run`. The row is flagged
+    /// [`HOOK_FILE_IGNORED`]. Another file, or one failopen cannot read,
+    /// changes nothing.
+    pub fn ignored_hook_file(&mut self, path: &Path, hook: &HookIdentity) {
+        if !file_holds_hook(path, hook) {
+            return;
+        }
+        self.hook_outcomes.clear();
+        if !self.notices.iter().any(|n| n == HOOK_FILE_IGNORED) {
+            self.notices.push(HOOK_FILE_IGNORED.to_string());
+        }
+    }
+
     /// The facts of a print mode that writes plain text for a person and
     /// nothing of tools or hooks (Continue CLI's `cn -p`, Auggie CLI's
     /// `--print`): only that it answered. The calls and their results are
@@ -433,6 +459,25 @@ impl StreamFacts {
     pub fn of_plain_text(stdout: &str) -> StreamFacts {
         StreamFacts { saw_result: !stdout.trim().is_empty(), ..StreamFacts::default() }
     }
+}
+
+/// Whether the JSON file at `path` names the hook under test: one of its
+/// string values is the hook's label (its command line) or an alias.
+fn file_holds_hook(path: &Path, hook: &HookIdentity) -> bool {
+    fn holds(v: &serde_json::Value, names: &[&str]) -> bool {
+        match v {
+            serde_json::Value::String(s) => names.contains(&s.as_str()),
+            serde_json::Value::Array(items) => items.iter().any(|i| holds(i, names)),
+            serde_json::Value::Object(map) => map.values().any(|i| holds(i, names)),
+            _ => false,
+        }
+    }
+    let names: Vec<&str> = std::iter::once(hook.label.as_str())
+        .chain(hook.aliases.iter().map(String::as_str))
+        .filter(|n| !n.is_empty())
+        .collect();
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| holds(&v, &names))
 }
 
 /// Count the guard's trace entries (one per invocation: [`trace::entries`]).

@@ -1,8 +1,10 @@
 //! Unit tests of [`super`] (attribution.rs).
 
 use super::*;
+use crate::agent::auggie::wording::AuggieWording;
 use crate::agent::claude_code::wording::ClaudeCodeWording;
 use crate::agent::codex::driver::CodexWording;
+use crate::agent::copilot::driver::CopilotWording;
 use crate::agent::droid::wording::DroidWording;
 use crate::agent::gemini::driver::GeminiWording;
 
@@ -319,4 +321,62 @@ fn a_hooks_matcher_covers_a_tool_as_its_agent_reads_it() {
     assert!(!h.covers("run_shell_command"));
     h.matching = Agent::Copilot.driver().hook_vocabulary().matching;
     assert!(h.covers("task"), "a Copilot entry has no matcher: every tool");
+}
+
+/// The Copilot-worded endings the hook under test's refusals can be credited
+/// with, beside `others`.
+fn copilot_endings(others: &[Value]) -> Vec<String> {
+    unshared_endings(&CopilotWording, Some(others))
+}
+
+#[test]
+fn copilots_own_words_for_an_ending_are_ours_when_no_other_hook_can_end_so() {
+    let exit2 = "Denied by preToolUse hook: hook exited with code 2";
+    let errored = r#"Denied by preToolUse hook from "~/.copilot/hooks/failopen.json" (hook errored)"#;
+    let both = ["hook exited with code 2", "hook errored"];
+    let allow = command("cat >/dev/null; exit 0");
+    let crash = command("cat >/dev/null; printf 'sibling hook failed before deciding\\n' >&2; exit 1");
+    let refusing = command("printf 'company policy: no writes\\n' >&2; exit 2");
+    let json_deny = command(r#"printf '%s\n' '{"hookSpecificOutput":{"permissionDecision":"deny"}}'"#);
+    assert_eq!(copilot_endings(std::slice::from_ref(&allow)), both);
+    assert_eq!(copilot_endings(std::slice::from_ref(&json_deny)), both, "a %s format cannot fail");
+    assert_eq!(copilot_endings(std::slice::from_ref(&crash)), ["hook exited with code 2"], "the sibling may error");
+    assert_eq!(copilot_endings(std::slice::from_ref(&refusing)), ["hook errored"], "the other hook may exit 2");
+    assert_eq!(copilot_endings(&[command("sleep 10; exit 0")]), ["hook exited with code 2"], "a sleep may time out");
+    assert_eq!(copilot_endings(&[command("true; false")]), ["hook exited with code 2"]);
+    let spelled = command(r#"printf '%s\n' '{"permissionDecision":"deny","permissionDecisionReason":"hook errored"}'"#);
+    assert_eq!(copilot_endings(&[spelled]), ["hook exited with code 2"], "its answer spells the words out");
+    let format = command("printf '%d\\n' x >&2; exit 0");
+    let with_env = serde_json::json!({"type": "command", "command": "exit 0", "env": {"A": "1"}});
+    for other in [command("/elsewhere/guard.sh"), format, with_env, Value::Null] {
+        assert!(copilot_endings(&[allow.clone(), other.clone()]).is_empty(), "{other}");
+    }
+    assert!(unshared_endings(&CopilotWording, None).is_empty(), "a hook failopen did not write may run");
+    let codex_beside = unshared_endings(&CodexWording, Some(std::slice::from_ref(&allow)));
+    assert!(codex_beside.is_empty(), "Codex gives the hook's own words");
+    let mut h = HookIdentity::new("/g/deny.sh", vec![]);
+    h.exit_reasons = copilot_endings(&[crash]);
+    assert_eq!(super::refuser(exit2, &h, &[], &CopilotWording), Refuser::HookUnderTest);
+    assert_eq!(super::refuser(errored, &h, &[], &CopilotWording), Refuser::Unattributed, "the sibling's error?");
+    h.exit_reasons = copilot_endings(&[refusing]);
+    assert_eq!(super::refuser(errored, &h, &[], &CopilotWording), Refuser::HookUnderTest);
+    assert_eq!(super::refuser(exit2, &h, &[], &CopilotWording), Refuser::Unattributed, "the other hook's exit 2?");
+}
+
+#[test]
+fn a_refusal_without_a_reason_is_the_sole_hooks_only_in_words_that_say_a_hook_refused() {
+    let mut h = HookIdentity::new("/g/stdout-deny.sh", vec![]);
+    let droid = "Error: Tool execution blocked by hook";
+    let auggie = "Tool execution blocked by hook: save-file";
+    let blank = "Error: \u{b}\u{a0}\n";
+    for (text, wording) in
+        [(droid, &DroidWording as &dyn RefusalWording), (auggie, &AuggieWording), (blank, &DroidWording)]
+    {
+        assert_eq!(super::refuser(text, &h, &[], wording), Refuser::Unattributed, "{text:?}: another hook's?");
+    }
+    h.sole_pretooluse_hook = true;
+    assert_eq!(super::refuser(droid, &h, &[], &DroidWording), Refuser::HookUnderTest);
+    assert_eq!(super::refuser(auggie, &h, &[], &AuggieWording), Refuser::HookUnderTest);
+    assert_eq!(super::refuser(blank, &h, &[], &DroidWording), Refuser::Unattributed, "a blank reason says no hook");
+    assert_eq!(super::refuser(auggie, &h, &[], &DroidWording), Refuser::Unattributed, "Auggie's words on Droid");
 }

@@ -3,6 +3,7 @@
 use super::*;
 use crate::agent::claude_code::stream::parse_stream;
 use crate::agent::claude_code::wording::ClaudeCodeWording;
+use serde_json::json;
 
 fn hook() -> HookIdentity {
     HookIdentity::new("x", vec!["this session may not write files".into()])
@@ -172,9 +173,17 @@ fn a_trace_without_ids_matches_by_tool_and_input() {
     assert!(!traced[0].is_for("any", "Write", &input));
     assert!(!traced[0].is_for("any", "Bash", &serde_json::json!({"command": "true"})));
     let reason = "this session may not write files (failopen json-deny guard)";
-    assert!(trace::guard_refused(&traced, "t1", "Bash", &input, reason, &json_deny()));
-    assert!(!trace::guard_refused(&traced, "t1", "Bash", &input, &format!("{reason}!"), &json_deny()));
-    assert!(!trace::guard_refused(&[], "t1", "Bash", &input, reason, &json_deny()));
+    assert!(trace::guard_refused(&traced, "t1", "Bash", &input, reason, &json_deny(), &ClaudeCodeWording));
+    assert!(!trace::guard_refused(
+        &traced,
+        "t1",
+        "Bash",
+        &input,
+        &format!("{reason}!"),
+        &json_deny(),
+        &ClaudeCodeWording
+    ));
+    assert!(!trace::guard_refused(&[], "t1", "Bash", &input, reason, &json_deny(), &ClaudeCodeWording));
     // A PermissionRequest payload counts (its deny comes back as the bare reason);
     // a payload of another event (PostToolUse, UserPromptSubmit) does not.
     for (event, counts) in [("PermissionRequest", true), ("PostToolUse", false), ("UserPromptSubmit", false)] {
@@ -282,4 +291,56 @@ fn an_abort_at_the_hook_is_the_pending_calls_refusal_by_trace_or_by_the_agents_l
     // Only the last call sent, still pending, is the one the hook stopped.
     t.sent("call_2", "run_commands", &input);
     assert_eq!(attempts_from_transcript(&t, &stopped, &h, &ClineWording)[0].result, AttemptResult::NoResult);
+}
+
+#[test]
+fn an_ignored_hooks_file_voids_the_outcomes_only_when_it_holds_the_hook_under_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let guard = "/s/guards/cell-0/deny.sh";
+    let holding = dir.path().join("hooks.json");
+    std::fs::write(
+        &holding,
+        json!({"PreToolUse": [{"hooks": [{"type": "command", "command": guard}]}, {"hooks": [{"type": "command", "command": "exit 0", "timeout": "5"}]}]})
+            .to_string(),
+    )
+    .unwrap();
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}).to_string())
+        .unwrap();
+    let hook = HookIdentity::new(guard, vec![]);
+    let ran = StreamFacts { hook_outcomes: vec!["ran:command".into()], ..StreamFacts::default() };
+    for not_ours in [other, dir.path().join("absent.json")] {
+        let mut f = ran.clone();
+        f.ignored_hook_file(&not_ours, &hook);
+        assert_eq!(f, ran, "{not_ours:?} does not hold the hook under test");
+    }
+    let mut f = ran.clone();
+    f.ignored_hook_file(&holding, &hook);
+    f.ignored_hook_file(&holding, &hook);
+    assert!(f.hook_outcomes.is_empty(), "no outcome can be a run of a hook never loaded");
+    assert_eq!(f.notices, [HOOK_FILE_IGNORED]);
+}
+
+#[test]
+fn a_refusal_without_a_reason_counts_only_with_the_sole_hooks_trace_for_that_call() {
+    use crate::agent::auggie::wording::AuggieWording;
+    let input = json!({"path": "notes.txt", "file_content": "ready\n"});
+    let traced = traced_calls(
+        &json!({"hook_event_name": "PreToolUse", "tool_name": "save-file", "tool_input": input}).to_string(),
+    );
+    let text = "Tool execution blocked by hook: save-file";
+    let mut h = HookIdentity::new("/g/json-deny-top-reason.sh", vec![]);
+    h.sole_pretooluse_hook = true;
+    let who = Attribution { hook: &h, decided_reasons: &[], wording: &AuggieWording };
+    let ran_for_it = trace::guard_refused(&traced, "c1", "save-file", &input, text, &h, &AuggieWording);
+    assert!(ran_for_it);
+    assert!(matches!(classify(true, text, ran_for_it, who), AttemptResult::Refused(_)));
+    let other_call = trace::guard_refused(&traced, "c1", "save-file", &json!({"path": "x"}), text, &h, &AuggieWording);
+    assert!(!other_call);
+    assert!(matches!(
+        classify(true, text, other_call, who),
+        AttemptResult::ForeignRefused { by: Refuser::Unattributed, .. }
+    ));
+    h.sole_pretooluse_hook = false;
+    assert!(!trace::guard_refused(&traced, "c1", "save-file", &input, text, &h, &AuggieWording), "not the sole hook");
 }

@@ -12,6 +12,7 @@
 
 use serde_json::Value;
 
+use crate::agent::wording::RefusalWording;
 use crate::attribution::{self, HookIdentity};
 
 /// One PreToolUse (or PermissionRequest) payload the guard recorded.
@@ -114,8 +115,10 @@ pub fn entries(trace: &str) -> Vec<Option<Value>> {
 
 /// Whether the hook under test's own guard refused the call `id` with
 /// `text`: it ran for that call (`traced`), and `text` is exactly one of the
-/// reasons it gives, or, when it is the session's sole PreToolUse hook and
-/// decides in JSON, Claude Code's generic wording of a deny (2.0.20).
+/// reasons it gives, or, when it is the session's sole PreToolUse hook,
+/// Claude Code's generic wording of a deny (2.0.20; a hook that decides in
+/// JSON) or the agent's words for a hook's refusal without a reason
+/// ([`RefusalWording::is_reasonless_hook_refusal`]: Droid, Auggie).
 pub fn guard_refused(
     traced: &[TracedCall],
     id: &str,
@@ -123,9 +126,11 @@ pub fn guard_refused(
     input: &Value,
     text: &str,
     hook: &HookIdentity,
+    wording: &dyn RefusalWording,
 ) -> bool {
-    let its_words =
-        hook.reasons.iter().any(|r| attribution::is_exactly(text, r)) || hook.may_have_denied_generically(text);
+    let its_words = hook.reasons.iter().any(|r| attribution::is_exactly(text, r))
+        || hook.may_have_denied_generically(text)
+        || (hook.sole_pretooluse_hook && wording.is_reasonless_hook_refusal(text));
     traced.iter().any(|c| c.is_for(id, name, input)) && its_words
 }
 

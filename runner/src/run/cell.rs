@@ -176,6 +176,7 @@ pub(super) async fn run_cell(ctx: &Shared, cell: &Cell) -> anyhow::Result<Option
     // The guard's exit-2 reasons count where its refusal names no hook, unless another hook may give them.
     let others = every_hook_written.then(|| other_hooks(written_hooks, &spec.hook.label)).flatten();
     spec.hook.exit_reasons = crate::attribution::unshared_reasons(exit_reasons(arm.guard), others.as_deref());
+    spec.hook.exit_reasons.extend(crate::attribution::unshared_endings(driver.wording(), others.as_deref()));
     if let Some(standin) = &ctx.standin {
         if arm.route != Route::Article || arm.source == HookSource::Subagent {
             standin.set_route(&spec.id, route::plan(arm));

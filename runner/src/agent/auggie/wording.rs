@@ -67,6 +67,11 @@ impl RefusalWording for AuggieWording {
     fn names_hook_refusal(&self, text: &str) -> bool {
         self.uniform_refusal(text).is_some()
     }
+
+    /// `Tool execution blocked by hook: <tool>`.
+    fn is_reasonless_hook_refusal(&self, text: &str) -> bool {
+        text.trim().starts_with(NO_REASON)
+    }
 }
 
 #[cfg(test)]

@@ -160,8 +160,15 @@ impl AgentDriver for Codex {
         Ok(SessionLaunch { args, env, ..SessionLaunch::default() })
     }
 
-    fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
-        stream::parse(stdout)
+    /// Codex's stream names no hook run; it does say when it skipped a
+    /// whole hooks file, and one holding the hook under test means the
+    /// hook never ran ([`StreamFacts::ignored_hook_file`]).
+    fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts {
+        let mut facts = stream::parse(stdout);
+        for path in stream::skipped_hook_files(stdout) {
+            facts.ignored_hook_file(&path, hook);
+        }
+        facts
     }
 }
 

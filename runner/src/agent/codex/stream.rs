@@ -3,9 +3,18 @@
 //! line), so the stand-in's transcript and the guard's trace carry the
 //! attempts; the stream says whether the turn failed, and what ran.
 
+use std::path::PathBuf;
+
 use serde_json::Value;
 
 use crate::evidence::StreamFacts;
+
+/// How Codex tells, as an error item on its `--json` stream, that it
+/// skipped a whole hooks file it could not read (`load_hooks_json` in
+/// codex-rs/hooks/src/engine/discovery.rs: a file that does not
+/// deserialize as a whole loads none of its hooks). Measured on 0.171.0:
+/// `failed to parse hooks config <path>: invalid type: integer `42`, ...`.
+const HOOKS_FILE_SKIPPED: &str = "failed to parse hooks config ";
 
 /// Read Codex's `--json` lines: a failed turn (`turn.failed`, or a
 /// top-level `error` event, e.g. the stand-in's key missing) is an API
@@ -34,6 +43,19 @@ pub fn parse(stdout: &str) -> StreamFacts {
     facts
 }
 
+/// The hooks files Codex said it skipped whole ([`HOOKS_FILE_SKIPPED`]), in order.
+pub fn skipped_hook_files(stdout: &str) -> Vec<PathBuf> {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|event| event["type"] == "item.completed" && event["item"]["type"] == "error")
+        .filter_map(|event| {
+            let message = event["item"]["message"].as_str()?.strip_prefix(HOOKS_FILE_SKIPPED)?;
+            Some(PathBuf::from(message.split_once(": ").map_or(message, |(path, _)| path)))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +74,15 @@ mod tests {
         let failed = r#"{"type":"error","message":"Missing environment variable: `FAILOPEN_STANDIN_KEY`."}
 {"type":"turn.failed","error":{"message":"stream disconnected"}}"#;
         assert_eq!(parse(failed).api_error.as_deref(), Some("Missing environment variable: `FAILOPEN_STANDIN_KEY`."));
+    }
+
+    #[test]
+    fn a_skipped_hooks_file_is_read_off_its_error_item() {
+        // Codex 0.171.0's own line for a hooks.json whose sibling matcher is the number 42.
+        let stdout = r#"{"type":"item.completed","item":{"id":"item_0","type":"error","message":"`--dangerously-bypass-hook-trust` is enabled."}}
+{"type":"item.completed","item":{"id":"item_2","type":"error","message":"failed to parse hooks config /s/home/.codex/hooks.json: invalid type: integer `42`, expected a string at line 15 column 21"}}
+{"type":"item.completed","item":{"id":"item_3","type":"agent_message","text":"failed to parse hooks config /elsewhere: said by the model"}}"#;
+        assert_eq!(skipped_hook_files(stdout), [PathBuf::from("/s/home/.codex/hooks.json")]);
+        assert!(skipped_hook_files("{\"type\":\"turn.completed\"}").is_empty());
     }
 }

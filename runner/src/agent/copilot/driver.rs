@@ -15,7 +15,7 @@ use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::not_yet_run::NotYetRun;
-use crate::agent::wording::RefusalWording;
+use crate::agent::wording::{HookEnding, RefusalWording};
 use crate::agent::AgentBin;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
@@ -44,6 +44,15 @@ impl RefusalWording for CopilotWording {
 
     fn names_hook_refusal(&self, text: &str) -> bool {
         wording::is_hook_refusal(text)
+    }
+
+    /// Copilot words an exit 2 and a failure itself, and shows neither
+    /// the hook's stderr nor which hook of the file refused.
+    fn ending_reason(&self, ending: HookEnding) -> Option<&'static str> {
+        Some(match ending {
+            HookEnding::Exit2 => wording::EXIT_2_REASON,
+            HookEnding::Failed => wording::ERRORED_REASON,
+        })
     }
 
     /// Copilot's tool_result for a hook's refusal has no `is_error`.

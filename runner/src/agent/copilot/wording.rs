@@ -11,6 +11,13 @@
 /// 1.0.102 alike: Copilot fails closed on it).
 pub const BLOCKED_PREFIX: &str = "Denied by preToolUse hook";
 
+/// The reason of Copilot's refusal after an exit 2: the code, never the hook's stderr.
+pub const EXIT_2_REASON: &str = "hook exited with code 2";
+
+/// The reason of Copilot's refusal after a hook that failed (another exit
+/// code; it fails closed on those), after the hook file's name.
+pub const ERRORED_REASON: &str = "hook errored";
+
 /// Whether `text` is Copilot's wording of a hook's refusal.
 pub fn is_hook_refusal(text: &str) -> bool {
     text.trim_start()

@@ -7,9 +7,11 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::{config, stream, wording};
+use super::{config, log, stream, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
-use crate::agent::driver::{AgentDriver, HookVocabulary, Identity, Matching, SessionAsk, SessionLaunch, SessionPlace};
+use crate::agent::driver::{
+    AgentDriver, HookVocabulary, Identity, Matching, OwnFiles, SessionAsk, SessionLaunch, SessionPlace,
+};
 use crate::agent::hook_config::HookConfig;
 use crate::agent::hook_contract::HookContract;
 use crate::agent::not_yet_run::NotYetRun;
@@ -123,6 +125,14 @@ impl AgentDriver for Droid {
 
     fn parse_stream(&self, stdout: &str, _hook: &HookIdentity) -> StreamFacts {
         stream::parse(stdout)
+    }
+
+    /// Droid's log says when it ignored a whole hooks file; one holding the
+    /// hook under test means the hook never ran ([`StreamFacts::ignored_hook_file`]).
+    fn read_own_log(&self, files: &OwnFiles<'_>, hook: &HookIdentity, facts: &mut StreamFacts) {
+        for path in log::read(files.home).as_deref().map(log::ignored_hook_files).unwrap_or_default() {
+            facts.ignored_hook_file(&path, hook);
+        }
     }
 }
 

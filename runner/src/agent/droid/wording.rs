@@ -41,6 +41,11 @@ impl RefusalWording for DroidWording {
         Some((!reason.is_empty() && reason != NO_REASON).then_some(reason))
     }
 
+    /// `Error: Tool execution blocked by hook`: an exit 2 with nothing on stderr.
+    fn is_reasonless_hook_refusal(&self, text: &str) -> bool {
+        Self::refusal(text) == Some(NO_REASON)
+    }
+
     /// Any `Error: ` result but a command's own failure may be a hook's
     /// refusal; whose it is, [`crate::attribution::refuser`] says.
     fn names_hook_refusal(&self, text: &str) -> bool {
