@@ -73,7 +73,7 @@ pub async fn audit(opts: &AuditOptions) -> anyhow::Result<AuditReport> {
         sections.into_iter().enumerate().filter(|(i, s)| *i == first || s.read_anything()).map(|(_, s)| s).collect();
     // One lab (pool, stand-in, fault scripts) for every session of the audit, of every agent.
     let lab = match sections.iter().any(|s| s.runs_sessions(opts)) {
-        true => Some(Lab::start(opts.jobs, opts.interrupt.clone()).await?),
+        true => Some(Lab::start(opts.jobs, opts.interrupt.clone(), opts.plugin_timeout).await?),
         false => None,
     };
     // What each agent honours, which lint reads (an onFailure key), in one session.

@@ -17,6 +17,9 @@ pub struct AuditOptions {
     pub path_var: String,
     /// Sessions at once.
     pub jobs: usize,
+    /// How long a plugin session may run before it is ended (`--plugin-timeout`);
+    /// `None`: the agent's own default. A plugin `hang` lasts this long.
+    pub plugin_timeout: Option<std::time::Duration>,
     /// The `failopen` executable seal advice and the sealed re-check use.
     pub seal_exe: String,
     /// Managed settings on this machine: an agent that reads them in every

@@ -249,6 +249,19 @@ pub struct AuditArgs {
     /// Sessions running at once.
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// How long a session of an OpenCode or Kilo plugin may run, in seconds, before audit ends it (default
+    /// 300). Those agents wait on a plugin's hook for ever, so the plugin `hang` fault lasts this long; a
+    /// healthy session that outlives it is `invalid`, never a verdict.
+    #[arg(long = "plugin-timeout", value_name = "SECS", value_parser = plugin_timeout)]
+    pub plugin_timeout: Option<f64>,
+}
+
+/// A `--plugin-timeout`: a number of seconds from 10 to 3600.
+fn plugin_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if (10.0..=3600.0).contains(&secs) => Ok(secs),
+        _ => Err(format!("`{text}`: a number of seconds from 10 to 3600")),
+    }
 }
 
 impl AuditArgs {

@@ -104,6 +104,7 @@ async fn options(args: &AuditArgs, env: &Env) -> anyhow::Result<AuditOptions> {
         home: env.home.clone(),
         path_var: env.path_var.as_ref().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default(),
         jobs,
+        plugin_timeout: args.plugin_timeout.map(std::time::Duration::from_secs_f64),
         seal_exe,
         managed: super::managed_settings(),
         interrupt: Interrupt::new(),

@@ -74,6 +74,9 @@ pub struct Runner<'a> {
     /// The state each hook's screens wrote ([`Self::learned`]): where its
     /// state faults are planted, in its cells and in its re-check's alike.
     pub states: std::sync::Mutex<Vec<StateFile>>,
+    /// How long a plugin session may run (`--plugin-timeout`); `None`: the
+    /// agent's own default ([`crate::agent::plugin_audit::PluginAudit::session_timeout_secs`]).
+    pub plugin_timeout: Option<Duration>,
 }
 
 impl Runner<'_> {

@@ -135,7 +135,7 @@ async fn session(
     let Some(_slot) = runner.pool.slot(fault == Fault::Hang).await else {
         return Ok((CellResult::Invalid("interrupted".into()), None));
     };
-    let timeout = audit.session_timeout_secs();
+    let timeout = runner.plugin_timeout.map_or_else(|| audit.session_timeout_secs(), |t| t.as_secs_f64());
     // Judged by the driver's evidence of the plugin's throw ([`PluginAudit::calls`]), not by words. The
     // plugin's copy is the one file of the project these sessions hold (`settings`), as measured.
     let spec = SessionSpec::kept_stand_in(

@@ -19,6 +19,7 @@
 //!    ([`recheck`]).
 
 use std::path::Path;
+use std::time::Duration;
 
 use super::dynamic::{self, AuditCell, Runner};
 use super::faults::FaultScripts;
@@ -46,17 +47,20 @@ pub struct Lab {
     pub scripts: FaultScripts,
     /// A loopback URL nothing listens on (an HTTP hook's `missing` fault).
     pub unreachable_url: String,
+    /// How long a plugin session may run (`--plugin-timeout`); `None`: the agent's own default.
+    pub plugin_timeout: Option<Duration>,
 }
 
 impl Lab {
     /// Start the pool (`jobs` sessions at once, and as many long ones per
     /// job beside them) and the stand-in.
-    pub async fn start(jobs: usize, interrupt: Interrupt) -> anyhow::Result<Lab> {
+    /// `plugin_timeout` bounds each plugin session (`None`: the agent's default).
+    pub async fn start(jobs: usize, interrupt: Interrupt, plugin_timeout: Option<Duration>) -> anyhow::Result<Lab> {
         let long_slots = jobs.max(1) * crate::pool::LONG_SLOTS_PER_JOB;
         let pool = Pool::new(jobs, Some(long_slots), interrupt)?;
         let standin = StandIn::start(Policy::Scripted, None).await?;
         let scripts = FaultScripts::create(&pool.root().join("faults"))?;
-        Ok(Lab { pool, standin, scripts, unreachable_url: unreachable_url()? })
+        Ok(Lab { pool, standin, scripts, unreachable_url: unreachable_url()?, plugin_timeout })
     }
 
     /// A runner of `bin`'s sessions in this lab. The hooks run with the
@@ -80,6 +84,7 @@ impl Lab {
             failopen_exe: failopen_exe.to_string(),
             other_hooks_may_run,
             states: Default::default(),
+            plugin_timeout: self.plugin_timeout,
         }
     }
 }
