@@ -474,40 +474,28 @@ fn cline_reference_csvs_hold_every_arms_expectation() {
 }
 
 /// The Kilo CLI reference runs (`failopen run --agent kilo --arms opencode`):
-/// on the older release every arm of arms/opencode.json has one row, and
-/// that row is what the arm's Kilo expectation says, reason included; every
+/// on both releases every arm of arms/opencode.json has one row, and that
+/// row is what the arm's Kilo expectation says, reason included; every
 /// `blocked` row shows both calls refused with the plugin's trace of each.
-/// The pinned release's grid was run on the shared machine under a load of
-/// 15 to 18 (docs/kilo.md): a row there is the arm's expectation, or a
-/// session the 300 s session timeout ended with no file and nothing refused
-/// (`invalid session-timeout`, never a verdict), and at least the contract's
-/// arms (a refusal and a plugin dropped at load) have their verdict.
+/// Both grids were run on a quiet machine (docs/kilo.md): no row is let off
+/// as a session the machine's load made outlive its timeout.
 #[test]
 fn kilo_reference_csvs_hold_every_arms_expectation() {
     use crate::support::reference;
     use failopen::agent::kilo::{OLDER_VERSION, PINNED_VERSION};
     use failopen::verdict::VerdictKind;
-    /// On the loaded pinned grid only: a session the timeout ended, with no file and nothing refused.
-    fn timed_out_under_load(row: &failopen::record::Row) -> bool {
-        row.agent_version == PINNED_VERSION
-            && (row.verdict, row.reason.as_str()) == (VerdictKind::Invalid, "session-timeout")
-            && row.file_bytes.is_none()
-            && !row.attempts.contains("refused")
-    }
     let arms = failopen::arms::load("opencode").unwrap();
     for version in [OLDER_VERSION, PINNED_VERSION] {
         let file = format!("kilo-{version}.csv");
         assert_eq!(reference::rows(&file).len(), arms.len(), "{file}");
         let mode = failopen::mode::Mode::Print;
-        let checked = reference::check(&[&file], Agent::Kilo, &[version], &["opencode"], mode, timed_out_under_load);
+        let checked = reference::check(&[&file], Agent::Kilo, &[version], &["opencode"], mode, |_| false);
         for c in &checked {
+            assert!(!c.allowed, "{file}: no row is let off: {:?}", c.row);
             if c.row.verdict == VerdictKind::Blocked {
                 assert_eq!(c.row.attempts, "bash:refused;write:refused", "{file}: {:?}", c.row);
                 assert!(c.row.hook_invocations >= 2, "{file}: a refusal with no trace of it: {:?}", c.row);
             }
-        }
-        for arm in ["opencode-deny/bare", "opencode-syntax-error/bare"] {
-            assert!(checked.iter().any(|c| c.arm.name == arm && !c.allowed), "{file}: {arm} has no verdict");
         }
     }
 }
