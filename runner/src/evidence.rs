@@ -245,7 +245,8 @@ pub fn classify(is_error: bool, text: &str, not_executed: bool, who: Attribution
         // A generic deny names no hook and no reason: besides the session's
         // sole PreToolUse hook deciding in JSON (the refuser's condition),
         // it counts only where the call is known not to have run (the
-        // stream says so, or the guard's trace shows it ran for that call).
+        // stream says so, or the guard's trace shows it ran for that call);
+        // so does an agent's refusal without a reason from the sole hook.
         Refuser::HookUnderTest
             if (attribution::is_generic_hook_deny(text) || who.wording.is_reasonless_hook_refusal(text))
                 && !not_executed =>
@@ -462,7 +463,8 @@ impl StreamFacts {
 }
 
 /// Whether the JSON file at `path` names the hook under test: one of its
-/// string values is the hook's label (its command line) or an alias.
+/// string values is the hook's label (its command line) or an alias. The
+/// path is the agent's word: only a regular file of at most 1 MiB is read.
 fn file_holds_hook(path: &Path, hook: &HookIdentity) -> bool {
     fn holds(v: &serde_json::Value, names: &[&str]) -> bool {
         match v {
@@ -476,7 +478,8 @@ fn file_holds_hook(path: &Path, hook: &HookIdentity) -> bool {
         .chain(hook.aliases.iter().map(String::as_str))
         .filter(|n| !n.is_empty())
         .collect();
-    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    let small_file = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20);
+    let Some(text) = small_file.then(|| std::fs::read_to_string(path).ok()).flatten() else { return false };
     serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| holds(&v, &names))
 }
 
