@@ -466,18 +466,23 @@ fn flattened(text: &str) -> String {
 /// command): an entry with any of them may give any text.
 const RUN_KEYS: [&str; 9] = ["args", "env", "shell", "cwd", "bash", "powershell", "windows", "linux", "osx"];
 
+/// The command line of a hook entry that runs it as written: a `command`
+/// hook with none of the [`RUN_KEYS`] some agent reads to run something
+/// else than `command`, or to run it differently. `None` for any other
+/// entry, which may print or end in any way.
+fn plain_command(entry: &Value) -> Option<&str> {
+    let command = match (entry.get("type").and_then(Value::as_str), entry.get("command").and_then(Value::as_str)) {
+        (Some("command"), Some(command)) => command,
+        _ => return None,
+    };
+    (!RUN_KEYS.iter().any(|k| entry.get(*k).is_some())).then_some(command)
+}
+
 /// Whether another hook of the session, its entry in the settings, may
 /// give `reason`: any hook but a self-contained command ([`is_self_contained`])
 /// may; such a command may when its text spells the reason out.
 pub fn may_give(entry: &Value, reason: &str) -> bool {
-    let command = match (entry.get("type").and_then(Value::as_str), entry.get("command").and_then(Value::as_str)) {
-        (Some("command"), Some(command)) => command,
-        _ => return true,
-    };
-    // Keys some agent reads to run something else than `command`, or to run it differently.
-    if RUN_KEYS.iter().any(|k| entry.get(*k).is_some()) {
-        return true;
-    }
+    let Some(command) = plain_command(entry) else { return true };
     let reason = flattened(reason);
     !is_self_contained(command) || reason.is_empty() || flattened(command).contains(&reason)
 }
@@ -500,13 +505,7 @@ pub fn unshared_reasons(own: Vec<String>, others: Option<&[Value]>) -> Vec<Strin
 /// or a `sleep` that may outlive its timeout (`cat` with no file, `printf`
 /// and `echo` exit 0); and gives the words only when its text spells them out.
 pub fn may_end(entry: &Value, ending: HookEnding, words: &str) -> bool {
-    let command = match (entry.get("type").and_then(Value::as_str), entry.get("command").and_then(Value::as_str)) {
-        (Some("command"), Some(command)) => command,
-        _ => return true,
-    };
-    if RUN_KEYS.iter().any(|k| entry.get(*k).is_some()) || !ends_as_written(command) {
-        return true;
-    }
+    let Some(command) = plain_command(entry).filter(|c| ends_as_written(c)) else { return true };
     let Some(commands) = simple_commands(command) else { return true };
     let ends_so = commands.iter().any(|c| {
         let words: Vec<&str> = c.split_whitespace().collect();

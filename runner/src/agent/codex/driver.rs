@@ -164,11 +164,7 @@ impl AgentDriver for Codex {
     /// whole hooks file, and one holding the hook under test means the
     /// hook never ran ([`StreamFacts::ignored_hook_file`]).
     fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts {
-        let mut facts = stream::parse(stdout);
-        for path in stream::skipped_hook_files(stdout) {
-            facts.ignored_hook_file(&path, hook);
-        }
-        facts
+        stream::parse(stdout, hook)
     }
 }
 

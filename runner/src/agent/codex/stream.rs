@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
 
 /// How Codex tells, as an error item on its `--json` stream, that it
@@ -20,8 +21,12 @@ const HOOKS_FILE_SKIPPED: &str = "failed to parse hooks config ";
 /// top-level `error` event, e.g. the stand-in's key missing) is an API
 /// error; the tool items that completed are counted as outcomes
 /// (`ran:command` for a shell command, `ran:patch` for a file change), in order.
-pub fn parse(stdout: &str) -> StreamFacts {
+/// A hooks file Codex said it skipped whole ([`HOOKS_FILE_SKIPPED`]) is
+/// read once the stream is: one holding `hook` means it never ran
+/// ([`StreamFacts::ignored_hook_file`]).
+pub fn parse(stdout: &str, hook: &HookIdentity) -> StreamFacts {
     let mut facts = StreamFacts::default();
+    let mut skipped = Vec::new();
     for event in stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
         match event["type"].as_str() {
             Some("error") => {
@@ -35,25 +40,22 @@ pub fn parse(stdout: &str) -> StreamFacts {
             Some("item.completed") => match event["item"]["type"].as_str() {
                 Some("command_execution") => facts.hook_outcomes.push("ran:command".into()),
                 Some("file_change") => facts.hook_outcomes.push("ran:patch".into()),
+                Some("error") => skipped.extend(skipped_hook_file(&event["item"]["message"])),
                 _ => {}
             },
             _ => {}
         }
     }
+    for path in skipped {
+        facts.ignored_hook_file(&path, hook);
+    }
     facts
 }
 
-/// The hooks files Codex said it skipped whole ([`HOOKS_FILE_SKIPPED`]), in order.
-pub fn skipped_hook_files(stdout: &str) -> Vec<PathBuf> {
-    stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|event| event["type"] == "item.completed" && event["item"]["type"] == "error")
-        .filter_map(|event| {
-            let message = event["item"]["message"].as_str()?.strip_prefix(HOOKS_FILE_SKIPPED)?;
-            Some(PathBuf::from(message.split_once(": ").map_or(message, |(path, _)| path)))
-        })
-        .collect()
+/// The hooks file an error item's `message` says Codex skipped whole ([`HOOKS_FILE_SKIPPED`]).
+fn skipped_hook_file(message: &Value) -> Option<PathBuf> {
+    let message = message.as_str()?.strip_prefix(HOOKS_FILE_SKIPPED)?;
+    Some(PathBuf::from(message.split_once(": ").map_or(message, |(path, _)| path)))
 }
 
 #[cfg(test)]
@@ -69,20 +71,41 @@ mod tests {
 {"type":"item.completed","item":{"id":"item_2","type":"command_execution","exit_code":0,"status":"completed"}}
 {"type":"item.completed","item":{"id":"item_3","type":"agent_message","text":"done"}}
 {"type":"turn.completed","usage":{}}"#;
-        let f = parse(ok);
+        let f = parse(ok, &HookIdentity::default());
         assert_eq!((f.api_error, f.saw_result, f.hook_outcomes), (None, true, vec!["ran:command".to_string()]));
         let failed = r#"{"type":"error","message":"Missing environment variable: `FAILOPEN_STANDIN_KEY`."}
 {"type":"turn.failed","error":{"message":"stream disconnected"}}"#;
-        assert_eq!(parse(failed).api_error.as_deref(), Some("Missing environment variable: `FAILOPEN_STANDIN_KEY`."));
+        assert_eq!(
+            parse(failed, &HookIdentity::default()).api_error.as_deref(),
+            Some("Missing environment variable: `FAILOPEN_STANDIN_KEY`.")
+        );
     }
 
     #[test]
     fn a_skipped_hooks_file_is_read_off_its_error_item() {
         // Codex 0.171.0's own line for a hooks.json whose sibling matcher is the number 42.
-        let stdout = r#"{"type":"item.completed","item":{"id":"item_0","type":"error","message":"`--dangerously-bypass-hook-trust` is enabled."}}
-{"type":"item.completed","item":{"id":"item_2","type":"error","message":"failed to parse hooks config /s/home/.codex/hooks.json: invalid type: integer `42`, expected a string at line 15 column 21"}}
-{"type":"item.completed","item":{"id":"item_3","type":"agent_message","text":"failed to parse hooks config /elsewhere: said by the model"}}"#;
-        assert_eq!(skipped_hook_files(stdout), [PathBuf::from("/s/home/.codex/hooks.json")]);
-        assert!(skipped_hook_files("{\"type\":\"turn.completed\"}").is_empty());
+        let message = "failed to parse hooks config /s/home/.codex/hooks.json: invalid type: integer `42`, expected a string at line 15 column 21";
+        assert_eq!(skipped_hook_file(&Value::from(message)), Some(PathBuf::from("/s/home/.codex/hooks.json")));
+        assert_eq!(skipped_hook_file(&Value::from("`--dangerously-bypass-hook-trust` is enabled.")), None);
+        // Read off the stream: an error item counts, the model's words do not.
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path().join("hooks.json");
+        let guard = "/s/guards/cell-0/deny.sh";
+        std::fs::write(
+            &hooks,
+            serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": guard}]}]}})
+                .to_string(),
+        )
+        .unwrap();
+        let item = |kind: &str, key: &str| {
+            serde_json::json!({"type": "item.completed", "item": {"type": kind, key: format!("{HOOKS_FILE_SKIPPED}{}: x", hooks.display())}}).to_string()
+        };
+        let ran = r#"{"type":"item.completed","item":{"type":"command_execution","exit_code":0}}"#;
+        let hook = HookIdentity::new(guard, vec![]);
+        let said = parse(&format!("{}\n{ran}", item("agent_message", "text")), &hook);
+        assert_eq!(said.hook_outcomes, ["ran:command"], "the model saying it is no skip");
+        let skipped = parse(&format!("{}\n{ran}", item("error", "message")), &hook);
+        assert!(skipped.hook_outcomes.is_empty(), "a run after the skip is no run of the guard");
+        assert_eq!(skipped.notices, [crate::evidence::HOOK_FILE_IGNORED]);
     }
 }
