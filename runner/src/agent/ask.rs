@@ -79,14 +79,12 @@ impl Drop for GroupGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
 
     #[tokio::test]
     async fn the_binary_sees_a_throwaway_home_and_not_the_users() {
         let dir = tempfile::tempdir().unwrap();
         let bin = dir.path().join("claude");
-        std::fs::write(&bin, "#!/bin/sh\necho \"$HOME\"; touch \"$HOME/.claude.json\"\n").unwrap();
-        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        crate::test_helpers::write_executable(&bin, "#!/bin/sh\necho \"$HOME\"; touch \"$HOME/.claude.json\"\n");
         let out = ask("Claude Code", &bin, &["--version"]).await.unwrap();
         let home = String::from_utf8(out.stdout).unwrap();
         let home = Path::new(home.trim());

@@ -164,12 +164,9 @@ fn read_version(claude: &Path, wait: Duration) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fs;
 
     fn fake_claude(dir: &Path, body: &str) {
-        let path = dir.join("claude");
-        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        crate::test_helpers::write_executable(&dir.join("claude"), &format!("#!/bin/sh\n{body}\n"));
     }
 
     #[test]

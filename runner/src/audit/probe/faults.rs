@@ -582,15 +582,13 @@ mod tests {
     /// against the original project, and this printed "original".
     #[test]
     fn a_relative_script_runs_from_the_sessions_copy_and_long_hangs_are_skipped() {
-        use std::os::unix::fs::PermissionsExt;
         let d = tempfile::tempdir().unwrap();
         let s = FaultScripts::create(&d.path().join("faults")).unwrap();
         let (original, copy) = (d.path().join("original"), d.path().join("copy"));
         for (dir, says) in [(&original, "original"), (&copy, "copy")] {
             std::fs::create_dir_all(dir.join(".claude/hooks")).unwrap();
             let g = dir.join(".claude/hooks/g.sh");
-            std::fs::write(&g, format!("#!/bin/sh\necho {says} \"$1\"\n")).unwrap();
-            std::fs::set_permissions(&g, std::fs::Permissions::from_mode(0o755)).unwrap();
+            crate::test_helpers::write_executable(&g, &format!("#!/bin/sh\necho {says} \"$1\"\n"));
         }
         let mut e = entry(serde_json::json!({"type": "command", "command": ".claude/hooks/g.sh --x"}));
         e.project_dir = original.clone();
