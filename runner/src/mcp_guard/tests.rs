@@ -93,7 +93,7 @@ async fn hang_never_answers_and_the_server_still_ends_when_its_input_closes() {
     drop(client);
     let stopped = tokio::time::timeout(Duration::from_secs(3), server).await.expect("ends").unwrap().unwrap();
     assert_eq!(stopped, Stopped::InputClosed);
-    assert!(t0.elapsed() < Duration::from_secs(2), "took {:?} (rmcp alone waits 5 s)", t0.elapsed());
+    assert!(t0.elapsed() < Duration::from_secs(4), "took {:?} (rmcp alone waits 5 s)", t0.elapsed());
 }
 
 #[tokio::test]

@@ -226,6 +226,6 @@ mod tests {
         let start = Instant::now();
         let got = read_version(&dir.path().join("claude"), Duration::from_millis(300));
         assert!(got.unwrap_err().contains("did not answer within"));
-        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+        assert!(start.elapsed() < Duration::from_secs(20), "waited for the 30 s sleep: {:?}", start.elapsed());
     }
 }
