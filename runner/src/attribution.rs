@@ -109,6 +109,15 @@ impl HookIdentity {
         self.sole_pretooluse_hook && !self.reasons.is_empty() && is_generic_hook_deny(text)
     }
 
+    /// The spellings of this hook's command an agent may give: its label,
+    /// then its aliases, none empty.
+    pub fn spellings(&self) -> Vec<&str> {
+        std::iter::once(self.label.as_str())
+            .chain(self.aliases.iter().map(String::as_str))
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
     /// Whether this hook's matcher covers `tool`, read as the agent reads it
     /// (the battery's matcher, by Claude Code's rule, when none was set).
     pub fn covers(&self, tool: &str) -> bool {

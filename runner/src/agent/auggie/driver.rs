@@ -24,11 +24,6 @@ pub struct Auggie;
 /// Auggie's log, in the TMPDIR it is given (the session's own `tmp/`).
 const LOG_FILE: &str = "augment-log.txt";
 
-/// The spellings of the hook under test's command.
-fn commands(hook: &HookIdentity) -> Vec<&str> {
-    std::iter::once(hook.label.as_str()).chain(hook.aliases.iter().map(String::as_str)).collect()
-}
-
 /// What Auggie sessions do not run yet, in Auggie's words.
 const NOT_YET_RUN: NotYetRun = NotYetRun {
     live_model: "auggie-live-model",
@@ -132,7 +127,7 @@ impl AgentDriver for Auggie {
     /// refusal: nothing here can make a session `blocked`.
     fn parse_stream(&self, stdout: &str, hook: &HookIdentity) -> StreamFacts {
         let mut facts = StreamFacts::of_plain_text(stdout);
-        let tried = wording::failed_to_run(stdout, &commands(hook));
+        let tried = wording::failed_to_run(stdout, &hook.spellings());
         facts.hook_outcomes.extend(std::iter::repeat_n("error:-1".to_string(), tried));
         facts
     }
@@ -145,7 +140,7 @@ impl AgentDriver for Auggie {
     /// refusal: they only tell a write that landed from a hook never run.
     fn read_own_log(&self, files: &OwnFiles<'_>, hook: &HookIdentity, facts: &mut StreamFacts) {
         let Ok(text) = std::fs::read_to_string(files.tmp.join(LOG_FILE)) else { return };
-        if let Some(failures) = log::failures(&text, &commands(hook)) {
+        if let Some(failures) = log::failures(&text, &hook.spellings()) {
             facts.hook_outcomes = failures;
         }
     }
