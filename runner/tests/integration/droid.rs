@@ -40,12 +40,19 @@ fn droid_pinned_keeps_its_contract() {
             ));
         }
         if row.verdict == VerdictKind::Blocked {
-            // Both calls (Execute, then Create) refused, each flagged as an error by Droid.
+            // Both calls (Execute, then Create) refused.
             assert_eq!(row.attempts, "Execute:refused;Create:refused", "{row:?}");
-            assert_eq!(row.hook_outcomes, "error;error", "{row:?}");
         }
+        // Droid's own transcript says how the guard ended for each call (transcript.rs):
+        // the JSON deny on exit 0, an exit 2 (the plain wrapper's too), and a crash's exit 1.
+        let outcomes = match row.arm.as_str() {
+            "json-deny/bare" => "success:0;success:0",
+            "crash/bare" => "error:1",
+            _ => "error:2;error:2",
+        };
+        assert_eq!(row.hook_outcomes, outcomes, "{row:?}");
     }
     assert!(wrong.is_empty(), "droid {version}:\n{}", wrong.join("\n"));
     let crash = rows.iter().find(|r| r.arm == "crash/bare").unwrap();
-    assert_eq!((crash.attempts.as_str(), crash.hook_outcomes.as_str()), ("Execute:allowed", "ran"), "{crash:?}");
+    assert_eq!(crash.attempts, "Execute:allowed", "{crash:?}");
 }

@@ -720,7 +720,8 @@ fn qwen_reference_csvs_hold_every_arms_expectation() {
 /// and the older release, docs/droid.md): each has the same 14 arms, every
 /// row is what the oracle's Droid reasoning says, with no reason (no invalid
 /// row), an article arm's row is also what arms/article.json's Droid
-/// expectation says, and every `blocked` row shows both calls refused.
+/// expectation says, every `blocked` row shows both calls refused, and every
+/// row's hook outcomes are the guard's runs in Droid's own transcript.
 #[test]
 fn droid_reference_csvs_hold_every_arms_expectation() {
     use crate::support::reference;
@@ -735,6 +736,15 @@ fn droid_reference_csvs_hold_every_arms_expectation() {
             assert_eq!((row.verdict.as_str(), row.reason.as_str()), (want, ""), "{file}: {}", row.arm);
             if row.verdict == VerdictKind::Blocked {
                 assert_eq!(row.attempts, "Execute:refused;Create:refused", "{file}: {row:?}");
+            }
+            // Droid's own transcript shows the guard ran in every session, and how it ended
+            // (agent/droid/transcript.rs); every write landed after a run that failed.
+            let outcomes: Vec<&str> = row.hook_outcomes.split(';').collect();
+            let transcript_words =
+                |o: &str| o == "success:0" || o.strip_prefix("error:").is_some_and(|c| c.parse::<i32>().is_ok());
+            assert!(outcomes.iter().all(|o| transcript_words(o)), "{file}: {row:?}");
+            if row.verdict == VerdictKind::Wrote {
+                assert!(outcomes.iter().all(|o| o.starts_with("error:")), "{file}: {row:?}");
             }
         }
         let mode = failopen::mode::Mode::Print;

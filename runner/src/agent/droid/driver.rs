@@ -7,7 +7,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::{config, log, stream, wording};
+use super::{config, log, stream, transcript, wording};
 use crate::agent::claude_code::capabilities::Capabilities;
 use crate::agent::driver::{
     AgentDriver, HookVocabulary, Identity, Matching, OwnFiles, SessionAsk, SessionLaunch, SessionPlace,
@@ -127,9 +127,19 @@ impl AgentDriver for Droid {
         stream::parse(stdout)
     }
 
-    /// Droid's log says when it ignored a whole hooks file; one holding the
-    /// hook under test means the hook never ran ([`StreamFacts::ignored_hook_file`]).
+    /// Droid's session transcript records each hook run, with its command
+    /// and exit code: when Droid wrote one, the runs of the hook under test
+    /// there are the session's hook outcomes ([`transcript::hook_runs`]; none
+    /// when the hook never ran), in place of the tool results that stand in
+    /// for them otherwise. Its log says when it ignored a whole hooks file;
+    /// one holding the hook under test means the hook never ran
+    /// ([`StreamFacts::ignored_hook_file`]).
     fn read_own_log(&self, files: &OwnFiles<'_>, hook: &HookIdentity, facts: &mut StreamFacts) {
+        let transcripts = transcript::read(files.home);
+        if !transcripts.is_empty() {
+            facts.hook_outcomes =
+                transcripts.iter().flat_map(|t| transcript::hook_runs(t, &hook.spellings())).collect();
+        }
         for path in log::read(files.home).as_deref().map(log::ignored_hook_files).unwrap_or_default() {
             facts.ignored_hook_file(&path, hook);
         }

@@ -1,6 +1,7 @@
 //! Factory's Droid CLI (`droid exec`) as an agent under test: its settings,
 //! hook file, environment and command line ([`config`]), its `stream-json`
-//! events ([`stream`]), its own log ([`log`]) and the words it sends back about a refused call
+//! events ([`stream`]), its own log ([`log`]) and session transcript
+//! ([`transcript`]), and the words it sends back about a refused call
 //! ([`wording`]); how audit reads a user's hook files ([`hook_config`]) and
 //! puts a probe to a guard ([`hook_contract`]). It runs offline with no
 //! login (`FACTORY_AIRGAP_ENABLED=true`), its model a `customModels` entry
@@ -20,6 +21,7 @@ pub mod hook_config;
 pub mod hook_contract;
 pub mod log;
 pub mod stream;
+pub mod transcript;
 pub mod wording;
 
 /// The version failopen runs when no version is named: the newest build of
