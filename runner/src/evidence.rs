@@ -475,8 +475,7 @@ fn file_holds_hook(path: &Path, hook: &HookIdentity) -> bool {
         }
     }
     let names = hook.spellings();
-    let small_file = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20);
-    let Some(text) = small_file.then(|| std::fs::read_to_string(path).ok()).flatten() else { return false };
+    let Ok(text) = crate::file_read::read_text(path, 1 << 20) else { return false };
     serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| holds(&v, &names))
 }
 

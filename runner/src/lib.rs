@@ -22,6 +22,7 @@ pub mod cells;
 pub mod census;
 pub mod diff;
 pub mod evidence;
+pub mod file_read;
 pub mod guard_server;
 pub mod guard_state;
 pub mod guards;

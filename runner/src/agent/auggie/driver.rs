@@ -15,6 +15,7 @@ use crate::agent::not_yet_run::NotYetRun;
 use crate::agent::wording::RefusalWording;
 use crate::attribution::HookIdentity;
 use crate::evidence::StreamFacts;
+use crate::file_read::{read_text, MAX_AGENT_FILE_BYTES};
 use crate::surface::HookSource;
 use crate::task::PROMPT;
 
@@ -139,7 +140,7 @@ impl AgentDriver for Auggie {
     /// ([`log::failures`]) are the session's hook outcomes. Outcomes are no
     /// refusal: they only tell a write that landed from a hook never run.
     fn read_own_log(&self, files: &OwnFiles<'_>, hook: &HookIdentity, facts: &mut StreamFacts) {
-        let Ok(text) = std::fs::read_to_string(files.tmp.join(LOG_FILE)) else { return };
+        let Ok(text) = read_text(&files.tmp.join(LOG_FILE), MAX_AGENT_FILE_BYTES) else { return };
         if let Some(failures) = log::failures(&text, &hook.spellings()) {
             facts.hook_outcomes = failures;
         }

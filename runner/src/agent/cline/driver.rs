@@ -135,7 +135,9 @@ impl AgentDriver for Cline {
     fn read_own_log(&self, files: &OwnFiles<'_>, _hook: &HookIdentity, facts: &mut StreamFacts) {
         if facts.run_aborted_at_hook.is_some() {
             facts.hook_stop_reason =
-                std::fs::read_to_string(log::path(files.home)).ok().and_then(|l| log::hook_stop_reason(&l));
+                crate::file_read::read_text(&log::path(files.home), crate::file_read::MAX_AGENT_FILE_BYTES)
+                    .ok()
+                    .and_then(|l| log::hook_stop_reason(&l));
         }
     }
 }

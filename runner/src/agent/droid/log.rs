@@ -24,7 +24,7 @@ pub fn ignored_hook_files(log: &str) -> Vec<PathBuf> {
 
 /// The log of a session whose HOME is `home`, if Droid wrote one.
 pub fn read(home: &Path) -> Option<String> {
-    std::fs::read_to_string(home.join(LOG_FILE)).ok()
+    crate::file_read::read_text(&home.join(LOG_FILE), crate::file_read::MAX_AGENT_FILE_BYTES).ok()
 }
 
 #[cfg(test)]

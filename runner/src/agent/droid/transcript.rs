@@ -14,9 +14,6 @@ use serde_json::Value;
 /// The sessions' directory, relative to the session's HOME.
 pub const SESSIONS_DIR: &str = ".factory/sessions";
 
-/// The largest transcript read (a guard's 5 MB of stderr is kept in it).
-const MAX_TRANSCRIPT_BYTES: u64 = 64 << 20;
-
 /// The PreToolUse runs of a command spelt as one of `commands`, in the
 /// transcript's text, in order, in Claude Code's words: `success:0` for an
 /// exit 0, `error:<code>` otherwise.
@@ -52,10 +49,10 @@ pub fn read(home: &Path) -> Vec<String> {
         .filter_map(|d| std::fs::read_dir(d.path()).ok())
         .flat_map(|entries| entries.flatten().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file() && m.len() <= MAX_TRANSCRIPT_BYTES))
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_symlink()))
         .collect();
     files.sort();
-    files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
+    files.iter().filter_map(|p| crate::file_read::read_text(p, crate::file_read::MAX_AGENT_FILE_BYTES).ok()).collect()
 }
 
 #[cfg(test)]
