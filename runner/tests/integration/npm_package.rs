@@ -161,6 +161,22 @@ fn process_of(npm: &Npm, binary: &Path) -> u32 {
     }
 }
 
+/// Waits until process `pid` catches SIGTERM (bit 15 of `SigCgt` in its
+/// `/proc` status): a process that merely exists may not have installed its
+/// handler yet, and a SIGTERM then ends it by the default action.
+fn catches_sigterm(pid: u32) {
+    let start = Instant::now();
+    let catches = || {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (15 - 1)) != 0)
+    };
+    while !catches() {
+        assert!(start.elapsed() < Duration::from_secs(30), "process {pid} never caught SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The launcher and this machine's platform package, built and packed.
 struct Packed {
     launcher: PathBuf,
@@ -245,7 +261,9 @@ fn npm_package_installs_offline_and_npx_runs_the_binary_with_its_exit_codes_and_
     let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let stdin = child.stdin.take();
     let binary = installed.canonicalize().unwrap();
-    process_of(&npm, &binary);
+    // Sent once both are ready for it: the launcher forwards it, seal refuses on it.
+    catches_sigterm(child.id());
+    catches_sigterm(process_of(&npm, &binary));
     kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).unwrap();
     let sealed = wait_output(child, Duration::from_secs(30));
     drop(stdin);
